@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# nkctl -- see README.md. Targets: all check install clean deps.
+# Options: V=1 (verbose), SANITIZE=1 (ASan+UBSan build in build-san/).
+
+VERSION := 0.1.0
+.DEFAULT_GOAL := all
+
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+include config.mk
+endif
+
+# config.mk is stale when configure is newer: re-run it with the same options.
+config.mk: configure
+	./configure $(CONFIGURE_ARGS)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+ifeq ($(SANITIZE),1)
+BUILD := build-san
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD := build
+SAN_FLAGS :=
+endif
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wmissing-prototypes
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -Inkctl \
+	-DNKCTL_VERSION='"$(VERSION)"' $(DEPS_CFLAGS) -MMD -MP
+ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
+
+LIB_SRCS := $(wildcard lib/*.c)
+NKCTL_SRCS := $(wildcard nkctl/*.c)
+OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS) $(NKCTL_SRCS))
+BIN := $(BUILD)/nkctl
+
+MAN_SRCS := $(wildcard man/*.scd)
+MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
+
+.PHONY: all check check-host check-vm install clean deps
+all: $(BIN) $(MANS)
+
+$(BUILD)/obj/%.o: %.c config.mk
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BIN): $(OBJS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $(OBJS) -o $@ $(DEPS_LIBS)
+
+$(BUILD)/man/%: man/%.scd
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  SCDOC   $<")
+	$(Q)$(SCDOC) < $< > $@
+
+# The whole suite: host tier here, VM tier under QEMU (testsuite/run).
+check: all
+	NKCTL=$(abspath $(BIN)) testsuite/run
+
+check-host: all
+	NKCTL=$(abspath $(BIN)) testsuite/run --tier host
+
+check-vm: all
+	NKCTL=$(abspath $(BIN)) testsuite/run --tier vm
+
+install: all
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/nkctl
+	$(if $(MANS),install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/)
+	$(if $(wildcard completions/nkctl),install -m 0644 completions/nkctl $(DESTDIR)$(BASHCOMPDIR)/nkctl)
+
+deps:
+	sh scripts/install-deps
+
+clean:
+	rm -rf build build-san config.mk config.log
+
+-include $(OBJS:.o=.d)

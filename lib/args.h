@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarative keyword parsing: a command lists its keywords in a table and
+ * nk_parse_params() fills a struct, reporting unknown, missing, duplicate and
+ * invalid arguments in one "Error:" line that names the valid choices.
+ * Keywords match exactly; there is no prefix matching.
+ */
+#ifndef NKCTL_ARGS_H
+#define NKCTL_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Returned instead of an exit code when the user asked for "help". */
+#define NK_HELP (-1)
+
+enum nk_param_type {
+	NKP_STRING,   /* any non-empty word */
+	NKP_IFNAME,   /* an interface name: 1..15 bytes, no '/', no space */
+	NKP_NETNS,    /* a netns name or a path */
+	NKP_U32,      /* decimal, within [min, max] */
+	NKP_ENUM,     /* one of choices, stored as its value (uint32_t) */
+	NKP_FLAG,     /* keyword alone; stores true (bool) */
+};
+
+struct nk_choice {
+	const char *name;
+	uint32_t value;
+};
+
+struct nk_param {
+	const char *kw;               /* NULL: a positional word (first only) */
+	enum nk_param_type type;
+	size_t offset;                /* where the value goes in the dest struct */
+	const char *meta;             /* shown in errors and help, e.g. "NAME" */
+	uint32_t min, max;            /* NKP_U32 */
+	const struct nk_choice *choices; /* NKP_ENUM, NULL-terminated */
+	bool required;
+};
+
+struct nk_params {
+	const char *cmd;              /* "show", "link add": named in errors */
+	size_t n;
+	const struct nk_param *v;
+};
+#define NK_PARAMS(name, arr) { name, sizeof(arr) / sizeof((arr)[0]), arr }
+
+/*
+ * Parse argv against p into dest. *seen (may be NULL) gets a bit per table
+ * entry that was given. Returns 0, NK_HELP, or NK_EXIT_USAGE after printing.
+ */
+int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest,
+		    uint64_t *seen);
+
+/* Is word one of p's keywords? */
+bool nk_params_has(const struct nk_params *p, const char *word);
+
+/* Stand-alone validators (also used by the table parser); 0 or NK_EXIT_USAGE
+ * after printing an error that names kw. */
+int nk_parse_u32(const char *kw, const char *s, uint32_t min, uint32_t max,
+		 uint32_t *out);
+int nk_check_ifname(const char *kw, const char *s);
+
+#endif

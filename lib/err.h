@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Exit codes and the one-line "Error: ..." reports on stderr. */
+#ifndef NKCTL_ERR_H
+#define NKCTL_ERR_H
+
+/* Documented in nkctl(8), EXIT STATUS. Never renumber. */
+enum nk_exit {
+	NK_EXIT_OK = 0,
+	NK_EXIT_USAGE = 1,       /* bad command line */
+	NK_EXIT_FAIL = 2,        /* the kernel or the operation failed */
+	NK_EXIT_NOTFOUND = 3,    /* device, namespace, queue, ... does not exist */
+	NK_EXIT_EXISTS = 4,      /* already exists, or busy */
+	NK_EXIT_UNSUPPORTED = 5, /* not supported by this kernel or device */
+	NK_EXIT_PERM = 6,        /* permission denied */
+};
+
+struct nl_err;
+
+/* Map a positive errno to an exit code. */
+int nk_exit_from_errno(int err);
+
+/* Print "Error: <fmt>" and return code. */
+int nk_error(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Print "Error: <fmt>: <extack or strerror> (<attribute path>)" and return the
+ * exit code of the netlink error. fmt may be NULL. */
+int nk_error_nl(const struct nl_err *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Print "Error: <fmt>: <strerror(err)>" and return the mapped exit code. */
+int nk_error_errno(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* "Warning: ..." on stderr; returns nothing. */
+void nk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

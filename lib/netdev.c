@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "compat.h"
+#include "netdev.h"
+
+static const struct nl_attr_desc queue_id_attrs[] = {
+	{ NK_NETDEV_A_QUEUE_ID, "id", NULL },
+	{ NK_NETDEV_A_QUEUE_TYPE, "type", NULL },
+};
+static const struct nl_attr_space queue_id_space = NL_SPACE(queue_id_attrs);
+static const struct nl_attr_desc lease_attrs[] = {
+	{ NK_NETDEV_A_LEASE_IFINDEX, "ifindex", NULL },
+	{ NK_NETDEV_A_LEASE_QUEUE, "queue", &queue_id_space },
+	{ NK_NETDEV_A_LEASE_NETNS_ID, "netns-id", NULL },
+};
+static const struct nl_attr_space lease_space = NL_SPACE(lease_attrs);
+static const struct nl_attr_desc queue_attrs[] = {
+	{ NK_NETDEV_A_QUEUE_ID, "id", NULL },
+	{ NK_NETDEV_A_QUEUE_IFINDEX, "ifindex", NULL },
+	{ NK_NETDEV_A_QUEUE_TYPE, "type", NULL },
+	{ NK_NETDEV_A_QUEUE_LEASE, "lease", &lease_space },
+};
+const struct nl_attr_space netdev_queue_space = NL_SPACE(queue_attrs);
+static const struct nl_attr_desc napi_attrs[] = {
+	{ NK_NETDEV_A_NAPI_IFINDEX, "ifindex", NULL },
+	{ NK_NETDEV_A_NAPI_ID, "id", NULL },
+};
+const struct nl_attr_space netdev_napi_space = NL_SPACE(napi_attrs);
+
+const char *nk_queue_type_name(uint32_t type)
+{
+	switch (type) {
+	case NK_NETDEV_QUEUE_TYPE_RX: return "rx";
+	case NK_NETDEV_QUEUE_TYPE_TX: return "tx";
+	default: return "unknown";
+	}
+}
+
+const char *nk_napi_threaded_name(uint32_t threaded)
+{
+	switch (threaded) {
+	case 0: return "disabled";
+	case 1: return "enabled";
+	case 2: return "busy-poll";
+	default: return "unknown";
+	}
+}
+
+/* Grow a list of elements of size esz to hold one more; NULL on ENOMEM. */
+static void *list_grow(void **v, size_t *n, size_t *cap, size_t esz)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		void *nv = realloc(*v, ncap * esz);
+
+		if (!nv)
+			return NULL;
+		*v = nv;
+		*cap = ncap;
+	}
+	return (char *)*v + (*n)++ * esz;
+}
+
+static void parse_lease(struct nk_queue *q, const struct nlattr *nest)
+{
+	struct nl_attrs a, qa;
+
+	nl_parse_nested(&a, nest, NK_NETDEV_A_LEASE_MAX);
+	q->have |= QUEUE_HAVE_LEASE;
+	if (a.tb[NK_NETDEV_A_LEASE_IFINDEX])
+		q->lease_ifindex = (int)nl_get_uint(a.tb[NK_NETDEV_A_LEASE_IFINDEX]);
+	if (a.tb[NK_NETDEV_A_LEASE_NETNS_ID]) {
+		q->lease_netns_id = (int32_t)nl_get_sint(a.tb[NK_NETDEV_A_LEASE_NETNS_ID]);
+		q->have |= QUEUE_HAVE_LEASE_NETNS_ID;
+	}
+	if (a.tb[NK_NETDEV_A_LEASE_QUEUE]) {
+		nl_parse_nested(&qa, a.tb[NK_NETDEV_A_LEASE_QUEUE], NK_NETDEV_A_QUEUE_TYPE);
+		q->have |= QUEUE_HAVE_LEASE_QUEUE;
+		if (qa.tb[NK_NETDEV_A_QUEUE_ID])
+			q->lease_queue_id = (uint32_t)nl_get_uint(qa.tb[NK_NETDEV_A_QUEUE_ID]);
+		if (qa.tb[NK_NETDEV_A_QUEUE_TYPE])
+			q->lease_queue_type = (uint32_t)nl_get_uint(qa.tb[NK_NETDEV_A_QUEUE_TYPE]);
+	}
+}
+
+static int queue_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nk_queue_list *l = data;
+	struct nl_attrs a;
+	struct nk_queue *q;
+
+	nl_parse_msg(&a, nlh, GENL_HDRLEN, NK_NETDEV_A_QUEUE_MAX);
+	if (!a.tb[NK_NETDEV_A_QUEUE_IFINDEX] || !a.tb[NK_NETDEV_A_QUEUE_ID])
+		return 0;
+	q = list_grow((void **)&l->v, &l->n, &l->cap, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	memset(q, 0, sizeof(*q));
+	q->ifindex = (int)nl_get_uint(a.tb[NK_NETDEV_A_QUEUE_IFINDEX]);
+	q->id = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_QUEUE_ID]);
+	if (a.tb[NK_NETDEV_A_QUEUE_TYPE])
+		q->type = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_QUEUE_TYPE]);
+	if (a.tb[NK_NETDEV_A_QUEUE_NAPI_ID]) {
+		q->napi_id = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_QUEUE_NAPI_ID]);
+		q->have |= QUEUE_HAVE_NAPI;
+	}
+	if (a.tb[NK_NETDEV_A_QUEUE_DMABUF]) {
+		q->dmabuf = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_QUEUE_DMABUF]);
+		q->have |= QUEUE_HAVE_DMABUF;
+	}
+	if (a.tb[NK_NETDEV_A_QUEUE_IO_URING]) {
+		struct nl_attrs io;
+
+		q->have |= QUEUE_HAVE_IO_URING;
+		nl_parse_nested(&io, a.tb[NK_NETDEV_A_QUEUE_IO_URING],
+				NK_NETDEV_A_IO_URING_PROVIDER_INFO_RX_BUF_LEN);
+		if (io.tb[NK_NETDEV_A_IO_URING_PROVIDER_INFO_RX_BUF_LEN]) {
+			q->io_uring_rx_buf_len = (uint32_t)nl_get_uint(
+				io.tb[NK_NETDEV_A_IO_URING_PROVIDER_INFO_RX_BUF_LEN]);
+			q->have |= QUEUE_HAVE_IO_URING_RX_BUF_LEN;
+		}
+	}
+	if (a.tb[NK_NETDEV_A_QUEUE_XSK])
+		q->have |= QUEUE_HAVE_XSK;
+	if (a.tb[NK_NETDEV_A_QUEUE_LEASE])
+		parse_lease(q, a.tb[NK_NETDEV_A_QUEUE_LEASE]);
+	return 0;
+}
+
+static int napi_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nk_napi_list *l = data;
+	struct nl_attrs a;
+	struct nk_napi *n;
+
+	nl_parse_msg(&a, nlh, GENL_HDRLEN, NK_NETDEV_A_NAPI_MAX);
+	if (!a.tb[NK_NETDEV_A_NAPI_IFINDEX] || !a.tb[NK_NETDEV_A_NAPI_ID])
+		return 0;
+	n = list_grow((void **)&l->v, &l->n, &l->cap, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	memset(n, 0, sizeof(*n));
+	n->ifindex = (int)nl_get_uint(a.tb[NK_NETDEV_A_NAPI_IFINDEX]);
+	n->id = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_NAPI_ID]);
+	if (a.tb[NK_NETDEV_A_NAPI_IRQ]) {
+		n->irq = (int32_t)nl_get_sint(a.tb[NK_NETDEV_A_NAPI_IRQ]);
+		n->have |= NAPI_HAVE_IRQ;
+	}
+	if (a.tb[NK_NETDEV_A_NAPI_PID]) {
+		n->pid = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_NAPI_PID]);
+		n->have |= NAPI_HAVE_PID;
+	}
+	if (a.tb[NK_NETDEV_A_NAPI_THREADED]) {
+		n->threaded = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_NAPI_THREADED]);
+		n->have |= NAPI_HAVE_THREADED;
+	}
+	if (a.tb[NK_NETDEV_A_NAPI_DEFER_HARD_IRQS]) {
+		n->defer_hard_irqs = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_NAPI_DEFER_HARD_IRQS]);
+		n->have |= NAPI_HAVE_DEFER;
+	}
+	if (a.tb[NK_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT]) {
+		n->gro_flush_timeout = nl_get_uint(a.tb[NK_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT]);
+		n->have |= NAPI_HAVE_GRO_FLUSH;
+	}
+	if (a.tb[NK_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT]) {
+		n->irq_suspend_timeout = nl_get_uint(a.tb[NK_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT]);
+		n->have |= NAPI_HAVE_IRQ_SUSPEND;
+	}
+	return 0;
+}
+
+static int cmp_queue(const void *a, const void *b)
+{
+	const struct nk_queue *x = a, *y = b;
+
+	if (x->ifindex != y->ifindex)
+		return x->ifindex < y->ifindex ? -1 : 1;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_napi(const void *a, const void *b)
+{
+	const struct nk_napi *x = a, *y = b;
+
+	if (x->ifindex != y->ifindex)
+		return x->ifindex < y->ifindex ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* One dump request of cmd, optionally filtered by an ifindex attribute. */
+static int netdev_dump(struct nl_sock *s, const struct genl_family *fam,
+		       uint8_t cmd, uint16_t ifindex_attr, int ifindex,
+		       const struct nl_attr_space *space, nl_data_cb cb, void *list,
+		       struct nl_err *err)
+{
+	struct nlmsghdr *nlh;
+
+	if (!genl_has_op(fam, cmd))
+		return 0; /* an older kernel: nothing to list */
+	nlh = genl_msg(s, fam, cmd, NLM_F_DUMP);
+	if (ifindex)
+		mnl_attr_put_u32(nlh, ifindex_attr, (uint32_t)ifindex);
+	return nl_talk(s, nlh, GENL_HDRLEN, space, cb, list, err);
+}
+
+int netdev_queue_dump(struct nl_sock *s, const struct genl_family *fam,
+		      int ifindex, struct nk_queue_list *out, struct nl_err *err)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = netdev_dump(s, fam, NK_NETDEV_CMD_QUEUE_GET, NK_NETDEV_A_QUEUE_IFINDEX,
+			  ifindex, &netdev_queue_space, queue_cb, out, err);
+	if (ret) {
+		nk_queue_list_free(out);
+		return ret;
+	}
+	qsort(out->v, out->n, sizeof(*out->v), cmp_queue);
+	return 0;
+}
+
+int netdev_napi_dump(struct nl_sock *s, const struct genl_family *fam,
+		     int ifindex, struct nk_napi_list *out, struct nl_err *err)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = netdev_dump(s, fam, NK_NETDEV_CMD_NAPI_GET, NK_NETDEV_A_NAPI_IFINDEX,
+			  ifindex, &netdev_napi_space, napi_cb, out, err);
+	if (ret) {
+		nk_napi_list_free(out);
+		return ret;
+	}
+	qsort(out->v, out->n, sizeof(*out->v), cmp_napi);
+	return 0;
+}
+
+void nk_queue_list_free(struct nk_queue_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void nk_napi_list_free(struct nk_napi_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Lists are sorted by ifindex first: binary search for the first entry. */
+#define FIRST_OF(list, ifidx, count)                                        \
+	({                                                                  \
+		size_t lo = 0, hi = (list)->n;                              \
+		while (lo < hi) {                                           \
+			size_t mid = (lo + hi) / 2;                         \
+			if ((list)->v[mid].ifindex < (ifidx))               \
+				lo = mid + 1;                               \
+			else                                                \
+				hi = mid;                                   \
+		}                                                           \
+		hi = lo;                                                    \
+		while (hi < (list)->n && (list)->v[hi].ifindex == (ifidx))  \
+			hi++;                                               \
+		*(count) = hi - lo;                                         \
+		hi > lo ? &(list)->v[lo] : NULL;                            \
+	})
+
+const struct nk_queue *nk_queues_of(const struct nk_queue_list *l, int ifindex,
+				    size_t *count)
+{
+	return FIRST_OF(l, ifindex, count);
+}
+
+const struct nk_napi *nk_napis_of(const struct nk_napi_list *l, int ifindex,
+				  size_t *count)
+{
+	return FIRST_OF(l, ifindex, count);
+}

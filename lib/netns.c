@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/nsfs.h>
+
+#include "netns.h"
+
+
+static int valid_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 0 && len < NAME_MAX && !strchr(name, '/') &&
+	       strcmp(name, ".") && strcmp(name, "..");
+}
+
+int netns_open(const char *spec, int *fd)
+{
+	char path[PATH_MAX];
+	int f;
+
+	if (strchr(spec, '/')) {
+		/* A path such as /proc/PID/ns/net is a magic link: follow it. */
+		f = open(spec, O_RDONLY | O_CLOEXEC);
+	} else {
+		if (!valid_name(spec))
+			return -EINVAL;
+		snprintf(path, sizeof(path), "%s/%s", NETNS_RUN_DIR, spec);
+		/* A name is a bind mount under /run/netns, never a symlink. */
+		f = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	}
+	if (f < 0)
+		return errno == ELOOP ? -EINVAL : -errno;
+	if (ioctl(f, NS_GET_NSTYPE) != CLONE_NEWNET) {
+		close(f);
+		return -EINVAL;
+	}
+	*fd = f;
+	return 0;
+}
+
+int netns_enter(int fd)
+{
+	return setns(fd, CLONE_NEWNET) ? -errno : 0;
+}
+
+int netns_open_current(int *fd)
+{
+	int f = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+
+	if (f < 0)
+		return -errno;
+	*fd = f;
+	return 0;
+}

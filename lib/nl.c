@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+
+#include "nl.h"
+
+#define NL_RECV_MIN (64 * 1024)
+#define NL_RCVBUF   (1024 * 1024)
+
+void nl_err_set(struct nl_err *err, int code, const char *msg)
+{
+	if (!err)
+		return;
+	memset(err, 0, sizeof(*err));
+	err->code = code;
+	if (msg)
+		snprintf(err->msg, sizeof(err->msg), "%s", msg);
+}
+
+bool nl_is_open(const struct nl_sock *s)
+{
+	return s->mnl != NULL;
+}
+
+int nl_open(struct nl_sock *s, int proto, struct nl_err *err)
+{
+	int one = 1, rcvbuf = NL_RCVBUF;
+
+	memset(s, 0, sizeof(*s));
+	s->proto = proto;
+	s->mnl = mnl_socket_open2(proto, SOCK_CLOEXEC);
+	if (!s->mnl)
+		goto fail;
+	/* Extended acks give the message and the attribute; CAP_ACK keeps the
+	 * echoed request out of error replies (we still hold our own copy). */
+	if (mnl_socket_setsockopt(s->mnl, NETLINK_EXT_ACK, &one, sizeof(one)) ||
+	    mnl_socket_setsockopt(s->mnl, NETLINK_CAP_ACK, &one, sizeof(one)))
+		goto fail;
+	/* Strict checking is best effort: kernels before 4.20 lack it. */
+	mnl_socket_setsockopt(s->mnl, NETLINK_GET_STRICT_CHK, &one, sizeof(one));
+	setsockopt(mnl_socket_get_fd(s->mnl), SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+		   sizeof(rcvbuf));
+	if (mnl_socket_bind(s->mnl, 0, MNL_SOCKET_AUTOPID) < 0)
+		goto fail;
+	s->portid = mnl_socket_get_portid(s->mnl);
+	s->seq = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16);
+	s->rbuf_len = NL_RECV_MIN;
+	s->rbuf = malloc(s->rbuf_len);
+	if (!s->rbuf) {
+		errno = ENOMEM;
+		goto fail;
+	}
+	return 0;
+fail:
+	nl_err_set(err, errno ? errno : EIO, NULL);
+	nl_close(s);
+	return -(err ? err->code : EIO);
+}
+
+void nl_close(struct nl_sock *s)
+{
+	if (s->mnl)
+		mnl_socket_close(s->mnl);
+	free(s->rbuf);
+	s->mnl = NULL;
+	s->rbuf = NULL;
+}
+
+struct nlmsghdr *nl_msg(struct nl_sock *s, uint16_t type, uint16_t flags)
+{
+	struct nlmsghdr *nlh;
+
+	memset(s->sbuf, 0, sizeof(s->sbuf));
+	nlh = mnl_nlmsg_put_header(s->sbuf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++s->seq;
+	return nlh;
+}
+
+/* ---- attribute paths for extack offsets ---- */
+
+static const struct nl_attr_desc *space_find(const struct nl_attr_space *sp,
+					     uint16_t type)
+{
+	for (size_t i = 0; sp && i < sp->n; i++)
+		if (sp->attrs[i].type == type)
+			return &sp->attrs[i];
+	return NULL;
+}
+
+static void path_append(char *path, size_t len, const struct nl_attr_desc *d,
+			uint16_t type)
+{
+	size_t used = strlen(path);
+
+	if (used >= len - 1)
+		return;
+	if (d)
+		snprintf(path + used, len - used, "%s%s", used ? "." : "", d->name);
+	else
+		snprintf(path + used, len - used, "%sattr%u", used ? "." : "", type);
+}
+
+/*
+ * Walk the attributes in [buf, buf+len) looking for the one that starts at
+ * byte offset target (offsets count from the start of the request). The path
+ * of names is built as we descend; *space_out gets the space of the attribute
+ * found (for MISS_NEST). Returns true when found.
+ */
+static bool attr_walk(const char *req, size_t start, size_t end, size_t target,
+		      const struct nl_attr_space *space, char *path, size_t plen,
+		      const struct nl_attr_space **space_out)
+{
+	size_t off = start;
+
+	while (off + sizeof(struct nlattr) <= end) {
+		const struct nlattr *a = (const void *)(req + off);
+		uint16_t type = a->nla_type & NLA_TYPE_MASK;
+		size_t alen = a->nla_len;
+		const struct nl_attr_desc *d = space_find(space, type);
+
+		if (alen < sizeof(*a) || off + alen > end)
+			return false;
+		if (off == target) {
+			path_append(path, plen, d, type);
+			if (space_out)
+				*space_out = d ? d->nested : NULL;
+			return true;
+		}
+		if (target > off && target < off + alen) {
+			path_append(path, plen, d, type);
+			return attr_walk(req, off + NLA_HDRLEN, off + alen, target,
+					 d ? d->nested : NULL, path, plen, space_out);
+		}
+		off += NLA_ALIGN(alen);
+	}
+	return false;
+}
+
+static void extack_paths(struct nl_err *err, const struct nlmsghdr *req,
+			 size_t hdrlen, const struct nl_attr_space *space,
+			 const struct nlattr *offs, const struct nlattr *miss_type,
+			 const struct nlattr *miss_nest)
+{
+	const char *base = (const char *)req;
+	size_t start = NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen);
+	size_t end = req->nlmsg_len;
+
+	if (miss_type) {
+		const struct nl_attr_space *nest_space = space;
+		uint16_t type = mnl_attr_get_u32(miss_type);
+
+		if (miss_nest &&
+		    !attr_walk(base, start, end, mnl_attr_get_u32(miss_nest), space,
+			       err->path, sizeof(err->path), &nest_space))
+			err->path[0] = '\0';
+		path_append(err->path, sizeof(err->path),
+			    space_find(nest_space, type), type);
+		err->missing = true;
+	} else if (offs) {
+		if (!attr_walk(base, start, end, mnl_attr_get_u32(offs), space,
+			       err->path, sizeof(err->path), NULL))
+			err->path[0] = '\0';
+	}
+}
+
+static void decode_error(struct nl_err *err, const struct nlmsghdr *nlh,
+			 const struct nlmsghdr *req, size_t hdrlen,
+			 const struct nl_attr_space *space, int code)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
+	const struct nlattr *attr;
+	size_t off;
+
+	nl_err_set(err, code, NULL);
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	off = sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(e->msg);
+	if (NLMSG_HDRLEN + off >= nlh->nlmsg_len)
+		return;
+	mnl_attr_for_each_payload((const void *)((const char *)e + off),
+				  nlh->nlmsg_len - NLMSG_HDRLEN - off) {
+		uint16_t t = mnl_attr_get_type(attr);
+
+		if (mnl_attr_validate(attr, MNL_TYPE_UNSPEC) < 0)
+			break;
+		if (t <= NLMSGERR_ATTR_MAX)
+			tb[t] = attr;
+	}
+	if (tb[NLMSGERR_ATTR_MSG])
+		nl_get_str(tb[NLMSGERR_ATTR_MSG], err->msg, sizeof(err->msg));
+	if (req)
+		extack_paths(err, req, hdrlen, space, tb[NLMSGERR_ATTR_OFFS],
+			     tb[NLMSGERR_ATTR_MISS_TYPE],
+			     tb[NLMSGERR_ATTR_MISS_NEST]);
+}
+
+/* Receive one datagram, growing the buffer to fit it. */
+static ssize_t recv_one(struct nl_sock *s)
+{
+	int fd = mnl_socket_get_fd(s->mnl);
+	ssize_t n;
+
+	for (;;) {
+		n = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if ((size_t)n > s->rbuf_len) {
+			char *nb = realloc(s->rbuf, n);
+
+			if (!nb)
+				return -ENOMEM;
+			s->rbuf = nb;
+			s->rbuf_len = n;
+		}
+		n = recv(fd, s->rbuf, s->rbuf_len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 ? -errno : n;
+	}
+}
+
+int nl_talk(struct nl_sock *s, struct nlmsghdr *req, size_t hdrlen,
+	    const struct nl_attr_space *space, nl_data_cb cb, void *data,
+	    struct nl_err *err)
+{
+	bool dump = req->nlmsg_flags & NLM_F_DUMP;
+	int cb_err = 0;
+
+	nl_err_set(err, 0, NULL);
+	if (mnl_socket_sendto(s->mnl, req, req->nlmsg_len) < 0) {
+		nl_err_set(err, errno, NULL);
+		return -err->code;
+	}
+	for (;;) {
+		ssize_t n = recv_one(s);
+		const struct nlmsghdr *nlh;
+		int len;
+
+		if (n < 0) {
+			nl_err_set(err, (int)-n, n == -ENOBUFS ?
+				   "the kernel's reply overran the netlink receive buffer" : NULL);
+			return (int)n;
+		}
+		len = (int)n;
+		for (nlh = (const void *)s->rbuf; mnl_nlmsg_ok(nlh, len);
+		     nlh = mnl_nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_seq != req->nlmsg_seq ||
+			    nlh->nlmsg_pid != s->portid)
+				continue; /* stale reply of an earlier request */
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+
+				if (e->error) {
+					decode_error(err, nlh, req, hdrlen, space, -e->error);
+					return e->error;
+				}
+				if (!dump)
+					goto done;
+				continue;
+			}
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				int derr = 0;
+
+				if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int))
+					memcpy(&derr, mnl_nlmsg_get_payload(nlh), sizeof(int));
+				if (derr) {
+					decode_error(err, nlh, NULL, 0, NULL, -derr);
+					return derr;
+				}
+				goto done;
+			}
+			if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
+				continue;
+			if (cb && !cb_err)
+				cb_err = cb(nlh, data);
+		}
+	}
+done:
+	if (cb_err) {
+		nl_err_set(err, -cb_err, NULL);
+		return cb_err;
+	}
+	return 0;
+}
+
+/* ---- attribute helpers ---- */
+
+void nl_parse(struct nl_attrs *a, const void *buf, size_t len, uint16_t max)
+{
+	const struct nlattr *attr;
+
+	memset(a, 0, sizeof(*a));
+	if (max >= 64)
+		max = 63;
+	mnl_attr_for_each_payload(buf, len) {
+		uint16_t t = mnl_attr_get_type(attr);
+
+		if (mnl_attr_validate(attr, MNL_TYPE_UNSPEC) < 0)
+			break;
+		if (t <= max)
+			a->tb[t] = attr;
+	}
+}
+
+void nl_parse_nested(struct nl_attrs *a, const struct nlattr *nest, uint16_t max)
+{
+	nl_parse(a, mnl_attr_get_payload(nest), mnl_attr_get_payload_len(nest), max);
+}
+
+void nl_parse_msg(struct nl_attrs *a, const struct nlmsghdr *nlh, size_t hdrlen,
+		  uint16_t max)
+{
+	size_t off = NLMSG_ALIGN(hdrlen);
+	size_t plen = mnl_nlmsg_get_payload_len(nlh);
+
+	if (plen < off) {
+		memset(a, 0, sizeof(*a));
+		return;
+	}
+	nl_parse(a, (const char *)mnl_nlmsg_get_payload(nlh) + off, plen - off, max);
+}
+
+uint64_t nl_get_uint(const struct nlattr *attr)
+{
+	switch (mnl_attr_get_payload_len(attr)) {
+	case 1: return mnl_attr_get_u8(attr);
+	case 2: return mnl_attr_get_u16(attr);
+	case 4: return mnl_attr_get_u32(attr);
+	case 8: return mnl_attr_get_u64(attr);
+	default: return 0;
+	}
+}
+
+int64_t nl_get_sint(const struct nlattr *attr)
+{
+	switch (mnl_attr_get_payload_len(attr)) {
+	case 1: return (int8_t)mnl_attr_get_u8(attr);
+	case 2: return (int16_t)mnl_attr_get_u16(attr);
+	case 4: return (int32_t)mnl_attr_get_u32(attr);
+	case 8: return (int64_t)mnl_attr_get_u64(attr);
+	default: return 0;
+	}
+}
+
+void nl_get_str(const struct nlattr *attr, char *buf, size_t len)
+{
+	size_t plen = mnl_attr_get_payload_len(attr);
+	const char *p = mnl_attr_get_payload(attr);
+
+	if (!len)
+		return;
+	if (plen >= len)
+		plen = len - 1;
+	memcpy(buf, p, plen);
+	buf[plen] = '\0';
+	buf[strnlen(buf, plen)] = '\0';
+}

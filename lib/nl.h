@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One netlink socket type over libmnl: open with extended acks, build a
+ * request, and one receive loop for do-requests and dumps alike.
+ */
+#ifndef NKCTL_NL_H
+#define NKCTL_NL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <libmnl/libmnl.h>
+
+/* Names of request attributes, so an extack offset becomes a path. */
+struct nl_attr_space;
+struct nl_attr_desc {
+	uint16_t type;
+	const char *name;
+	const struct nl_attr_space *nested;
+};
+struct nl_attr_space {
+	size_t n;
+	const struct nl_attr_desc *attrs;
+};
+#define NL_SPACE(arr) { sizeof(arr) / sizeof((arr)[0]), (arr) }
+
+/* What the kernel said when a request failed. */
+struct nl_err {
+	int code;        /* positive errno */
+	char msg[256];   /* NLMSGERR_ATTR_MSG, or empty */
+	char path[128];  /* attribute named by OFFS or MISS_TYPE, or empty */
+	bool missing;    /* path names a missing attribute */
+};
+
+#define NL_SEND_BUF 8192
+
+struct nl_sock {
+	struct mnl_socket *mnl;
+	int proto;
+	uint32_t portid;
+	uint32_t seq;
+	char *rbuf;
+	size_t rbuf_len;
+	char sbuf[NL_SEND_BUF];
+};
+
+/* Called for every data message; return 0, or a negative errno to fail the
+ * request (the rest of the reply is still drained). */
+typedef int (*nl_data_cb)(const struct nlmsghdr *nlh, void *data);
+
+int nl_open(struct nl_sock *s, int proto, struct nl_err *err);
+void nl_close(struct nl_sock *s);
+bool nl_is_open(const struct nl_sock *s);
+
+/* Start a request in the socket's send buffer with a fresh sequence number. */
+struct nlmsghdr *nl_msg(struct nl_sock *s, uint16_t type, uint16_t flags);
+
+/*
+ * Send req and process the reply: data messages go to cb, the request ends at
+ * its ACK (do) or NLMSG_DONE (dump). hdrlen is the family header after
+ * nlmsghdr (genlmsghdr, ifinfomsg) and space names the request's attributes
+ * (either may be 0/NULL). Returns 0 or a negative errno with err filled in.
+ */
+int nl_talk(struct nl_sock *s, struct nlmsghdr *req, size_t hdrlen,
+	    const struct nl_attr_space *space, nl_data_cb cb, void *data,
+	    struct nl_err *err);
+
+/* Fill err for a local failure (no kernel reply). */
+void nl_err_set(struct nl_err *err, int code, const char *msg);
+
+/* Attribute helpers tolerant of newer kernels: unknown types are skipped. */
+struct nl_attrs {
+	const struct nlattr *tb[64];
+};
+/* Index the attributes of a nest or a message payload; types > max ignored. */
+void nl_parse(struct nl_attrs *a, const void *buf, size_t len, uint16_t max);
+void nl_parse_nested(struct nl_attrs *a, const struct nlattr *nest, uint16_t max);
+void nl_parse_msg(struct nl_attrs *a, const struct nlmsghdr *nlh,
+		  size_t hdrlen, uint16_t max);
+/* Read integers of any width the kernel may use (u8..u64), 0 if short. */
+uint64_t nl_get_uint(const struct nlattr *attr);
+int64_t nl_get_sint(const struct nlattr *attr);
+/* Copy a string attribute into buf, always terminated. */
+void nl_get_str(const struct nlattr *attr, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include "compat.h"
+#include "rtnl.h"
+
+static const struct nl_attr_desc link_attrs[] = {
+	{ IFLA_IFNAME, "ifname", NULL },
+	{ IFLA_EXT_MASK, "ext-mask", NULL },
+};
+static const struct nl_attr_space link_space = NL_SPACE(link_attrs);
+
+bool nk_link_is_netkit(const struct nk_link *l)
+{
+	return strcmp(l->kind, "netkit") == 0;
+}
+
+static void parse_netkit(struct nk_netkit *nk, const struct nlattr *data)
+{
+	struct nl_attrs a;
+	static const struct { uint16_t attr; unsigned int bit; size_t off; } u32s[] = {
+		{ NK_IFLA_NETKIT_POLICY, NKA_POLICY, offsetof(struct nk_netkit, policy) },
+		{ NK_IFLA_NETKIT_PEER_POLICY, NKA_PEER_POLICY, offsetof(struct nk_netkit, peer_policy) },
+		{ NK_IFLA_NETKIT_MODE, NKA_MODE, offsetof(struct nk_netkit, mode) },
+		{ NK_IFLA_NETKIT_SCRUB, NKA_SCRUB, offsetof(struct nk_netkit, scrub) },
+		{ NK_IFLA_NETKIT_PEER_SCRUB, NKA_PEER_SCRUB, offsetof(struct nk_netkit, peer_scrub) },
+		{ NK_IFLA_NETKIT_PAIRING, NKA_PAIRING, offsetof(struct nk_netkit, pairing) },
+	};
+
+	memset(nk, 0, sizeof(*nk));
+	nl_parse_nested(&a, data, NK_IFLA_NETKIT_MAX);
+	for (size_t i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++) {
+		if (!a.tb[u32s[i].attr])
+			continue;
+		*(uint32_t *)((char *)nk + u32s[i].off) =
+			(uint32_t)nl_get_uint(a.tb[u32s[i].attr]);
+		nk->have |= u32s[i].bit;
+	}
+	if (a.tb[NK_IFLA_NETKIT_PRIMARY]) {
+		nk->primary = nl_get_uint(a.tb[NK_IFLA_NETKIT_PRIMARY]) != 0;
+		nk->have |= NKA_PRIMARY;
+	}
+	if (a.tb[NK_IFLA_NETKIT_HEADROOM]) {
+		nk->headroom = (uint16_t)nl_get_uint(a.tb[NK_IFLA_NETKIT_HEADROOM]);
+		nk->have |= NKA_HEADROOM;
+	}
+	if (a.tb[NK_IFLA_NETKIT_TAILROOM]) {
+		nk->tailroom = (uint16_t)nl_get_uint(a.tb[NK_IFLA_NETKIT_TAILROOM]);
+		nk->have |= NKA_TAILROOM;
+	}
+}
+
+static int parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
+{
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	struct nl_attrs a, info;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi))
+		return -EPROTO;
+	memset(l, 0, sizeof(*l));
+	l->ifindex = ifi->ifi_index;
+	l->flags = ifi->ifi_flags;
+	l->type = ifi->ifi_type;
+	nl_parse_msg(&a, nlh, sizeof(*ifi), IFLA_NUM_RX_QUEUES);
+	if (a.tb[IFLA_IFNAME])
+		nl_get_str(a.tb[IFLA_IFNAME], l->ifname, sizeof(l->ifname));
+	if (a.tb[IFLA_MTU]) {
+		l->mtu = (uint32_t)nl_get_uint(a.tb[IFLA_MTU]);
+		l->have |= LINK_HAVE_MTU;
+	}
+	if (a.tb[IFLA_OPERSTATE]) {
+		l->operstate = (uint8_t)nl_get_uint(a.tb[IFLA_OPERSTATE]);
+		l->have |= LINK_HAVE_OPERSTATE;
+	}
+	if (a.tb[IFLA_NUM_RX_QUEUES]) {
+		l->num_rx_queues = (uint32_t)nl_get_uint(a.tb[IFLA_NUM_RX_QUEUES]);
+		l->have |= LINK_HAVE_NUM_RX;
+	}
+	if (a.tb[IFLA_NUM_TX_QUEUES]) {
+		l->num_tx_queues = (uint32_t)nl_get_uint(a.tb[IFLA_NUM_TX_QUEUES]);
+		l->have |= LINK_HAVE_NUM_TX;
+	}
+	if (a.tb[IFLA_LINK]) {
+		l->link = (int32_t)nl_get_uint(a.tb[IFLA_LINK]);
+		l->have |= LINK_HAVE_LINK;
+	}
+	if (a.tb[IFLA_LINK_NETNSID]) {
+		l->link_netnsid = (int32_t)nl_get_sint(a.tb[IFLA_LINK_NETNSID]);
+		l->have |= LINK_HAVE_LINK_NETNSID;
+	}
+	if (a.tb[IFLA_ADDRESS]) {
+		size_t len = mnl_attr_get_payload_len(a.tb[IFLA_ADDRESS]);
+
+		if (len > sizeof(l->addr))
+			len = sizeof(l->addr);
+		memcpy(l->addr, mnl_attr_get_payload(a.tb[IFLA_ADDRESS]), len);
+		l->addr_len = (uint8_t)len;
+	}
+	if (a.tb[IFLA_LINKINFO]) {
+		nl_parse_nested(&info, a.tb[IFLA_LINKINFO], IFLA_INFO_DATA);
+		if (info.tb[IFLA_INFO_KIND])
+			nl_get_str(info.tb[IFLA_INFO_KIND], l->kind, sizeof(l->kind));
+		if (nk_link_is_netkit(l) && info.tb[IFLA_INFO_DATA])
+			parse_netkit(&l->netkit, info.tb[IFLA_INFO_DATA]);
+	}
+	return 0;
+}
+
+static int link_list_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nk_link_list *list = data;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? list->cap * 2 : 32;
+		void *nv = realloc(list->v, cap * sizeof(*list->v));
+
+		if (!nv)
+			return -ENOMEM;
+		list->v = nv;
+		list->cap = cap;
+	}
+	if (parse_link(nlh, &list->v[list->n]) == 0)
+		list->n++;
+	return 0;
+}
+
+static int cmp_ifindex(const void *a, const void *b)
+{
+	const struct nk_link *x = a, *y = b;
+
+	return (x->ifindex > y->ifindex) - (x->ifindex < y->ifindex);
+}
+
+int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, RTM_GETLINK, NLM_F_DUMP);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	int ret;
+
+	ifi->ifi_family = AF_UNSPEC;
+	/* Ask for no VF statistics: they only bloat the dump. */
+	mnl_attr_put_u32(nlh, IFLA_EXT_MASK, 0);
+	memset(out, 0, sizeof(*out));
+	ret = nl_talk(s, nlh, sizeof(*ifi), &link_space, link_list_cb, out, err);
+	if (ret) {
+		nk_link_list_free(out);
+		return ret;
+	}
+	qsort(out->v, out->n, sizeof(*out->v), cmp_ifindex);
+	return 0;
+}
+
+static int link_one_cb(const struct nlmsghdr *nlh, void *data)
+{
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	return parse_link(nlh, data);
+}
+
+int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,
+		  struct nk_link *out, struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, RTM_GETLINK, NLM_F_ACK);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	if (name)
+		mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	memset(out, 0, sizeof(*out));
+	return nl_talk(s, nlh, sizeof(*ifi), &link_space, link_one_cb, out, err);
+}
+
+void nk_link_list_free(struct nk_link_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+const struct nk_link *nk_link_find(const struct nk_link_list *l, int ifindex)
+{
+	struct nk_link key = { .ifindex = ifindex };
+
+	return bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_ifindex);
+}

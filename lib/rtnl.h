@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rtnetlink: links (with netkit's IFLA_INFO_DATA decoded) and netns ids. */
+#ifndef NKCTL_RTNL_H
+#define NKCTL_RTNL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <net/if.h>
+
+#include "nl.h"
+
+/* Bits of nk_netkit.have / nk_link.have: which optional attributes came. */
+enum {
+	NKA_POLICY = 1 << 0,
+	NKA_PEER_POLICY = 1 << 1,
+	NKA_MODE = 1 << 2,
+	NKA_SCRUB = 1 << 3,
+	NKA_PEER_SCRUB = 1 << 4,
+	NKA_HEADROOM = 1 << 5,
+	NKA_TAILROOM = 1 << 6,
+	NKA_PAIRING = 1 << 7,
+	NKA_PRIMARY = 1 << 8,
+};
+
+struct nk_netkit {
+	unsigned int have;
+	bool primary;
+	uint32_t policy, peer_policy, mode, scrub, peer_scrub, pairing;
+	uint16_t headroom, tailroom;
+};
+
+enum {
+	LINK_HAVE_MTU = 1 << 0,
+	LINK_HAVE_NUM_RX = 1 << 1,
+	LINK_HAVE_NUM_TX = 1 << 2,
+	LINK_HAVE_LINK = 1 << 3,
+	LINK_HAVE_LINK_NETNSID = 1 << 4,
+	LINK_HAVE_OPERSTATE = 1 << 5,
+};
+
+struct nk_link {
+	int ifindex;
+	unsigned int have;
+	unsigned int flags;      /* ifi_flags */
+	uint16_t type;           /* ifi_type, ARPHRD_* */
+	uint8_t operstate;
+	uint8_t addr_len;
+	uint32_t mtu, num_rx_queues, num_tx_queues;
+	int32_t link;            /* IFLA_LINK: netkit/veth peer ifindex */
+	int32_t link_netnsid;
+	char ifname[IF_NAMESIZE];
+	char kind[16];           /* IFLA_INFO_KIND, "" when none */
+	uint8_t addr[32];
+	struct nk_netkit netkit; /* valid when kind is "netkit" */
+};
+
+struct nk_link_list {
+	struct nk_link *v;
+	size_t n, cap;
+};
+
+bool nk_link_is_netkit(const struct nk_link *l);
+/* Dump every link of the socket's netns, sorted by ifindex. */
+int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *err);
+/* Get one link by name (ifindex 0) or by ifindex (name NULL). */
+int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,
+		  struct nk_link *out, struct nl_err *err);
+void nk_link_list_free(struct nk_link_list *l);
+const struct nk_link *nk_link_find(const struct nk_link_list *l, int ifindex);
+
+#endif

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Table dispatch, help text and the completion listing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "nkctl.h"
+
+static const struct nk_cmd *find_cmd(const struct nk_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->cmds[i].name && !strcmp(t->cmds[i].name, name))
+			return &t->cmds[i];
+	return NULL;
+}
+
+static const struct nk_cmd *default_cmd(const struct nk_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->cmds[i].name)
+			return &t->cmds[i];
+	return NULL;
+}
+
+static void list_names(const struct nk_table *t, char *buf, size_t len)
+{
+	const struct nk_cmd *d = default_cmd(t);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->n && used < len; i++)
+		if (t->cmds[i].name)
+			used += snprintf(buf + used, len - used, "%s, ", t->cmds[i].name);
+	for (size_t i = 0; d && d->params && i < d->params->n && used < len; i++)
+		if (d->params->v[i].kw)
+			used += snprintf(buf + used, len - used, "%s, ", d->params->v[i].kw);
+	if (used < len)
+		snprintf(buf + used, len - used, "help");
+}
+
+static void print_usage_line(const char *lead, const struct nk_table *t,
+			     const struct nk_cmd *c)
+{
+	if (c->sub) {
+		printf("%s %s %s { COMMAND | help }\n", lead, t->path, c->name);
+		return;
+	}
+	printf("%s %s%s%s%s%s\n", lead, t->path, c->name ? " " : "",
+	       c->name ? c->name : "", c->usage && c->usage[0] ? " " : "",
+	       c->usage ? c->usage : "");
+}
+
+void nk_table_help(const struct nk_table *t)
+{
+	const char *lead = "Usage:";
+
+	for (size_t i = 0; i < t->n; i++) {
+		print_usage_line(lead, t, &t->cmds[i]);
+		lead = "      ";
+	}
+	printf("\n");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct nk_cmd *c = &t->cmds[i];
+
+		printf("  %-14s %s\n", c->name ? c->name : "(none)", c->summary);
+	}
+}
+
+void nk_cmd_help(const struct nk_table *t, const struct nk_cmd *c)
+{
+	print_usage_line("Usage:", t, c);
+	printf("\n%s\n", c->summary);
+}
+
+int nk_cmd_parse(const struct nk_cmd *c, int argc, char **argv, void *dest,
+		 uint64_t *seen)
+{
+	static const struct nk_params none = { NULL, 0, NULL };
+	const struct nk_params *p = c->params ? c->params : &none;
+	int ret;
+
+	ret = nk_parse_params(p, argc, argv, dest, seen);
+	return ret;
+}
+
+int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **argv)
+{
+	const struct nk_cmd *c = NULL, *d = default_cmd(t);
+	char names[512];
+	int ret;
+
+	if (argc > 0 && !strcmp(argv[0], "help")) {
+		nk_table_help(t);
+		return NK_EXIT_OK;
+	}
+	if (argc > 0)
+		c = find_cmd(t, argv[0]);
+	if (c) {
+		argc--;
+		argv++;
+	} else if (d && (argc == 0 || (d->params && nk_params_has(d->params, argv[0])))) {
+		c = d;
+	} else if (argc == 0) {
+		list_names(t, names, sizeof(names));
+		return nk_error(NK_EXIT_USAGE, "\"%s\" needs a command; expected one of: %s",
+				t->path, names);
+	} else {
+		list_names(t, names, sizeof(names));
+		return nk_error(NK_EXIT_USAGE,
+				"unknown command \"%s\" for \"%s\"; expected one of: %s",
+				argv[0], t->path, names);
+	}
+	if (c->sub)
+		return nk_dispatch(ctx, c->sub, argc, argv);
+	ret = c->run(ctx, argc, argv);
+	if (ret == NK_HELP) {
+		nk_cmd_help(t, c);
+		return NK_EXIT_OK;
+	}
+	return ret;
+}
+
+void nk_table_list(const struct nk_table *t, const char *prefix)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct nk_cmd *c = &t->cmds[i];
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s%s%s", prefix, prefix[0] && c->name ? " " : "",
+			 c->name ? c->name : "");
+		if (c->sub) {
+			nk_table_list(c->sub, path);
+			continue;
+		}
+		printf("cmd\t%s\n", path);
+		for (size_t k = 0; c->params && k < c->params->n; k++) {
+			const struct nk_param *p = &c->params->v[k];
+
+			printf("arg\t%s\t%s\t%s\n", path, p->kw ? p->kw : "-",
+			       p->meta ? p->meta : "");
+		}
+	}
+}

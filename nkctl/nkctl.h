@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef NKCTL_NKCTL_H
+#define NKCTL_NKCTL_H
+
+#include <stdbool.h>
+
+#include "args.h"
+#include "err.h"
+#include "genl.h"
+#include "nl.h"
+#include "out.h"
+
+/*
+ * Everything one command needs: the parsed global options, and netlink
+ * sockets opened lazily in the command's namespace. Reset for every batch line.
+ */
+struct nk_ctx {
+	/* global options */
+	bool json;
+	bool pretty;
+	bool force;
+	const char *netns;
+	/* per command */
+	struct out out;
+	struct nl_sock rtnl;
+	struct nl_sock genl;
+	struct genl_family netdev;
+};
+
+void nk_ctx_init(struct nk_ctx *ctx);
+void nk_ctx_release(struct nk_ctx *ctx);
+/* Open on first use; on failure print the error and return its exit code. */
+int nk_ctx_rtnl(struct nk_ctx *ctx, struct nl_sock **s);
+int nk_ctx_netdev(struct nk_ctx *ctx, struct nl_sock **s,
+		  const struct genl_family **fam);
+
+/*
+ * One dispatch table per level. A command either runs (run) or descends into
+ * a sub-table (sub). A table's default command (name NULL) runs when no
+ * sub-command name matches; its params let the dispatcher tell a keyword from
+ * an unknown word. The same tables drive help and the completion listing.
+ */
+struct nk_table;
+struct nk_cmd {
+	const char *name;
+	int (*run)(struct nk_ctx *ctx, int argc, char **argv);
+	const struct nk_table *sub;
+	const struct nk_params *params;
+	const char *usage;     /* argument synopsis, after the command's name */
+	const char *summary;   /* one line */
+};
+
+struct nk_table {
+	const char *path;      /* "nkctl", "nkctl show" */
+	size_t n;
+	const struct nk_cmd *cmds;
+};
+#define NK_TABLE(path, arr) { path, sizeof(arr) / sizeof((arr)[0]), arr }
+
+int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **argv);
+void nk_table_help(const struct nk_table *t);
+void nk_cmd_help(const struct nk_table *t, const struct nk_cmd *c);
+/* The machine-readable listing behind bash completion. */
+void nk_table_list(const struct nk_table *t, const char *prefix);
+
+/* Parse a leaf command's params; prints help and maps NK_HELP to -1 so the
+ * caller can return 0. */
+int nk_cmd_parse(const struct nk_cmd *c, int argc, char **argv, void *dest,
+		 uint64_t *seen);
+
+extern const struct nk_table nk_top_table;
+extern const struct nk_table nk_show_table;
+
+int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv);
+int cmd_show_kernel(struct nk_ctx *ctx, int argc, char **argv);
+
+#endif

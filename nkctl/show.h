@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Printing of links, queues and NAPIs, shared by show and link show. */
+#ifndef NKCTL_SHOW_H
+#define NKCTL_SHOW_H
+
+#include <errno.h>
+
+#include "netdev.h"
+#include "nkctl.h"
+#include "rtnl.h"
+
+extern const struct nk_params nk_show_params;
+
+void nk_print_link(struct out *o, const struct nk_link *l,
+		   const struct nk_link_list *links,
+		   const struct nk_queue_list *queues,
+		   const struct nk_napi_list *napis);
+
+const char *nk_netkit_policy_name(char *buf, size_t len, uint32_t v);
+const char *nk_netkit_mode_name(char *buf, size_t len, uint32_t v);
+const char *nk_netkit_scrub_name(char *buf, size_t len, uint32_t v);
+const char *nk_netkit_pairing_name(char *buf, size_t len, uint32_t v);
+
+#endif
