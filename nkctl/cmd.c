@@ -53,6 +53,11 @@ void nk_table_help(const struct nk_table *t)
 {
 	const char *lead = "Usage:";
 
+	if (t->intro) {
+		t->intro();
+		lead = "      ";
+	}
+
 	for (size_t i = 0; i < t->n; i++) {
 		print_usage_line(lead, t, &t->cmds[i]);
 		lead = "      ";
@@ -61,7 +66,7 @@ void nk_table_help(const struct nk_table *t)
 	for (size_t i = 0; i < t->n; i++) {
 		const struct nk_cmd *c = &t->cmds[i];
 
-		printf("  %-14s %s\n", c->name ? c->name : "(none)", c->summary);
+		printf("  %-14s %s\n", c->name ? c->name : "(default)", c->summary);
 	}
 }
 
@@ -88,8 +93,22 @@ int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **a
 	char names[512];
 	int ret;
 
+	/* "help" alone, or "help COMMAND" as a synonym of "COMMAND help". */
 	if (argc > 0 && !strcmp(argv[0], "help")) {
-		nk_table_help(t);
+		if (argc == 1) {
+			nk_table_help(t);
+			return NK_EXIT_OK;
+		}
+		c = find_cmd(t, argv[1]);
+		if (!c || argc > 2) {
+			list_names(t, names, sizeof(names));
+			return nk_error(NK_EXIT_USAGE, "no help for \"%s\" in \"%s\"; expected one of: %s",
+					argv[argc > 2 && c ? 2 : 1], t->path, names);
+		}
+		if (c->sub)
+			nk_table_help(c->sub);
+		else
+			nk_cmd_help(t, c);
 		return NK_EXIT_OK;
 	}
 	if (argc > 0)

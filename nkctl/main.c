@@ -15,42 +15,32 @@
 #define NKCTL_VERSION "unknown"
 #endif
 
-static int cmd_help(struct nk_ctx *ctx, int argc, char **argv);
+static void usage(void);
 static int cmd_version(struct nk_ctx *ctx, int argc, char **argv);
 static int cmd_list(struct nk_ctx *ctx, int argc, char **argv);
 
 static const struct nk_cmd top_cmds[] = {
 	{ "show", NULL, &nk_show_table, NULL, NULL,
 	  "devices, queues, NAPIs and leases; kernel features" },
-	{ "help", cmd_help, NULL, NULL, "", "this text" },
 	{ "version", cmd_version, NULL, NULL, "", "print the version" },
 };
-const struct nk_table nk_top_table = NK_TABLE("nkctl", top_cmds);
+const struct nk_table nk_top_table = {
+	"nkctl", sizeof(top_cmds) / sizeof(top_cmds[0]), top_cmds, usage
+};
 
 /* Hidden: the listing bash completion reads. Not in the table on purpose. */
 static const struct nk_cmd list_cmd = { "__list", cmd_list, NULL, NULL, "", "" };
 
-static void usage(FILE *fp)
+static void usage(void)
 {
-	fprintf(fp,
-		"Usage: nkctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"       nkctl [ OPTIONS ] -batch FILE\n"
-		"where  OBJECT := { show | help | version }\n"
-		"       OPTIONS := { -j | --json | -p | --pretty | -n | --netns NETNS |\n"
-		"                    -b | -batch | --batch FILE | -f | -force | --force |\n"
-		"                    -V | --version | -h | --help }\n"
-		"NETNS is a name under " NETNS_RUN_DIR " or a path such as /proc/PID/ns/net.\n"
-		"Run \"nkctl OBJECT help\" for the commands of an object.\n");
-}
-
-static int cmd_help(struct nk_ctx *ctx, int argc, char **argv)
-{
-	(void)ctx;
-	(void)argv;
-	if (argc > 0)
-		return nk_error(NK_EXIT_USAGE, "\"help\" takes no arguments");
-	usage(stdout);
-	return NK_EXIT_OK;
+	printf("Usage: nkctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
+	       "       nkctl [ OPTIONS ] -batch FILE\n"
+	       "       nkctl help [ OBJECT ]\n"
+	       "where  OPTIONS := { -j | --json | -p | --pretty | -n | --netns NETNS |\n"
+	       "                    -b | -batch | --batch FILE | -f | -force | --force |\n"
+	       "                    -V | --version | -h | --help }\n"
+	       "       NETNS is a name under " NETNS_RUN_DIR " or a path such as /proc/PID/ns/net\n"
+	       "\n");
 }
 
 static int cmd_version(struct nk_ctx *ctx, int argc, char **argv)
@@ -216,7 +206,7 @@ static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 			printf("nkctl %s\n", NKCTL_VERSION);
 			exit(NK_EXIT_OK);
 		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			usage(stdout);
+			nk_table_help(&nk_top_table);
 			exit(NK_EXIT_OK);
 		} else if (!strcmp(o, "-n") || !strcmp(o, "--netns") ||
 			   !strcmp(o, "-b") || !strcmp(o, "-batch") || !strcmp(o, "--batch")) {
@@ -279,10 +269,8 @@ int main(int argc, char **argv)
 		return ret;
 	if (batch && argc > 0)
 		return nk_error(NK_EXIT_USAGE, "-batch takes no command on the command line");
-	if (!batch && argc == 0) {
-		usage(stderr);
-		return NK_EXIT_USAGE;
-	}
+	if (!batch && argc == 0)
+		return nk_error(NK_EXIT_USAGE, "no command given; try \"nkctl help\"");
 	if (ctx.netns) {
 		ret = enter_netns(ctx.netns);
 		if (ret)

@@ -54,8 +54,9 @@ struct nk_table {
 	const char *path;      /* "nkctl", "nkctl show" */
 	size_t n;
 	const struct nk_cmd *cmds;
+	void (*intro)(void);   /* printed before the table's help, or NULL */
 };
-#define NK_TABLE(path, arr) { path, sizeof(arr) / sizeof((arr)[0]), arr }
+#define NK_TABLE(path, arr) { path, sizeof(arr) / sizeof((arr)[0]), arr, NULL }
 
 int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **argv);
 void nk_table_help(const struct nk_table *t);

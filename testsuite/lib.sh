@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for nkctl tests: sourced by every testsuite/tests/*.t.
+#
+# Each test gets uniquely named namespaces (ns_new) and a cleanup stack
+# (defer) that runs on any exit, so tests run in parallel and leave nothing.
+set -u
+
+: "${NKCTL:?NKCTL must point at the nkctl binary}"
+TESTSUITE=${TESTSUITE:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+PY=/usr/bin/python3
+NLPROBE="$PY $TESTSUITE/helpers/nlprobe.py"
+T_NAME=$(basename "$0" .t)
+T_CHECKS=0
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nkctl-test.XXXXXX")
+_DEFERRED=()
+
+_run_deferred() {
+	local i
+	for ((i = ${#_DEFERRED[@]} - 1; i >= 0; i--)); do
+		eval "${_DEFERRED[$i]}" >/dev/null 2>&1 || true
+	done
+	rm -rf "$T_TMP"
+}
+trap _run_deferred EXIT
+
+# defer CMD...: run CMD (a shell string) when the test exits, newest first.
+defer() { _DEFERRED+=("$*"); }
+
+skip() { echo "SKIP: $*"; exit 4; }
+fail() { echo "FAIL: $*"; exit 1; }
+pass() { T_CHECKS=$((T_CHECKS + 1)); echo "ok - $*"; }
+
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+need_cmd() { local c; for c; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
+
+# ns_new VAR: a fresh netns named nkt-<test>-<random>, lo up, deleted at exit.
+ns_new() {
+	local name
+	name="nkt-${T_NAME:0:12}-$$-$RANDOM$RANDOM"
+	ip netns add "$name" || fail "cannot create netns $name"
+	defer "ip netns pids '$name' | xargs -r kill -9; ip netns del '$name'"
+	ip -n "$name" link set lo up
+	printf -v "$1" '%s' "$name"
+}
+
+# nk ARGS...: run nkctl; sets RC, OUT (stdout), ERR (stderr).
+nk() {
+	"$NKCTL" "$@" > "$T_TMP/out" 2> "$T_TMP/err"
+	RC=$?
+	OUT=$(cat "$T_TMP/out")
+	ERR=$(cat "$T_TMP/err")
+}
+
+# expect_rc N DESC ARGS...: nkctl ARGS exits N.
+expect_rc() {
+	local want=$1 desc=$2
+	shift 2
+	nk "$@"
+	[ "$RC" = "$want" ] || fail "$desc: nkctl $* exited $RC, expected $want; stderr: $ERR"
+	pass "$desc"
+}
+
+# expect_error N DESC ARGS...: exits N, exactly one "Error:" line and
+# nothing else on stderr, nothing on stdout even with -j.
+expect_error() {
+	local want=$1 desc=$2
+	shift 2
+	nk -j "$@"
+	[ "$RC" = "$want" ] || fail "$desc: nkctl -j $* exited $RC, expected $want; stderr: $ERR"
+	[ -z "$OUT" ] || fail "$desc: stdout not empty: $OUT"
+	[ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ] || fail "$desc: not one stderr line: $ERR"
+	case "$ERR" in Error:*) ;; *) fail "$desc: stderr is not an Error: line: $ERR" ;; esac
+	pass "$desc"
+}
+
+expect_eq() { # expect_eq GOT WANT DESC
+	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
+	pass "$3"
+}
+
+expect_match() { # expect_match TEXT REGEX DESC
+	printf '%s' "$1" | grep -Eq -- "$2" || fail "$3: '$1' does not match /$2/"
+	pass "$3"
+}
+
+# json_valid: OUT is one JSON document (checked by Python's parser).
+json_valid() {
+	printf '%s' "$OUT" | $PY -c 'import json,sys; json.load(sys.stdin)' ||
+		fail "${1:-output}: not valid JSON: $OUT"
+	pass "${1:-output} is valid JSON"
+}
+
+done_testing() {
+	echo "# $T_CHECKS checks passed"
+	exit 0
+}

@@ -1,0 +1,52 @@
+#!/bin/bash
+# tier: host
+# The command grammar: help everywhere (stdout, exit 0, no netlink), exact
+# keyword matching, and one Error: line with a documented exit code.
+. "$TESTSUITE/lib.sh"
+
+for words in "help" "help show" "show help" "show kernel help" "show dev lo help" "-h" "--help"; do
+	# shellcheck disable=SC2086
+	expect_rc 0 "nkctl $words exits 0" $words
+	[ -n "$OUT" ] || fail "nkctl $words printed nothing on stdout"
+	[ -z "$ERR" ] || fail "nkctl $words wrote to stderr: $ERR"
+	expect_match "$OUT" "^Usage:" "nkctl $words prints usage on stdout"
+done
+
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=socket -o "$T_TMP/trace" "$NKCTL" show help > /dev/null
+	if grep -q 'AF_NETLINK' "$T_TMP/trace"; then
+		fail "show help opened a netlink socket"
+	fi
+	pass "help opens no netlink socket"
+fi
+
+expect_rc 0 "-V prints the version" -V
+expect_match "$OUT" '^nkctl [0-9]+\.[0-9]+' "version string"
+expect_rc 0 "version command" -j version
+expect_match "$OUT" '^\{"version":"[0-9.]+"\}$' "version in JSON"
+
+expect_error 1 "no command at all prints usage and fails" 
+expect_error 1 "unknown option" --bogus show
+expect_error 1 "prefix of an option is not accepted" --jso show
+expect_error 1 "unknown object" frobnicate
+expect_error 1 "object prefix is not accepted" sh
+expect_error 1 "unknown show argument" show foo
+expect_error 1 "keyword prefix is not accepted" show de lo
+expect_error 1 "missing value" show dev
+expect_error 1 "duplicate keyword" show dev lo dev lo
+expect_error 1 "name over IFNAMSIZ" show dev abcdefghijklmnop
+expect_error 1 "name with a slash" show dev a/b
+expect_error 1 "empty name" show dev ""
+expect_error 1 "-n without a value" -n
+expect_error 1 "netns name with a slash that is no namespace" -n /etc/passwd show
+expect_error 1 "help with arguments" help me
+expect_error 1 "show kernel takes no arguments" show kernel now
+nk -j show foo
+expect_match "$ERR" 'expected one of: kernel, dev, help' "error lists the valid choices"
+nk show de lo
+expect_match "$ERR" 'unknown command "de" for "nkctl show"' "error names the command"
+
+need_root
+expect_error 3 "nonexistent namespace" -n "nkt-none-$$-$RANDOM" show
+expect_error 3 "nonexistent device" show dev nkt-nodev0
+done_testing

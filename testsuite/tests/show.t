@@ -1,0 +1,88 @@
+#!/bin/bash
+# tier: both
+# nkctl show against the kernel's truth: ip -j -d link, /sys queue counts;
+# -n by name and by /proc/PID/ns/net path; one JSON shape with or without dev.
+. "$TESTSUITE/lib.sh"
+need_root
+need_cmd ip jq
+
+ns_new NS
+ip -n "$NS" link add vA type veth peer name vB || fail "veth"
+ip -n "$NS" link set vA up mtu 1400 || fail "set vA up"
+ip -n "$NS" link set vB up || fail "set vB up"
+ip -n "$NS" link add d0 type dummy 2>/dev/null && ip -n "$NS" link set d0 up
+
+expect_rc 0 "show in a netns by name" -n "$NS" -j show
+json_valid "show -j"
+SHOW=$OUT
+ipj=$(ip -n "$NS" -j -d link show)
+
+# Same devices, same ifindex, names, mtu, kind and queue counts as ip.
+want=$(printf '%s' "$ipj" | jq -S '[.[] | {ifindex, ifname, mtu,
+	kind: .linkinfo.info_kind, rx: .num_rx_queues, tx: .num_tx_queues}] | sort_by(.ifindex)')
+got=$(printf '%s' "$SHOW" | jq -S '[.devices[] | {ifindex, ifname, mtu, kind,
+	rx: .["num-rx-queues"], tx: .["num-tx-queues"]}] | sort_by(.ifindex)')
+expect_eq "$got" "$want" "devices agree with ip -j -d link show"
+
+# operstate agrees (ip prints it upper-case).
+want=$(printf '%s' "$ipj" | jq -r '[.[] | "\(.ifname)=\(.operstate | ascii_downcase)"] | sort | join(" ")')
+got=$(printf '%s' "$SHOW" | jq -r '[.devices[] | "\(.ifname)=\(.operstate)"] | sort | join(" ")')
+expect_eq "$got" "$want" "operstate agrees with ip"
+
+# veth peers: link is the peer's ifindex, link-ifname its name.
+a_idx=$(printf '%s' "$ipj" | jq '.[] | select(.ifname=="vA") | .ifindex')
+b_idx=$(printf '%s' "$ipj" | jq '.[] | select(.ifname=="vB") | .ifindex')
+got=$(printf '%s' "$SHOW" | jq -r '.devices[] | select(.ifname=="vA") | "\(.link) \(.["link-ifname"])"')
+expect_eq "$got" "$b_idx vB" "veth peer decoded from IFLA_LINK"
+
+# Queues of an up device: one entry per /sys rx-N / tx-N directory.
+for dev in vA vB lo; do
+	sys_rx=$(ip netns exec "$NS" sh -c "ls -d /sys/class/net/$dev/queues/rx-* | wc -l")
+	sys_tx=$(ip netns exec "$NS" sh -c "ls -d /sys/class/net/$dev/queues/tx-* | wc -l")
+	got=$(printf '%s' "$SHOW" | jq -r --arg d "$dev" '.devices[] | select(.ifname==$d) |
+		"\([.queues[] | select(.type=="rx")] | length) \([.queues[] | select(.type=="tx")] | length)"')
+	expect_eq "$got" "$sys_rx $sys_tx" "$dev queues match /sys"
+done
+
+# Types never change: numbers are numbers, lists are arrays.
+bad=$(printf '%s' "$SHOW" | jq '[.devices[] | select((.ifindex|type)!="number" or
+	(.ifname|type)!="string" or (.flags|type)!="array" or (.queues|type)!="array" or
+	(.napis|type)!="array" or (.mtu|type)!="number")] | length')
+expect_eq "$bad" 0 "key types are fixed"
+bad=$(printf '%s' "$SHOW" | jq '[.devices[].queues[] | select((.id|type)!="number" or
+	(.type|type)!="string")] | length')
+expect_eq "$bad" 0 "queue key types are fixed"
+
+# One device: the same top-level shape, exactly one entry.
+expect_rc 0 "show dev" -n "$NS" -j show dev vA
+json_valid "show dev -j"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[keys, (.devices | length), .devices[0].ifname]')" \
+	'[["devices"],1,"vA"]' "show dev keeps the top-level shape"
+one=$(printf '%s' "$OUT" | jq -S '.devices[0]')
+all=$(printf '%s' "$SHOW" | jq -S '.devices[] | select(.ifname=="vA")')
+expect_eq "$one" "$all" "show dev prints what show prints for that device"
+
+# -n by a /proc/PID/ns/net path gives the same view.
+ip netns exec "$NS" sleep 30 &
+holder=$!
+defer "kill $holder"
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	[ "$(readlink /proc/$holder/ns/net)" != "$(readlink /proc/self/ns/net)" ] && break
+	sleep 0.1
+done
+expect_rc 0 "show by netns path" -n "/proc/$holder/ns/net" -j show
+got=$(printf '%s' "$OUT" | jq -c '[.devices[] | .ifname] | sort')
+want=$(printf '%s' "$SHOW" | jq -c '[.devices[] | .ifname] | sort')
+expect_eq "$got" "$want" "path and name give the same namespace"
+
+# Text output names every device.
+expect_rc 0 "text output" -n "$NS" show
+for dev in lo vA vB; do
+	expect_match "$OUT" "^[0-9]+: $dev: " "text lists $dev"
+done
+
+# -p is indented JSON with the same content.
+expect_rc 0 "pretty" -n "$NS" -p show
+expect_eq "$(printf '%s' "$OUT" | jq -S -c .)" "$(printf '%s' "$SHOW" | jq -S -c .)" "-p equals -j"
+expect_match "$(printf '%s' "$OUT" | sed -n 2p)" '^  "devices"' "-p indents"
+done_testing
