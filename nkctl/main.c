@@ -9,6 +9,7 @@
 #include <linux/netlink.h>
 
 #include "netns.h"
+#include "rtnl.h"
 #include "nkctl.h"
 
 #ifndef NKCTL_VERSION
@@ -54,12 +55,29 @@ static int cmd_version(struct nk_ctx *ctx, int argc, char **argv)
 	return NK_EXIT_OK;
 }
 
+/* "__list": every command path and its keywords; "__list ifnames": the
+ * devices of the namespace. Tab-separated, for completions/nkctl. */
 static int cmd_list(struct nk_ctx *ctx, int argc, char **argv)
 {
-	(void)ctx;
-	(void)argc;
-	(void)argv;
-	nk_table_list(&nk_top_table, "");
+	struct nk_link_list links;
+	struct nl_sock *s = NULL;
+	struct nl_err err;
+	int ret;
+
+	if (argc == 0) {
+		nk_table_list(&nk_top_table, "");
+		return NK_EXIT_OK;
+	}
+	if (argc > 1 || strcmp(argv[0], "ifnames"))
+		return nk_error(NK_EXIT_USAGE, "__list takes nothing or \"ifnames\"");
+	ret = nk_ctx_rtnl(ctx, &s);
+	if (ret)
+		return ret;
+	if (rtnl_link_dump(s, &links, &err))
+		return nk_error_nl(&err, "cannot list devices");
+	for (size_t i = 0; i < links.n; i++)
+		printf("%s\n", links.v[i].ifname);
+	nk_link_list_free(&links);
 	return NK_EXIT_OK;
 }
 
