@@ -10,7 +10,7 @@
 
 #include "nl.h"
 
-#define NL_RECV_MIN (64 * 1024)
+#define NL_RECV_BUF (1024 * 1024)
 #define NL_RCVBUF   (1024 * 1024)
 
 void nl_err_set(struct nl_err *err, int code, const char *msg)
@@ -50,7 +50,7 @@ int nl_open(struct nl_sock *s, int proto, struct nl_err *err)
 		goto fail;
 	s->portid = mnl_socket_get_portid(s->mnl);
 	s->seq = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16);
-	s->rbuf_len = NL_RECV_MIN;
+	s->rbuf_len = NL_RECV_BUF;
 	s->rbuf = malloc(s->rbuf_len);
 	if (!s->rbuf) {
 		errno = ENOMEM;
@@ -205,31 +205,24 @@ static void decode_error(struct nl_err *err, const struct nlmsghdr *nlh,
 			     tb[NLMSGERR_ATTR_MISS_NEST]);
 }
 
-/* Receive one datagram, growing the buffer to fit it. */
+/*
+ * Receive one datagram. The buffer is large (NL_RECV_BUF) but only the pages a
+ * reply touches become resident, so no MSG_PEEK round trip is needed; a
+ * datagram that still does not fit is reported, never silently cut.
+ */
 static ssize_t recv_one(struct nl_sock *s)
 {
 	int fd = mnl_socket_get_fd(s->mnl);
 	ssize_t n;
 
-	for (;;) {
-		n = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if ((size_t)n > s->rbuf_len) {
-			char *nb = realloc(s->rbuf, n);
-
-			if (!nb)
-				return -ENOMEM;
-			s->rbuf = nb;
-			s->rbuf_len = n;
-		}
-		n = recv(fd, s->rbuf, s->rbuf_len, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		return n < 0 ? -errno : n;
-	}
+	do {
+		n = recv(fd, s->rbuf, s->rbuf_len, MSG_TRUNC);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n > s->rbuf_len)
+		return -EMSGSIZE;
+	return n;
 }
 
 int nl_talk(struct nl_sock *s, struct nlmsghdr *req, size_t hdrlen,
