@@ -49,6 +49,30 @@ bad:
 			s, kw);
 }
 
+int nk_parse_mac(const char *kw, const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char tail;
+
+	if (strlen(s) != 17 ||
+	    sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4],
+		   &b[5], &tail) != 6)
+		return nk_error(NK_EXIT_USAGE,
+				"invalid value \"%s\" for \"%s\": expected a MAC address like 02:00:00:00:00:01",
+				s, kw);
+	for (int i = 0; i < 6; i++) {
+		if (!isxdigit((unsigned char)s[3 * i]) || !isxdigit((unsigned char)s[3 * i + 1]))
+			return nk_error(NK_EXIT_USAGE, "invalid value \"%s\" for \"%s\": expected a MAC address like 02:00:00:00:00:01",
+					s, kw);
+		mac[i] = (uint8_t)b[i];
+	}
+	if (mac[0] & 1)
+		return nk_error(NK_EXIT_USAGE,
+				"invalid value \"%s\" for \"%s\": a multicast address cannot name a device",
+				s, kw);
+	return 0;
+}
+
 static void list_choices(char *buf, size_t len, const struct nk_choice *c)
 {
 	size_t used = 0;
@@ -113,6 +137,8 @@ static int store(const struct nk_param *d, const char *kw, const char *val,
 	case NKP_FLAG:
 		*(bool *)slot = true;
 		return 0;
+	case NKP_MAC:
+		return nk_parse_mac(kw, val, slot);
 	}
 	return NK_EXIT_USAGE;
 }

@@ -22,6 +22,7 @@ enum nk_param_type {
 	NKP_U32,      /* decimal, within [min, max] */
 	NKP_ENUM,     /* one of choices, stored as its value (uint32_t) */
 	NKP_FLAG,     /* keyword alone; stores true (bool) */
+	NKP_MAC,      /* aa:bb:cc:dd:ee:ff into uint8_t[6] */
 };
 
 struct nk_choice {
@@ -61,5 +62,6 @@ bool nk_params_has(const struct nk_params *p, const char *word);
 int nk_parse_u32(const char *kw, const char *s, uint32_t min, uint32_t max,
 		 uint32_t *out);
 int nk_check_ifname(const char *kw, const char *s);
+int nk_parse_mac(const char *kw, const char *s, uint8_t mac[6]);
 
 #endif

@@ -20,8 +20,8 @@ struct nlmsghdr *genl_msg(struct nl_sock *s, const struct genl_family *fam,
 }
 
 static const struct nl_attr_desc ctrl_attrs[] = {
-	{ CTRL_ATTR_FAMILY_NAME, "family-name", NULL },
-	{ CTRL_ATTR_OP, "op", NULL },
+	{ CTRL_ATTR_FAMILY_NAME, "family-name", NULL , 0 },
+	{ CTRL_ATTR_OP, "op", NULL , 0 },
 };
 static const struct nl_attr_space ctrl_space = NL_SPACE(ctrl_attrs);
 

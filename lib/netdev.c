@@ -9,26 +9,26 @@
 #include "netdev.h"
 
 static const struct nl_attr_desc queue_id_attrs[] = {
-	{ NK_NETDEV_A_QUEUE_ID, "id", NULL },
-	{ NK_NETDEV_A_QUEUE_TYPE, "type", NULL },
+	{ NK_NETDEV_A_QUEUE_ID, "id", NULL , 0 },
+	{ NK_NETDEV_A_QUEUE_TYPE, "type", NULL , 0 },
 };
 static const struct nl_attr_space queue_id_space = NL_SPACE(queue_id_attrs);
 static const struct nl_attr_desc lease_attrs[] = {
-	{ NK_NETDEV_A_LEASE_IFINDEX, "ifindex", NULL },
-	{ NK_NETDEV_A_LEASE_QUEUE, "queue", &queue_id_space },
-	{ NK_NETDEV_A_LEASE_NETNS_ID, "netns-id", NULL },
+	{ NK_NETDEV_A_LEASE_IFINDEX, "ifindex", NULL , 0 },
+	{ NK_NETDEV_A_LEASE_QUEUE, "queue", &queue_id_space , 0 },
+	{ NK_NETDEV_A_LEASE_NETNS_ID, "netns-id", NULL , 0 },
 };
 static const struct nl_attr_space lease_space = NL_SPACE(lease_attrs);
 static const struct nl_attr_desc queue_attrs[] = {
-	{ NK_NETDEV_A_QUEUE_ID, "id", NULL },
-	{ NK_NETDEV_A_QUEUE_IFINDEX, "ifindex", NULL },
-	{ NK_NETDEV_A_QUEUE_TYPE, "type", NULL },
-	{ NK_NETDEV_A_QUEUE_LEASE, "lease", &lease_space },
+	{ NK_NETDEV_A_QUEUE_ID, "id", NULL , 0 },
+	{ NK_NETDEV_A_QUEUE_IFINDEX, "ifindex", NULL , 0 },
+	{ NK_NETDEV_A_QUEUE_TYPE, "type", NULL , 0 },
+	{ NK_NETDEV_A_QUEUE_LEASE, "lease", &lease_space , 0 },
 };
 const struct nl_attr_space netdev_queue_space = NL_SPACE(queue_attrs);
 static const struct nl_attr_desc napi_attrs[] = {
-	{ NK_NETDEV_A_NAPI_IFINDEX, "ifindex", NULL },
-	{ NK_NETDEV_A_NAPI_ID, "id", NULL },
+	{ NK_NETDEV_A_NAPI_IFINDEX, "ifindex", NULL , 0 },
+	{ NK_NETDEV_A_NAPI_ID, "id", NULL , 0 },
 };
 const struct nl_attr_space netdev_napi_space = NL_SPACE(napi_attrs);
 

@@ -6,11 +6,13 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <linux/nsfs.h>
 
 #include "netns.h"
+#include "nl.h"
 
 
 static int valid_name(const char *name)
@@ -59,4 +61,29 @@ int netns_open_current(int *fd)
 		return -errno;
 	*fd = f;
 	return 0;
+}
+
+int netns_nl_open(struct nl_sock *s, int proto, int fd, struct nl_err *err)
+{
+	int cur = -1, ret;
+
+	if (fd < 0)
+		return nl_open(s, proto, err);
+	ret = netns_open_current(&cur);
+	if (ret) {
+		nl_err_set(err, -ret, NULL);
+		return ret;
+	}
+	ret = netns_enter(fd);
+	if (ret) {
+		nl_err_set(err, -ret, NULL);
+		close(cur);
+		return ret;
+	}
+	ret = nl_open(s, proto, err);
+	/* Staying in the wrong namespace would be worse than stopping. */
+	if (netns_enter(cur))
+		abort();
+	close(cur);
+	return ret;
 }

@@ -13,4 +13,10 @@ int netns_enter(int fd);
 /* A descriptor of the calling thread's current netns. */
 int netns_open_current(int *fd);
 
+struct nl_sock;
+struct nl_err;
+/* Open a netlink socket that lives in netns fd (-1: the current one); the
+ * calling thread's netns is restored before returning. */
+int netns_nl_open(struct nl_sock *s, int proto, int fd, struct nl_err *err);
+
 #endif

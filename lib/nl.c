@@ -136,7 +136,8 @@ static bool attr_walk(const char *req, size_t start, size_t end, size_t target,
 		}
 		if (target > off && target < off + alen) {
 			path_append(path, plen, d, type);
-			return attr_walk(req, off + NLA_HDRLEN, off + alen, target,
+			return attr_walk(req, off + NLA_HDRLEN + (d ? d->nested_hdrlen : 0),
+					 off + alen, target,
 					 d ? d->nested : NULL, path, plen, space_out);
 		}
 		off += NLA_ALIGN(alen);

@@ -17,6 +17,8 @@ struct nl_attr_desc {
 	uint16_t type;
 	const char *name;
 	const struct nl_attr_space *nested;
+	uint16_t nested_hdrlen;  /* a fixed header before the nested attributes
+				    (IFLA_NETKIT_PEER_INFO starts with ifinfomsg) */
 };
 struct nl_attr_space {
 	size_t n;

@@ -9,8 +9,8 @@
 #include "rtnl.h"
 
 static const struct nl_attr_desc link_attrs[] = {
-	{ IFLA_IFNAME, "ifname", NULL },
-	{ IFLA_EXT_MASK, "ext-mask", NULL },
+	{ IFLA_IFNAME, "ifname", NULL, 0 },
+	{ IFLA_EXT_MASK, "ext-mask", NULL, 0 },
 };
 static const struct nl_attr_space link_space = NL_SPACE(link_attrs);
 

@@ -23,6 +23,8 @@ static int cmd_list(struct nk_ctx *ctx, int argc, char **argv);
 static const struct nk_cmd top_cmds[] = {
 	{ "show", NULL, &nk_show_table, NULL, NULL,
 	  "devices, queues, NAPIs and leases; kernel features" },
+	{ "link", NULL, &nk_link_table, NULL, NULL,
+	  "create, change, delete and list netkit devices" },
 	{ "version", cmd_version, NULL, NULL, "", "print the version" },
 };
 const struct nk_table nk_top_table = {
@@ -253,9 +255,9 @@ static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 	return 0;
 }
 
-static int enter_netns(const char *spec)
+int nk_netns_open(const char *spec, int *fd)
 {
-	int fd, ret = netns_open(spec, &fd);
+	int ret = netns_open(spec, fd);
 
 	if (ret == -EINVAL)
 		return nk_error(NK_EXIT_USAGE, "\"%s\" is not a network namespace name or path", spec);
@@ -263,6 +265,15 @@ static int enter_netns(const char *spec)
 		return nk_error(NK_EXIT_NOTFOUND, "network namespace \"%s\" does not exist", spec);
 	if (ret)
 		return nk_error_errno(-ret, "cannot open network namespace \"%s\"", spec);
+	return 0;
+}
+
+static int enter_netns(const char *spec)
+{
+	int fd, ret = nk_netns_open(spec, &fd);
+
+	if (ret)
+		return ret;
 	ret = netns_enter(fd);
 	close(fd);
 	if (ret)

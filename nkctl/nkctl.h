@@ -69,8 +69,13 @@ void nk_table_list(const struct nk_table *t, const char *prefix);
 int nk_cmd_parse(const struct nk_cmd *c, int argc, char **argv, void *dest,
 		 uint64_t *seen);
 
+/* Open a namespace given by name or path; prints the error, returns its exit
+ * code. */
+int nk_netns_open(const char *spec, int *fd);
+
 extern const struct nk_table nk_top_table;
 extern const struct nk_table nk_show_table;
+extern const struct nk_table nk_link_table;
 
 int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv);
 int cmd_show_kernel(struct nk_ctx *ctx, int argc, char **argv);

@@ -221,7 +221,7 @@ static void print_address(struct out *o, const struct nk_link *l)
 	out_str(o, "address", " address %s", buf);
 }
 
-void nk_print_link(struct out *o, const struct nk_link *l,
+void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		   const struct nk_link_list *links,
 		   const struct nk_queue_list *queues,
 		   const struct nk_napi_list *napis)
@@ -234,6 +234,8 @@ void nk_print_link(struct out *o, const struct nk_link *l,
 	out_obj_open(o, NULL);
 	out_uint(o, "ifindex", "%llu: ", (unsigned int)l->ifindex);
 	out_str(o, "ifname", "%s: ", l->ifname);
+	if (netns)
+		out_str(o, "netns", "netns %s ", netns);
 	print_flags(o, l->flags);
 	if (l->kind[0])
 		out_str(o, "kind", "%s ", l->kind);
@@ -269,9 +271,8 @@ void nk_print_link(struct out *o, const struct nk_link *l,
 	out_obj_close(o);
 }
 
-int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv)
+int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 {
-	struct show_args args = { 0 };
 	struct nk_link_list links = { 0 };
 	struct nk_queue_list queues = { 0 };
 	struct nk_napi_list napis = { 0 };
@@ -280,23 +281,24 @@ int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv)
 	struct nl_err err;
 	int ifindex = 0, ret;
 
-	ret = nk_parse_params(&nk_show_params, argc, argv, &args, NULL);
-	if (ret)
-		return ret;
 	ret = nk_ctx_rtnl(ctx, &rt);
 	if (ret)
 		return ret;
 	ret = nk_ctx_netdev(ctx, &gn, &fam);
 	if (ret)
 		return ret;
-	if (args.dev) {
+	if (dev) {
 		struct nk_link one;
 
-		ret = rtnl_link_get(rt, args.dev, 0, &one, &err);
+		ret = rtnl_link_get(rt, dev, 0, &one, &err);
 		if (ret == -ENODEV)
-			return nk_error(NK_EXIT_NOTFOUND, "device \"%s\" does not exist", args.dev);
+			return nk_error(NK_EXIT_NOTFOUND, "device \"%s\" does not exist", dev);
 		if (ret)
-			return nk_error_nl(&err, "cannot get device \"%s\"", args.dev);
+			return nk_error_nl(&err, "cannot get device \"%s\"", dev);
+		if (netkit_only && !nk_link_is_netkit(&one))
+			return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device%s%s%s",
+					dev, one.kind[0] ? " (kind " : "", one.kind,
+					one.kind[0] ? ")" : "");
 		ifindex = one.ifindex;
 	}
 	/* The whole link table even for one device: lease and peer names. */
@@ -317,9 +319,13 @@ int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv)
 	}
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "devices");
-	for (size_t i = 0; i < links.n; i++)
-		if (!ifindex || links.v[i].ifindex == ifindex)
-			nk_print_link(&ctx->out, &links.v[i], &links, &queues, &napis);
+	for (size_t i = 0; i < links.n; i++) {
+		const struct nk_link *l = &links.v[i];
+
+		if ((ifindex && l->ifindex != ifindex) || (netkit_only && !nk_link_is_netkit(l)))
+			continue;
+		nk_print_link(&ctx->out, l, NULL, &links, &queues, &napis);
+	}
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 out:
@@ -327,4 +333,15 @@ out:
 	nk_queue_list_free(&queues);
 	nk_napi_list_free(&napis);
 	return ret;
+}
+
+int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv)
+{
+	struct show_args args = { 0 };
+	int ret;
+
+	ret = nk_parse_params(&nk_show_params, argc, argv, &args, NULL);
+	if (ret)
+		return ret;
+	return nk_show(ctx, args.dev, false);
 }

@@ -11,7 +11,10 @@
 
 extern const struct nk_params nk_show_params;
 
-void nk_print_link(struct out *o, const struct nk_link *l,
+/* Every device (or dev) of the current netns as {"devices": [...]}. */
+int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only);
+/* One device object; netns (or NULL) is printed as "netns". */
+void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		   const struct nk_link_list *links,
 		   const struct nk_queue_list *queues,
 		   const struct nk_napi_list *napis);

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include "compat.h"
+#include "netkit.h"
+
+static const struct nl_attr_desc peer_attrs[] = {
+	{ IFLA_IFNAME, "peer-info.ifname", NULL, 0 },
+	{ IFLA_ADDRESS, "peer-info.address", NULL, 0 },
+	{ IFLA_MTU, "peer-info.mtu", NULL, 0 },
+	{ IFLA_NET_NS_FD, "peer-info.net-ns-fd", NULL, 0 },
+	{ IFLA_NUM_TX_QUEUES, "peer-info.num-tx-queues", NULL, 0 },
+	{ IFLA_NUM_RX_QUEUES, "peer-info.num-rx-queues", NULL, 0 },
+};
+static const struct nl_attr_space peer_space = NL_SPACE(peer_attrs);
+static const struct nl_attr_desc netkit_attrs[] = {
+	{ NK_IFLA_NETKIT_PEER_INFO, "peer-info", &peer_space, sizeof(struct ifinfomsg) },
+	{ NK_IFLA_NETKIT_POLICY, "policy", NULL, 0 },
+	{ NK_IFLA_NETKIT_PEER_POLICY, "peer-policy", NULL, 0 },
+	{ NK_IFLA_NETKIT_MODE, "mode", NULL, 0 },
+	{ NK_IFLA_NETKIT_SCRUB, "scrub", NULL, 0 },
+	{ NK_IFLA_NETKIT_PEER_SCRUB, "peer-scrub", NULL, 0 },
+	{ NK_IFLA_NETKIT_HEADROOM, "headroom", NULL, 0 },
+	{ NK_IFLA_NETKIT_TAILROOM, "tailroom", NULL, 0 },
+	{ NK_IFLA_NETKIT_PAIRING, "pairing", NULL, 0 },
+};
+static const struct nl_attr_space netkit_space = NL_SPACE(netkit_attrs);
+static const struct nl_attr_desc info_attrs[] = {
+	{ IFLA_INFO_KIND, "kind", NULL, 0 },
+	{ IFLA_INFO_DATA, "netkit", &netkit_space, 0 },
+};
+static const struct nl_attr_space info_space = NL_SPACE(info_attrs);
+static const struct nl_attr_desc newlink_attrs[] = {
+	{ IFLA_IFNAME, "ifname", NULL, 0 },
+	{ IFLA_ADDRESS, "address", NULL, 0 },
+	{ IFLA_MTU, "mtu", NULL, 0 },
+	{ IFLA_NET_NS_FD, "net-ns-fd", NULL, 0 },
+	{ IFLA_NUM_TX_QUEUES, "num-tx-queues", NULL, 0 },
+	{ IFLA_NUM_RX_QUEUES, "num-rx-queues", NULL, 0 },
+	{ IFLA_LINKINFO, "linkinfo", &info_space, 0 },
+};
+static const struct nl_attr_space newlink_space = NL_SPACE(newlink_attrs);
+
+/* Attributes that go to both ends: queue counts (netkit needs them in the
+ * peer info too, or the peer has no room for leases) and the MTU. */
+static void put_common(struct nlmsghdr *nlh, const struct netkit_req *r, int netns_fd,
+		       const char *name, bool peer)
+{
+	if (name)
+		mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	if (netns_fd >= 0)
+		mnl_attr_put_u32(nlh, IFLA_NET_NS_FD, (uint32_t)netns_fd);
+	if (r->set & NKR_RXQ)
+		mnl_attr_put_u32(nlh, IFLA_NUM_RX_QUEUES, r->rxqueues);
+	if (r->set & NKR_TXQ)
+		mnl_attr_put_u32(nlh, IFLA_NUM_TX_QUEUES, r->txqueues);
+	if (r->set & NKR_MTU)
+		mnl_attr_put_u32(nlh, IFLA_MTU, r->mtu);
+	if (!peer && (r->set & NKR_ADDRESS))
+		mnl_attr_put(nlh, IFLA_ADDRESS, 6, r->address);
+	if (peer && (r->set & NKR_PEER_ADDRESS))
+		mnl_attr_put(nlh, IFLA_ADDRESS, 6, r->peer_address);
+}
+
+static void put_u32_if(struct nlmsghdr *nlh, const struct nk_netkit *a,
+		       unsigned int bit, uint16_t type, uint32_t v)
+{
+	if (a->have & bit)
+		mnl_attr_put_u32(nlh, type, v);
+}
+
+int netkit_create(struct nl_sock *s, const struct netkit_req *r, struct nl_err *err)
+{
+	const struct nk_netkit *a = &r->attrs;
+	bool single = (a->have & NKA_PAIRING) && a->pairing == NK_NETKIT_DEVICE_SINGLE;
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifi;
+	struct nlattr *info, *data;
+
+	nlh = nl_msg(s, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK);
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	put_common(nlh, r, r->netns_fd, r->name, false);
+	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "netkit");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	if (!single) {
+		struct nlattr *peer = mnl_attr_nest_start(nlh, NK_IFLA_NETKIT_PEER_INFO);
+		struct ifinfomsg *pifi;
+
+		/* PEER_INFO is a struct ifinfomsg followed by link attributes;
+		 * it is not flagged as a nest. */
+		peer->nla_type = NK_IFLA_NETKIT_PEER_INFO;
+		pifi = mnl_nlmsg_get_payload_tail(nlh);
+		memset(pifi, 0, sizeof(*pifi));
+		nlh->nlmsg_len += MNL_ALIGN(sizeof(*pifi));
+		pifi->ifi_family = AF_UNSPEC;
+		put_common(nlh, r, r->peer_netns_fd, r->peer_name, true);
+		mnl_attr_nest_end(nlh, peer);
+	}
+	put_u32_if(nlh, a, NKA_POLICY, NK_IFLA_NETKIT_POLICY, a->policy);
+	put_u32_if(nlh, a, NKA_PEER_POLICY, NK_IFLA_NETKIT_PEER_POLICY, a->peer_policy);
+	put_u32_if(nlh, a, NKA_MODE, NK_IFLA_NETKIT_MODE, a->mode);
+	put_u32_if(nlh, a, NKA_SCRUB, NK_IFLA_NETKIT_SCRUB, a->scrub);
+	put_u32_if(nlh, a, NKA_PEER_SCRUB, NK_IFLA_NETKIT_PEER_SCRUB, a->peer_scrub);
+	put_u32_if(nlh, a, NKA_PAIRING, NK_IFLA_NETKIT_PAIRING, a->pairing);
+	if (a->have & NKA_HEADROOM)
+		mnl_attr_put_u16(nlh, NK_IFLA_NETKIT_HEADROOM, a->headroom);
+	if (a->have & NKA_TAILROOM)
+		mnl_attr_put_u16(nlh, NK_IFLA_NETKIT_TAILROOM, a->tailroom);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, info);
+	return nl_talk(s, nlh, sizeof(*ifi), &newlink_space, NULL, NULL, err);
+}
+
+int netkit_change(struct nl_sock *s, int ifindex, const struct nk_netkit *a,
+		  struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, RTM_NEWLINK, NLM_F_ACK);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	struct nlattr *info, *data;
+
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "netkit");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	put_u32_if(nlh, a, NKA_POLICY, NK_IFLA_NETKIT_POLICY, a->policy);
+	put_u32_if(nlh, a, NKA_PEER_POLICY, NK_IFLA_NETKIT_PEER_POLICY, a->peer_policy);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, info);
+	return nl_talk(s, nlh, sizeof(*ifi), &newlink_space, NULL, NULL, err);
+}
+
+int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, RTM_DELLINK, NLM_F_ACK);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	return nl_talk(s, nlh, sizeof(*ifi), &newlink_space, NULL, NULL, err);
+}
+
+const char *netkit_mismatch(const struct netkit_req *r, const struct nk_link *l,
+			    bool peer_side, char *got, size_t got_len)
+{
+	const struct nk_netkit *want = &r->attrs, *have = &l->netkit;
+	/* On the peer the kernel reports the pair's attributes swapped. */
+	static const struct {
+		unsigned int bit, peer_bit;
+		const char *name;
+		size_t off, peer_off;
+	} u32s[] = {
+		{ NKA_MODE, NKA_MODE, "mode", offsetof(struct nk_netkit, mode),
+		  offsetof(struct nk_netkit, mode) },
+		{ NKA_PAIRING, NKA_PAIRING, "pairing", offsetof(struct nk_netkit, pairing),
+		  offsetof(struct nk_netkit, pairing) },
+		{ NKA_POLICY, NKA_PEER_POLICY, "policy", offsetof(struct nk_netkit, policy),
+		  offsetof(struct nk_netkit, peer_policy) },
+		{ NKA_PEER_POLICY, NKA_POLICY, "peer-policy", offsetof(struct nk_netkit, peer_policy),
+		  offsetof(struct nk_netkit, policy) },
+		{ NKA_SCRUB, NKA_PEER_SCRUB, "scrub", offsetof(struct nk_netkit, scrub),
+		  offsetof(struct nk_netkit, peer_scrub) },
+		{ NKA_PEER_SCRUB, NKA_SCRUB, "peer-scrub", offsetof(struct nk_netkit, peer_scrub),
+		  offsetof(struct nk_netkit, scrub) },
+	};
+
+	if (!nk_link_is_netkit(l)) {
+		snprintf(got, got_len, "kind \"%s\"", l->kind);
+		return "kind";
+	}
+	for (size_t i = 0; i < sizeof(u32s) / sizeof(u32s[0]); i++) {
+		unsigned int bit = peer_side ? u32s[i].peer_bit : u32s[i].bit;
+		size_t off = peer_side ? u32s[i].peer_off : u32s[i].off;
+		uint32_t w = *(const uint32_t *)((const char *)want + u32s[i].off);
+		uint32_t h = *(const uint32_t *)((const char *)have + off);
+
+		if (!(want->have & u32s[i].bit))
+			continue;
+		if (!(have->have & bit)) {
+			snprintf(got, got_len, "nothing");
+			return u32s[i].name;
+		}
+		if (w != h) {
+			snprintf(got, got_len, "%u", h);
+			return u32s[i].name;
+		}
+	}
+	if ((want->have & NKA_HEADROOM) && have->headroom != want->headroom) {
+		snprintf(got, got_len, "%u", have->headroom);
+		return "headroom";
+	}
+	if ((want->have & NKA_TAILROOM) && have->tailroom != want->tailroom) {
+		snprintf(got, got_len, "%u", have->tailroom);
+		return "tailroom";
+	}
+	if ((r->set & NKR_RXQ) && l->num_rx_queues != r->rxqueues) {
+		snprintf(got, got_len, "%u", l->num_rx_queues);
+		return "rxqueues";
+	}
+	if ((r->set & NKR_MTU) && l->mtu != r->mtu) {
+		snprintf(got, got_len, "%u", l->mtu);
+		return "mtu";
+	}
+	return NULL;
+}
