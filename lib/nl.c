@@ -230,7 +230,6 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, size_t hdrlen,
 	    const struct nl_attr_space *space, nl_data_cb cb, void *data,
 	    struct nl_err *err)
 {
-	bool dump = req->nlmsg_flags & NLM_F_DUMP;
 	int cb_err = 0;
 
 	nl_err_set(err, 0, NULL);
@@ -261,9 +260,11 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, size_t hdrlen,
 					decode_error(err, nlh, req, hdrlen, space, -e->error);
 					return e->error;
 				}
-				if (!dump)
-					goto done;
-				continue;
+				/* The ACK of a do-request. Dumps are sent without
+				 * NLM_F_ACK and end at NLMSG_DONE. (Testing NLM_F_DUMP
+				 * would be wrong: its bits are NLM_F_REPLACE|EXCL on
+				 * NEW requests.) */
+				goto done;
 			}
 			if (nlh->nlmsg_type == NLMSG_DONE) {
 				int derr = 0;

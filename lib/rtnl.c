@@ -19,6 +19,13 @@ bool nk_link_is_netkit(const struct nk_link *l)
 	return strcmp(l->kind, "netkit") == 0;
 }
 
+bool nk_link_has_peer(const struct nk_link *l)
+{
+	if (!(l->have & LINK_HAVE_LINK) || !l->link)
+		return false;
+	return l->link != l->ifindex || (l->have & LINK_HAVE_LINK_NETNSID);
+}
+
 static void parse_netkit(struct nk_netkit *nk, const struct nlattr *data)
 {
 	struct nl_attrs a;
@@ -65,7 +72,7 @@ static int parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 	l->ifindex = ifi->ifi_index;
 	l->flags = ifi->ifi_flags;
 	l->type = ifi->ifi_type;
-	nl_parse_msg(&a, nlh, sizeof(*ifi), IFLA_NUM_RX_QUEUES);
+	nl_parse_msg(&a, nlh, sizeof(*ifi), IFLA_MAX < 63 ? IFLA_MAX : 63);
 	if (a.tb[IFLA_IFNAME])
 		nl_get_str(a.tb[IFLA_IFNAME], l->ifname, sizeof(l->ifname));
 	if (a.tb[IFLA_MTU]) {

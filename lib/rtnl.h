@@ -60,6 +60,9 @@ struct nk_link_list {
 };
 
 bool nk_link_is_netkit(const struct nk_link *l);
+/* IFLA_LINK names another device (a netkit or veth peer, maybe in another
+ * netns): not 0, and not the device itself as physical devices report. */
+bool nk_link_has_peer(const struct nk_link *l);
 /* Dump every link of the socket's netns, sorted by ifindex. */
 int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *err);
 /* Get one link by name (ifindex 0) or by ifindex (name NULL). */

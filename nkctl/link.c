@@ -424,7 +424,7 @@ static int cmd_link_del(struct nk_ctx *ctx, int argc, char **argv)
 	}
 	if (ret)
 		return ret;
-	has_peer = l.link && l.link != l.ifindex;
+	has_peer = nk_link_has_peer(&l);
 	if (has_peer) {
 		peer.ifindex = l.link;
 		/* Its name is known only when it is in this namespace. */

@@ -250,7 +250,7 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		out_uint(o, "num-tx-queues", " num-tx-queues %llu", l->num_tx_queues);
 	print_address(o, l);
 	/* IFLA_LINK is the peer of netkit and veth; 0 means none. */
-	if ((l->have & LINK_HAVE_LINK) && l->link && l->link != l->ifindex) {
+	if (nk_link_has_peer(l)) {
 		const struct nk_link *peer = NULL;
 
 		if (!(l->have & LINK_HAVE_LINK_NETNSID))
