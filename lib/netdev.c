@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/genetlink.h>
@@ -222,7 +223,8 @@ int netdev_queue_dump(struct nl_sock *s, const struct genl_family *fam,
 		nk_queue_list_free(out);
 		return ret;
 	}
-	qsort(out->v, out->n, sizeof(*out->v), cmp_queue);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_queue);
 	return 0;
 }
 
@@ -238,7 +240,8 @@ int netdev_napi_dump(struct nl_sock *s, const struct genl_family *fam,
 		nk_napi_list_free(out);
 		return ret;
 	}
-	qsort(out->v, out->n, sizeof(*out->v), cmp_napi);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_napi);
 	return 0;
 }
 
@@ -254,32 +257,40 @@ void nk_napi_list_free(struct nk_napi_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Lists are sorted by ifindex first: binary search for the first entry. */
-#define FIRST_OF(list, ifidx, count)                                        \
-	({                                                                  \
-		size_t lo = 0, hi = (list)->n;                              \
-		while (lo < hi) {                                           \
-			size_t mid = (lo + hi) / 2;                         \
-			if ((list)->v[mid].ifindex < (ifidx))               \
-				lo = mid + 1;                               \
-			else                                                \
-				hi = mid;                                   \
-		}                                                           \
-		hi = lo;                                                    \
-		while (hi < (list)->n && (list)->v[hi].ifindex == (ifidx))  \
-			hi++;                                               \
-		*(count) = hi - lo;                                         \
-		hi > lo ? &(list)->v[lo] : NULL;                            \
-	})
+/*
+ * Lists are sorted by ifindex, the first member of both element types:
+ * binary search for the first element of ifindex and count the run.
+ */
+static const void *run_of(const void *base, size_t n, size_t size, int ifindex,
+			  size_t *count)
+{
+	const char *v = base;
+	size_t lo = 0, hi = n, end;
+
+#define IFINDEX_AT(i) (*(const int *)(v + (i) * size))
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (IFINDEX_AT(mid) < ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < n && IFINDEX_AT(end) == ifindex; end++)
+		;
+#undef IFINDEX_AT
+	*count = end - lo;
+	return *count ? v + lo * size : NULL;
+}
 
 const struct nk_queue *nk_queues_of(const struct nk_queue_list *l, int ifindex,
 				    size_t *count)
 {
-	return FIRST_OF(l, ifindex, count);
+	return run_of(l->v, l->n, sizeof(*l->v), ifindex, count);
 }
 
 const struct nk_napi *nk_napis_of(const struct nk_napi_list *l, int ifindex,
 				  size_t *count)
 {
-	return FIRST_OF(l, ifindex, count);
+	return run_of(l->v, l->n, sizeof(*l->v), ifindex, count);
 }

@@ -20,6 +20,7 @@ enum {
 	QUEUE_HAVE_LEASE_QUEUE = 1 << 7,
 };
 
+/* ifindex comes first in both: run_of() in netdev.c relies on it. */
 struct nk_queue {
 	int ifindex;
 	uint32_t id;

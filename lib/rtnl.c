@@ -159,7 +159,8 @@ int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *e
 		nk_link_list_free(out);
 		return ret;
 	}
-	qsort(out->v, out->n, sizeof(*out->v), cmp_ifindex);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_ifindex);
 	return 0;
 }
 
@@ -194,5 +195,5 @@ const struct nk_link *nk_link_find(const struct nk_link_list *l, int ifindex)
 {
 	struct nk_link key = { .ifindex = ifindex };
 
-	return bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_ifindex);
+	return l->n ? bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_ifindex) : NULL;
 }
