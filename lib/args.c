@@ -73,6 +73,74 @@ int nk_parse_mac(const char *kw, const char *s, uint8_t mac[6])
 	return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One decimal number at *p, advancing it. */
+static bool take_number(const char **p, uint32_t *v)
+{
+	unsigned long long n = 0;
+	const char *c = *p;
+
+	if (!isdigit((unsigned char)*c))
+		return false;
+	for (; isdigit((unsigned char)*c); c++) {
+		n = n * 10 + (unsigned int)(*c - '0');
+		if (n >= NK_MAX_QUEUES * 64ULL)
+			return false;
+	}
+	*v = (uint32_t)n;
+	*p = c;
+	return true;
+}
+
+int nk_parse_queue_list(const char *kw, const char *s, uint32_t *ids, size_t *n)
+{
+	const char *p = s;
+
+	*n = 0;
+	for (;;) {
+		uint32_t lo, hi;
+
+		if (!take_number(&p, &lo))
+			goto bad;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (!take_number(&p, &hi))
+				goto bad;
+			if (hi < lo)
+				return nk_error(NK_EXIT_USAGE,
+						"invalid value \"%s\" for \"%s\": the range %u-%u is inverted",
+						s, kw, lo, hi);
+		}
+		if (*n + (hi - lo) + 1 > NK_MAX_QUEUES)
+			return nk_error(NK_EXIT_USAGE, "invalid value \"%s\" for \"%s\": more than %d queues",
+					s, kw, NK_MAX_QUEUES);
+		for (uint32_t q = lo; q <= hi; q++)
+			ids[(*n)++] = q;
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			goto bad;
+	}
+	qsort(ids, *n, sizeof(*ids), cmp_u32);
+	for (size_t i = 1; i < *n; i++)
+		if (ids[i] == ids[i - 1])
+			return nk_error(NK_EXIT_USAGE,
+					"invalid value \"%s\" for \"%s\": queue %u is listed twice",
+					s, kw, ids[i]);
+	return 0;
+bad:
+	return nk_error(NK_EXIT_USAGE,
+			"invalid value \"%s\" for \"%s\": expected queue ids like 15, 14,15 or 12-15",
+			s, kw);
+}
+
 static void list_choices(char *buf, size_t len, const struct nk_choice *c)
 {
 	size_t used = 0;

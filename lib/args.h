@@ -64,4 +64,9 @@ int nk_parse_u32(const char *kw, const char *s, uint32_t min, uint32_t max,
 int nk_check_ifname(const char *kw, const char *s);
 int nk_parse_mac(const char *kw, const char *s, uint8_t mac[6]);
 
+#define NK_MAX_QUEUES 1024
+/* A queue list: "15", "14,15", "12-15", "1,3-5". Ascending ids into ids[]
+ * (room for NK_MAX_QUEUES); duplicates and inverted ranges are errors. */
+int nk_parse_queue_list(const char *kw, const char *s, uint32_t *ids, size_t *n);
+
 #endif

@@ -27,6 +27,12 @@ static const struct nl_attr_desc queue_attrs[] = {
 	{ NK_NETDEV_A_QUEUE_LEASE, "lease", &lease_space , 0 },
 };
 const struct nl_attr_space netdev_queue_space = NL_SPACE(queue_attrs);
+static const struct nl_attr_desc create_attrs[] = {
+	{ NK_NETDEV_A_QUEUE_IFINDEX, "ifindex", NULL, 0 },
+	{ NK_NETDEV_A_QUEUE_TYPE, "type", NULL, 0 },
+	{ NK_NETDEV_A_QUEUE_LEASE, "lease", &lease_space, 0 },
+};
+static const struct nl_attr_space create_space = NL_SPACE(create_attrs);
 static const struct nl_attr_desc napi_attrs[] = {
 	{ NK_NETDEV_A_NAPI_IFINDEX, "ifindex", NULL , 0 },
 	{ NK_NETDEV_A_NAPI_ID, "id", NULL , 0 },
@@ -243,6 +249,40 @@ int netdev_napi_dump(struct nl_sock *s, const struct genl_family *fam,
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_napi);
 	return 0;
+}
+
+static int create_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_attrs a;
+
+	nl_parse_msg(&a, nlh, GENL_HDRLEN, NK_NETDEV_A_QUEUE_MAX);
+	if (!a.tb[NK_NETDEV_A_QUEUE_ID])
+		return -EPROTO;
+	*(uint32_t *)data = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_QUEUE_ID]);
+	return 0;
+}
+
+int netdev_queue_create(struct nl_sock *s, const struct genl_family *fam,
+			int nk_ifindex, int phys_ifindex, uint32_t phys_queue,
+			int32_t netns_id, uint32_t *new_id, struct nl_err *err)
+{
+	struct nlmsghdr *nlh = genl_msg(s, fam, NK_NETDEV_CMD_QUEUE_CREATE, NLM_F_ACK);
+	struct nlattr *lease, *queue;
+
+	mnl_attr_put_u32(nlh, NK_NETDEV_A_QUEUE_IFINDEX, (uint32_t)nk_ifindex);
+	mnl_attr_put_u32(nlh, NK_NETDEV_A_QUEUE_TYPE, NK_NETDEV_QUEUE_TYPE_RX);
+	/* mnl_attr_nest_start sets NLA_F_NESTED, which the kernel requires. */
+	lease = mnl_attr_nest_start(nlh, NK_NETDEV_A_QUEUE_LEASE);
+	mnl_attr_put_u32(nlh, NK_NETDEV_A_LEASE_IFINDEX, (uint32_t)phys_ifindex);
+	queue = mnl_attr_nest_start(nlh, NK_NETDEV_A_LEASE_QUEUE);
+	mnl_attr_put_u32(nlh, NK_NETDEV_A_QUEUE_ID, phys_queue);
+	mnl_attr_put_u32(nlh, NK_NETDEV_A_QUEUE_TYPE, NK_NETDEV_QUEUE_TYPE_RX);
+	mnl_attr_nest_end(nlh, queue);
+	if (netns_id >= 0)
+		mnl_attr_put_u32(nlh, NK_NETDEV_A_LEASE_NETNS_ID, (uint32_t)netns_id);
+	mnl_attr_nest_end(nlh, lease);
+	*new_id = UINT32_MAX;
+	return nl_talk(s, nlh, GENL_HDRLEN, &create_space, create_cb, new_id, err);
 }
 
 void nk_queue_list_free(struct nk_queue_list *l)

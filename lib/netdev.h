@@ -68,6 +68,13 @@ const struct nk_queue *nk_queues_of(const struct nk_queue_list *l, int ifindex,
 const struct nk_napi *nk_napis_of(const struct nk_napi_list *l, int ifindex,
 				  size_t *count);
 
+/* queue-create: lease RX queue phys_queue of phys_ifindex (in the netns the
+ * socket knows as netns_id, or -1 for its own) into netkit nk_ifindex.
+ * *new_id gets the queue id on the netkit device. */
+int netdev_queue_create(struct nl_sock *s, const struct genl_family *fam,
+			int nk_ifindex, int phys_ifindex, uint32_t phys_queue,
+			int32_t netns_id, uint32_t *new_id, struct nl_err *err);
+
 const char *nk_queue_type_name(uint32_t type);
 const char *nk_napi_threaded_name(uint32_t threaded);
 

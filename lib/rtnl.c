@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/if_link.h>
+#include <linux/net_namespace.h>
 #include <linux/rtnetlink.h>
 
 #include "compat.h"
@@ -196,4 +197,50 @@ const struct nk_link *nk_link_find(const struct nk_link_list *l, int ifindex)
 	struct nk_link key = { .ifindex = ifindex };
 
 	return l->n ? bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_ifindex) : NULL;
+}
+
+static const struct nl_attr_desc nsid_attrs[] = {
+	{ NETNSA_NSID, "nsid", NULL, 0 },
+	{ NETNSA_FD, "fd", NULL, 0 },
+};
+static const struct nl_attr_space nsid_space = NL_SPACE(nsid_attrs);
+
+static int nsid_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_attrs a;
+
+	if (nlh->nlmsg_type != RTM_NEWNSID)
+		return 0;
+	nl_parse_msg(&a, nlh, sizeof(struct rtgenmsg), NETNSA_MAX);
+	if (a.tb[NETNSA_NSID])
+		*(int32_t *)data = (int32_t)nl_get_sint(a.tb[NETNSA_NSID]);
+	return 0;
+}
+
+static int nsid_request(struct nl_sock *s, uint16_t type, int fd, int32_t *nsid,
+			struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, type, NLM_F_ACK);
+	struct rtgenmsg *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	g->rtgen_family = AF_UNSPEC;
+	if (type == RTM_NEWNSID)
+		mnl_attr_put_u32(nlh, NETNSA_NSID, (uint32_t)NETNSA_NSID_NOT_ASSIGNED);
+	mnl_attr_put_u32(nlh, NETNSA_FD, (uint32_t)fd);
+	return nl_talk(s, nlh, sizeof(*g), &nsid_space, nsid_cb, nsid, err);
+}
+
+int rtnl_nsid_get(struct nl_sock *s, int fd, int32_t *nsid, struct nl_err *err)
+{
+	*nsid = NETNSA_NSID_NOT_ASSIGNED;
+	return nsid_request(s, RTM_GETNSID, fd, nsid, err);
+}
+
+int rtnl_nsid_assign(struct nl_sock *s, int fd, int32_t *nsid, struct nl_err *err)
+{
+	int ret = nsid_request(s, RTM_NEWNSID, fd, nsid, err);
+
+	if (ret && ret != -EEXIST)
+		return ret;
+	return rtnl_nsid_get(s, fd, nsid, err);
 }

@@ -69,6 +69,12 @@ int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *e
 int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,
 		  struct nk_link *out, struct nl_err *err);
 void nk_link_list_free(struct nk_link_list *l);
+
+/* The id under which the socket's netns knows netns fd: *nsid = -1 when none
+ * is assigned. */
+int rtnl_nsid_get(struct nl_sock *s, int fd, int32_t *nsid, struct nl_err *err);
+/* Assign an id to netns fd (the kernel picks it), then return it. */
+int rtnl_nsid_assign(struct nl_sock *s, int fd, int32_t *nsid, struct nl_err *err);
 const struct nk_link *nk_link_find(const struct nk_link_list *l, int ifindex);
 
 #endif

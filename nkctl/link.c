@@ -378,25 +378,6 @@ static const struct nk_param del_params[] = {
 };
 static const struct nk_params link_del_params = NK_PARAMS("link del", del_params);
 
-static void print_deleted(struct out *o, const struct nk_link *l, const struct nk_link *peer)
-{
-	out_obj_open(o, NULL);
-	out_uint(o, "ifindex", NULL, (unsigned int)l->ifindex);
-	out_str(o, "ifname", "deleted %s", l->ifname);
-	out_obj_close(o);
-	if (!peer)
-		return;
-	out_obj_open(o, NULL);
-	out_uint(o, "ifindex", NULL, (unsigned int)peer->ifindex);
-	if (peer->ifname[0])
-		out_str(o, "ifname", " and its peer %s", peer->ifname);
-	else
-		out_text(o, " and its peer (ifindex %d in another namespace)", peer->ifindex);
-	if (l->have & LINK_HAVE_LINK_NETNSID)
-		out_int(o, "link-netnsid", NULL, l->link_netnsid);
-	out_obj_close(o);
-}
-
 static int cmd_link_del(struct nk_ctx *ctx, int argc, char **argv)
 {
 	struct name_args a = { 0 };
@@ -439,7 +420,7 @@ static int cmd_link_del(struct nk_ctx *ctx, int argc, char **argv)
 	}
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "deleted");
-	print_deleted(&ctx->out, &l, has_peer ? &peer : NULL);
+	nk_print_deleted(&ctx->out, &l, has_peer ? &peer : NULL);
 	out_arr_close(&ctx->out);
 	out_text(&ctx->out, "\n");
 	out_end(&ctx->out);

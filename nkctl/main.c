@@ -25,6 +25,12 @@ static const struct nk_cmd top_cmds[] = {
 	  "devices, queues, NAPIs and leases; kernel features" },
 	{ "link", NULL, &nk_link_table, NULL, NULL,
 	  "create, change, delete and list netkit devices" },
+	{ "lease", cmd_lease, NULL, &nk_lease_params,
+	  "dev NKDEV from PHYS [ phys-netns NETNS ] queue LIST",
+	  "lease RX queues of a physical NIC into a netkit peer or single device" },
+	{ "unlease", cmd_unlease, NULL, &nk_unlease_params,
+	  "{ dev NKDEV | from PHYS [ phys-netns NETNS ] queue LIST } [ force ]",
+	  "end leases by deleting the netkit device that holds them" },
 	{ "version", cmd_version, NULL, NULL, "", "print the version" },
 };
 const struct nk_table nk_top_table = {

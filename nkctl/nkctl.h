@@ -73,11 +73,39 @@ int nk_cmd_parse(const struct nk_cmd *c, int argc, char **argv, void *dest,
  * code. */
 int nk_netns_open(const char *spec, int *fd);
 
+/*
+ * Another namespace a command reaches into (phys-netns, peer-netns): its own
+ * sockets, or the context's when it is the command's namespace after all.
+ */
+struct nk_ns {
+	const char *spec;   /* as the user gave it; NULL: the command's own */
+	int fd;             /* -1 when spec is NULL */
+	bool here;          /* the command's own namespace */
+	struct nl_sock rtnl, genl;
+	struct genl_family netdev;
+};
+int nk_ns_open(struct nk_ns *ns, const char *spec);
+void nk_ns_close(struct nk_ns *ns);
+const char *nk_ns_name(const struct nk_ns *ns);
+int nk_ns_rtnl(struct nk_ctx *ctx, struct nk_ns *ns, struct nl_sock **s);
+int nk_ns_netdev(struct nk_ctx *ctx, struct nk_ns *ns, struct nl_sock **s,
+		 const struct genl_family **fam);
+/* Which namespace nkctl can reach (its own, the initial one, those under
+ * /run/netns) does the netns of viewer call nsid? Opens it into out and its
+ * spec into spec; not found is an error. */
+int nk_ns_find_by_nsid(struct nk_ctx *ctx, struct nl_sock *viewer, int32_t nsid,
+		       struct nk_ns *out, char *spec, size_t spec_len);
+
 extern const struct nk_table nk_top_table;
 extern const struct nk_table nk_show_table;
 extern const struct nk_table nk_link_table;
 
+extern const struct nk_params nk_lease_params;
+extern const struct nk_params nk_unlease_params;
+
 int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv);
+int cmd_lease(struct nk_ctx *ctx, int argc, char **argv);
+int cmd_unlease(struct nk_ctx *ctx, int argc, char **argv);
 int cmd_show_kernel(struct nk_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -345,3 +345,23 @@ int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv)
 		return ret;
 	return nk_show(ctx, args.dev, false);
 }
+
+void nk_print_deleted(struct out *o, const struct nk_link *l, const struct nk_link *peer)
+{
+	out_obj_open(o, NULL);
+	out_uint(o, "ifindex", NULL, (unsigned int)l->ifindex);
+	out_str(o, "ifname", "deleted %s", l->ifname);
+	out_obj_close(o);
+	if (!peer)
+		return;
+	out_obj_open(o, NULL);
+	out_uint(o, "ifindex", NULL, (unsigned int)peer->ifindex);
+	if (peer->ifname[0])
+		out_str(o, "ifname", " and its peer %s", peer->ifname);
+	else
+		out_text(o, " and its peer (ifindex %d in another namespace)", peer->ifindex);
+	if (l->have & LINK_HAVE_LINK_NETNSID)
+		out_int(o, "link-netnsid", NULL, l->link_netnsid);
+	out_obj_close(o);
+}
+

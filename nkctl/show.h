@@ -19,6 +19,10 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		   const struct nk_queue_list *queues,
 		   const struct nk_napi_list *napis);
 
+/* Entries of a "deleted" array: the device and, when it had one, its peer
+ * (which the kernel deletes with it). */
+void nk_print_deleted(struct out *o, const struct nk_link *l, const struct nk_link *peer);
+
 const char *nk_netkit_policy_name(char *buf, size_t len, uint32_t v);
 const char *nk_netkit_mode_name(char *buf, size_t len, uint32_t v);
 const char *nk_netkit_scrub_name(char *buf, size_t len, uint32_t v);

@@ -94,3 +94,42 @@ done_testing() {
 	echo "# $T_CHECKS checks passed"
 	exit 0
 }
+
+# sim_new VAR NS [QUEUES]: a netdevsim NIC (QUEUES RX/TX queues, default 4),
+# moved into NS and up; the device is removed at exit. VM tier only.
+sim_new() {
+	local var=$1 ns=$2 queues=${3:-4} id dev=""
+	modprobe netdevsim 2>/dev/null || skip "no netdevsim module"
+	# Ids are global: pick one nobody uses.
+	for _ in 1 2 3 4 5 6 7 8; do
+		id=$((RANDOM % 30000 + 1000))
+		[ -e "/sys/bus/netdevsim/devices/netdevsim$id" ] || break
+	done
+	echo "$id 1 $queues" > /sys/bus/netdevsim/new_device || fail "cannot create netdevsim $id"
+	defer "echo $id > /sys/bus/netdevsim/del_device"
+	for _ in $(seq 50); do
+		dev=$(ls "/sys/bus/netdevsim/devices/netdevsim$id/net/" 2>/dev/null | head -n 1)
+		[ -n "$dev" ] && break
+		sleep 0.1
+	done
+	[ -n "$dev" ] || fail "netdevsim $id has no netdev"
+	# netdevsim calls every netdev eth%d: give it a name unique where it goes.
+	ip link set "$dev" name "sim$id" || fail "cannot rename $dev"
+	dev=sim$id
+	ip link set "$dev" netns "$ns" || fail "cannot move $dev to $ns"
+	ip -n "$ns" link set "$dev" up || fail "cannot set $dev up"
+	printf -v "$var" '%s' "$dev"
+	printf -v "${var}_ID" '%s' "$id"
+}
+
+# ifindex_of NS NAME
+ifindex_of() { $NLPROBE -n "$1" link "$2" | jq .ifindex; }
+
+# lease_of NS DEV QUEUE: the lease nest of DEV's RX queue QUEUE as queue-get
+# shows it (compact JSON), or "null".
+lease_of() {
+	local idx
+	idx=$(ifindex_of "$1" "$2")
+	$NLPROBE -n "$1" queues "$idx" | jq -c --argjson q "$3" \
+		'[.[] | select(.type=="rx" and .id==$q)][0].lease'
+}
