@@ -76,15 +76,13 @@ void nk_cmd_help(const struct nk_table *t, const struct nk_cmd *c)
 	printf("\n%s\n", c->summary);
 }
 
-int nk_cmd_parse(const struct nk_cmd *c, int argc, char **argv, void *dest,
-		 uint64_t *seen)
+int nk_no_args(const char *cmd, int argc, char **argv)
 {
-	static const struct nk_params none = { NULL, 0, NULL };
-	const struct nk_params *p = c->params ? c->params : &none;
-	int ret;
-
-	ret = nk_parse_params(p, argc, argv, dest, seen);
-	return ret;
+	if (argc == 0)
+		return 0;
+	if (argc == 1 && !strcmp(argv[0], "help"))
+		return NK_HELP;
+	return nk_error(NK_EXIT_USAGE, "\"%s\" takes no arguments", cmd);
 }
 
 int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **argv)

@@ -142,7 +142,7 @@ int cmd_show_kernel(struct nk_ctx *ctx, int argc, char **argv)
 	enum netkit_probe nk;
 	int ret;
 
-	ret = nk_cmd_parse(&(struct nk_cmd){ .params = NULL }, argc, argv, NULL, NULL);
+	ret = nk_no_args("show kernel", argc, argv);
 	if (ret)
 		return ret;
 	ret = nk_ctx_netdev(ctx, &s, &fam);

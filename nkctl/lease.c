@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "leases.h"
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
@@ -275,32 +276,26 @@ static int lease_error(const struct nl_err *err, const struct lease_job *j, size
 
 static void print_leases(struct nk_ctx *ctx, const struct lease_job *j)
 {
-	struct out *o = &ctx->out;
+	struct nk_lease_rec r;
 
-	out_begin(o);
-	out_arr_open(o, "leases");
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "leases");
 	for (size_t i = 0; i < j->n; i++) {
-		out_obj_open(o, NULL);
-		out_uint(o, "ifindex", NULL, (unsigned int)j->nic.ifindex);
-		out_str(o, "ifname", "%s", j->nic.ifname);
+		memset(&r, 0, sizeof(r));
 		if (!j->phys.here)
-			out_str(o, "netns", " (netns %s)", j->phys.spec);
-		out_uint(o, "id", " queue %llu", j->ids[i]);
-		out_str(o, "type", NULL, "rx");
-		out_obj_open(o, "lease");
-		out_uint(o, "ifindex", NULL, (unsigned int)j->nk.ifindex);
-		out_str(o, "ifname", " -> %s", j->nk.ifname);
-		out_obj_open(o, "queue");
-		out_uint(o, "id", " queue %llu", j->nk_ids[i]);
-		out_str(o, "type", NULL, "rx");
-		out_obj_close(o);
-		out_obj_close(o);
-		out_bool(o, "existed", NULL, j->existed[i]);
-		out_text(o, j->existed[i] ? " (existed)\n" : " (new)\n");
-		out_obj_close(o);
+			snprintf(r.nic_ns, sizeof(r.nic_ns), "%s", j->phys.spec);
+		r.nic_ifindex = j->nic.ifindex;
+		snprintf(r.nic_ifname, sizeof(r.nic_ifname), "%s", j->nic.ifname);
+		r.nic_queue = j->ids[i];
+		r.nk_found = true;
+		r.nk_ifindex = j->nk.ifindex;
+		snprintf(r.nk_ifname, sizeof(r.nk_ifname), "%s", j->nk.ifname);
+		r.nk_queue = j->nk_ids[i];
+		r.existed = j->existed[i];
+		nk_print_lease(&ctx->out, &r, true);
 	}
-	out_arr_close(o);
-	out_end(o);
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
 }
 
 int cmd_lease(struct nk_ctx *ctx, int argc, char **argv)
@@ -376,31 +371,21 @@ out:
 
 /* ---- unlease ---- */
 
-/* Print the unlease result: the leased netkit queues that ended, and the
- * devices deleted to end them. */
-static void print_unleased(struct nk_ctx *ctx, const struct nk_link *l,
-			   const struct nk_queue *q, size_t nq, const struct nk_link *peer)
+/* Print the unlease result: the leases that ended, and the devices deleted
+ * to end them. */
+static void print_unleased(struct nk_ctx *ctx, const struct nk_lease_list *ended,
+			   const struct nk_link *l, const struct nk_link *peer)
 {
 	struct out *o = &ctx->out;
 
 	out_begin(o);
 	out_arr_open(o, "unleased");
-	for (size_t i = 0; i < nq; i++) {
-		if (q[i].type != NK_NETDEV_QUEUE_TYPE_RX || q[i].id == 0)
-			continue;
-		out_obj_open(o, NULL);
-		out_uint(o, "ifindex", NULL, (unsigned int)l->ifindex);
-		out_str(o, "ifname", "released %s", l->ifname);
-		out_obj_open(o, "queue");
-		out_uint(o, "id", " queue %llu\n", q[i].id);
-		out_str(o, "type", NULL, "rx");
-		out_obj_close(o);
-		out_obj_close(o);
-	}
+	out_text(o, "ended:\n");
+	for (size_t i = 0; i < ended->n; i++)
+		nk_print_lease(o, &ended->v[i], false);
 	out_arr_close(o);
 	out_arr_open(o, "deleted");
-	if (l)
-		nk_print_deleted(o, l, peer);
+	nk_print_deleted(o, l, peer);
 	out_arr_close(o);
 	out_text(o, "\n");
 	out_end(o);
@@ -428,13 +413,11 @@ static int nothing_to_unlease(struct nk_ctx *ctx, const char *what)
 static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *name,
 			  int ifindex, bool force)
 {
-	struct nk_queue_list qs = { 0 };
+	struct nk_lease_list all = { 0 }, ended = { 0 };
 	struct nk_link l, peer = { 0 };
-	const struct genl_family *fam;
-	struct nl_sock *rt, *gn;
+	struct nl_sock *rt;
 	struct nl_err err;
 	char what[128], mp[64];
-	size_t leased = 0;
 	bool single, has_peer;
 	int ret;
 
@@ -455,39 +438,42 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 		return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device: it holds no leases",
 				l.ifname);
 	single = (l.netkit.have & NKA_PAIRING) && l.netkit.pairing == NK_NETKIT_DEVICE_SINGLE;
-	ret = nk_ns_netdev(ctx, hns, &gn, &fam);
-	if (ret)
-		return ret;
-	if ((l.flags & IFF_UP) && netdev_queue_dump(gn, fam, l.ifindex, &qs, &err)) {
-		ret = nk_error_nl(&err, "cannot list the queues of \"%s\"", l.ifname);
+	/* Its leases, as the NICs show them (the device may well be down). */
+	ret = nk_lease_scan(ctx, &all);
+	if (ret) {
+		ret = nk_error_errno(-ret, "cannot scan the leases");
 		goto out;
 	}
-	for (size_t i = 0; i < qs.n; i++) {
-		const struct nk_queue *q = &qs.v[i];
-
-		if (q->type != NK_NETDEV_QUEUE_TYPE_RX || q->id == 0)
-			continue;
-		leased++;
-		/* The kernel shows the NIC queue's memory provider on the lease. */
-		if (!force && mp_name(q, mp, sizeof(mp))) {
-			ret = nk_error(NK_EXIT_EXISTS,
-				       "\"%s\" queue %u is in use by %s; deleting the device can block until it lets go: stop it first, or add force",
-				       l.ifname, q->id, mp);
-			goto out;
-		}
+	ended.v = calloc(all.n ? all.n : 1, sizeof(*ended.v));
+	if (!ended.v) {
+		ret = nk_error_errno(ENOMEM, "unlease");
+		goto out;
 	}
-	if ((l.flags & IFF_UP) && !leased) {
+	for (size_t i = 0; i < all.n; i++)
+		if (all.v[i].nk_ifindex == l.ifindex && nk_lease_held_in(&all.v[i], hns->here ? -1 : hns->fd))
+			ended.v[ended.n++] = all.v[i];
+	if (!ended.n) {
 		snprintf(what, sizeof(what), "\"%s\" holds no leases", l.ifname);
 		ret = nothing_to_unlease(ctx, what);
 		goto out;
 	}
-	has_peer = nk_link_has_peer(&l);
+	for (size_t i = 0; i < ended.n && !force; i++) {
+		struct nk_queue q = { .have = ended.v[i].mp, .dmabuf = ended.v[i].dmabuf };
+
+		if (mp_name(&q, mp, sizeof(mp))) {
+			ret = nk_error(NK_EXIT_EXISTS,
+				       "\"%s\" queue %u is in use by %s; deleting the device can block until it lets go: stop it first, or add force",
+				       l.ifname, ended.v[i].nk_queue, mp);
+			goto out;
+		}
+	}
 	if (!single && !force) {
 		ret = nk_error(NK_EXIT_EXISTS,
 			       "\"%s\" is one side of a netkit pair: ending its leases deletes the pair, the pod's link with it; hold leases in a single device, or add force",
 			       l.ifname);
 		goto out;
 	}
+	has_peer = nk_link_has_peer(&l);
 	if (has_peer) {
 		peer.ifindex = l.link;
 		if ((l.have & LINK_HAVE_LINK_NETNSID) || rtnl_link_get(rt, NULL, l.link, &peer, &err))
@@ -497,10 +483,11 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 		ret = nk_error_nl(&err, "cannot delete \"%s\"", l.ifname);
 		goto out;
 	}
-	print_unleased(ctx, &l, qs.v, qs.n, has_peer ? &peer : NULL);
+	print_unleased(ctx, &ended, &l, has_peer ? &peer : NULL);
 	ret = NK_EXIT_OK;
 out:
-	nk_queue_list_free(&qs);
+	free(ended.v);
+	nk_lease_list_free(&all);
 	return ret;
 }
 

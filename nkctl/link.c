@@ -237,9 +237,9 @@ static int cmd_link_add(struct nk_ctx *ctx, int argc, char **argv)
 	both.n = peer.ifindex && !peer_apart ? 2 : 1;
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "devices");
-	nk_print_link(&ctx->out, &dev, a.netns, &both, &no_queues, &no_napis);
+	nk_print_link(&ctx->out, &dev, a.netns, &both, &no_queues, &no_napis, NULL);
 	if (peer.ifindex)
-		nk_print_link(&ctx->out, &peer, peer_spec, &both, &no_queues, &no_napis);
+		nk_print_link(&ctx->out, &peer, peer_spec, &both, &no_queues, &no_napis, NULL);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 	ret = NK_EXIT_OK;
@@ -362,7 +362,7 @@ static int cmd_link_set(struct nk_ctx *ctx, int argc, char **argv)
 	one.n = 1;
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "devices");
-	nk_print_link(&ctx->out, &after, NULL, &one, &no_queues, &no_napis);
+	nk_print_link(&ctx->out, &after, NULL, &one, &no_queues, &no_napis, NULL);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;

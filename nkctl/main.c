@@ -54,9 +54,10 @@ static void usage(void)
 
 static int cmd_version(struct nk_ctx *ctx, int argc, char **argv)
 {
-	(void)argv;
-	if (argc > 0)
-		return nk_error(NK_EXIT_USAGE, "\"version\" takes no arguments");
+	int ret = nk_no_args("version", argc, argv);
+
+	if (ret)
+		return ret;
 	out_begin(&ctx->out);
 	out_str(&ctx->out, "version", "nkctl %s\n", NKCTL_VERSION);
 	out_end(&ctx->out);

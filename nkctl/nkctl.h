@@ -64,10 +64,8 @@ void nk_cmd_help(const struct nk_table *t, const struct nk_cmd *c);
 /* The machine-readable listing behind bash completion. */
 void nk_table_list(const struct nk_table *t, const char *prefix);
 
-/* Parse a leaf command's params; prints help and maps NK_HELP to -1 so the
- * caller can return 0. */
-int nk_cmd_parse(const struct nk_cmd *c, int argc, char **argv, void *dest,
-		 uint64_t *seen);
+/* For commands without arguments: 0, NK_HELP for "help", or a usage error. */
+int nk_no_args(const char *cmd, int argc, char **argv);
 
 /* Open a namespace given by name or path; prints the error, returns its exit
  * code. */
@@ -107,5 +105,6 @@ int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv);
 int cmd_lease(struct nk_ctx *ctx, int argc, char **argv);
 int cmd_unlease(struct nk_ctx *ctx, int argc, char **argv);
 int cmd_show_kernel(struct nk_ctx *ctx, int argc, char **argv);
+int cmd_show_leases(struct nk_ctx *ctx, int argc, char **argv);
 
 #endif

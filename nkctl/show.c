@@ -9,6 +9,7 @@
 #include <linux/if.h>
 
 #include "compat.h"
+#include "leases.h"
 #include "netdev.h"
 #include "rtnl.h"
 #include "show.h"
@@ -27,6 +28,8 @@ static const struct nk_cmd show_cmds[] = {
 	  "every device of the namespace (or one) with its queues and NAPIs" },
 	{ "kernel", cmd_show_kernel, NULL, NULL, "",
 	  "which netkit, queue-lease, devmem and BPF features this kernel has" },
+	{ "leases", cmd_show_leases, NULL, NULL, "",
+	  "every RX queue lease visible from the namespaces nkctl can reach" },
 };
 const struct nk_table nk_show_table = NK_TABLE("nkctl show", show_cmds);
 
@@ -129,7 +132,7 @@ static void print_netkit(struct out *o, const struct nk_netkit *nk)
 }
 
 static void print_lease(struct out *o, const struct nk_queue *q,
-			const struct nk_link_list *links)
+			const struct nk_link_list *links, const struct nk_lease_rec *rec)
 {
 	const struct nk_link *holder = NULL;
 
@@ -140,6 +143,10 @@ static void print_lease(struct out *o, const struct nk_queue *q,
 	out_uint(o, "ifindex", " lease ifindex %llu", (unsigned int)q->lease_ifindex);
 	if (holder)
 		out_str(o, "ifname", " (%s)", holder->ifname);
+	else if (rec && rec->nk_ifname[0])
+		out_str(o, "ifname", " (%s)", rec->nk_ifname);
+	if (rec && rec->nk_found && rec->nk_ns[0])
+		out_str(o, "netns", " netns %s", rec->nk_ns);
 	if (q->have & QUEUE_HAVE_LEASE_QUEUE) {
 		out_obj_open(o, "queue");
 		out_uint(o, "id", " queue %llu", q->lease_queue_id);
@@ -151,8 +158,24 @@ static void print_lease(struct out *o, const struct nk_queue *q,
 	out_obj_close(o);
 }
 
-static void print_queues(struct out *o, const struct nk_queue *q, size_t n,
-			 const struct nk_link_list *links)
+/* On a netkit queue: the NIC queue it leases, when the scan found it. */
+static void print_leased_from(struct out *o, const struct nk_lease_rec *r)
+{
+	out_obj_open(o, "leased-from");
+	out_uint(o, "ifindex", NULL, (unsigned int)r->nic_ifindex);
+	out_str(o, "ifname", " leased-from %s", r->nic_ifname);
+	if (r->nic_ns[0])
+		out_str(o, "netns", " netns %s", r->nic_ns);
+	out_obj_open(o, "queue");
+	out_uint(o, "id", " queue %llu", r->nic_queue);
+	out_str(o, "type", NULL, "rx");
+	out_obj_close(o);
+	out_obj_close(o);
+}
+
+static void print_queues(struct out *o, const struct nk_link *l, const struct nk_queue *q,
+			 size_t n, const struct nk_link_list *links,
+			 const struct nk_lease_list *leases)
 {
 	out_arr_open(o, "queues");
 	for (size_t i = 0; i < n; i++, q++) {
@@ -177,7 +200,14 @@ static void print_queues(struct out *o, const struct nk_queue *q, size_t n,
 			out_obj_close(o);
 		}
 		if (q->have & QUEUE_HAVE_LEASE)
-			print_lease(o, q, links);
+			print_lease(o, q, links,
+				    leases ? nk_lease_of_nic(leases, l->ifindex, q->id) : NULL);
+		if (leases && nk_link_is_netkit(l) && q->type == NK_NETDEV_QUEUE_TYPE_RX) {
+			const struct nk_lease_rec *r = nk_lease_of_netkit(leases, l->ifindex, q->id);
+
+			if (r)
+				print_leased_from(o, r);
+		}
 		out_obj_close(o);
 	}
 	out_arr_close(o);
@@ -224,7 +254,8 @@ static void print_address(struct out *o, const struct nk_link *l)
 void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		   const struct nk_link_list *links,
 		   const struct nk_queue_list *queues,
-		   const struct nk_napi_list *napis)
+		   const struct nk_napi_list *napis,
+		   const struct nk_lease_list *leases)
 {
 	const struct nk_queue *q;
 	const struct nk_napi *n;
@@ -264,11 +295,23 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 	if (nk_link_is_netkit(l))
 		print_netkit(o, &l->netkit);
 	q = nk_queues_of(queues, l->ifindex, &nq);
-	print_queues(o, q, nq, links);
+	print_queues(o, l, q, nq, links, leases);
 	n = nk_napis_of(napis, l->ifindex, &nn);
 	print_napis(o, n, nn);
 	out_text(o, "\n");
 	out_obj_close(o);
+}
+
+/* A netkit device with room for leases, or a NIC queue leased away. */
+static bool has_lease_parts(const struct nk_link_list *links, const struct nk_queue_list *queues)
+{
+	for (size_t i = 0; i < queues->n; i++)
+		if (queues->v[i].have & QUEUE_HAVE_LEASE)
+			return true;
+	for (size_t i = 0; i < links->n; i++)
+		if (nk_link_is_netkit(&links->v[i]) && links->v[i].num_rx_queues > 1)
+			return true;
+	return false;
 }
 
 int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
@@ -276,6 +319,7 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 	struct nk_link_list links = { 0 };
 	struct nk_queue_list queues = { 0 };
 	struct nk_napi_list napis = { 0 };
+	struct nk_lease_list leases = { 0 };
 	const struct genl_family *fam;
 	struct nl_sock *rt, *gn;
 	struct nl_err err;
@@ -317,6 +361,10 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 		ret = nk_error_nl(&err, "cannot list NAPI instances");
 		goto out;
 	}
+	/* Leases: the NIC side is in the queue dump, the netkit side only in
+	 * the NIC's namespace. Scan only when this namespace can be part of one. */
+	if (has_lease_parts(&links, &queues))
+		nk_lease_scan(ctx, &leases);
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "devices");
 	for (size_t i = 0; i < links.n; i++) {
@@ -324,7 +372,7 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 
 		if ((ifindex && l->ifindex != ifindex) || (netkit_only && !nk_link_is_netkit(l)))
 			continue;
-		nk_print_link(&ctx->out, l, NULL, &links, &queues, &napis);
+		nk_print_link(&ctx->out, l, NULL, &links, &queues, &napis, &leases);
 	}
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
@@ -332,6 +380,7 @@ out:
 	nk_link_list_free(&links);
 	nk_queue_list_free(&queues);
 	nk_napi_list_free(&napis);
+	nk_lease_list_free(&leases);
 	return ret;
 }
 

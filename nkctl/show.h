@@ -9,6 +9,8 @@
 #include "nkctl.h"
 #include "rtnl.h"
 
+struct nk_lease_list;
+
 extern const struct nk_params nk_show_params;
 
 /* Every device (or dev) of the current netns as {"devices": [...]}. */
@@ -17,7 +19,8 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only);
 void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		   const struct nk_link_list *links,
 		   const struct nk_queue_list *queues,
-		   const struct nk_napi_list *napis);
+		   const struct nk_napi_list *napis,
+		   const struct nk_lease_list *leases);
 
 /* Entries of a "deleted" array: the device and, when it had one, its peer
  * (which the kernel deletes with it). */

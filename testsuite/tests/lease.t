@@ -62,6 +62,24 @@ expect_eq "$(printf '%s' "$OUT" | jq -c '.leases[0] | [.netns, .lease.ifname, .l
 l=$(lease_of "$HOST" "$SIM" 0)
 expect_eq "$(printf '%s' "$l" | jq -c '[.ifindex, .queue.id, (.["netns-id"]|type)]')" \
 	"[$(ifindex_of "$POD" nkp),1,\"number\"]" "queue-get shows the pod's lease with a netns-id"
+# show joins both sides, across namespaces (queues show only when up).
+ip -n "$POD" link set nkp up
+expect_rc 0 "show the pod's netkit device" -n "$POD" -j show dev nkp
+expect_eq "$(printf '%s' "$OUT" | jq -c '.devices[0].queues[] | select(.type=="rx" and .id==1) | .["leased-from"]')" \
+	"{\"ifindex\":$(ifindex_of "$HOST" "$SIM"),\"ifname\":\"$SIM\",\"netns\":\"$HOST\",\"queue\":{\"id\":0,\"type\":\"rx\"}}" \
+	"the netkit queue names the NIC queue it leases"
+expect_rc 0 "show the NIC" -n "$HOST" -j show dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '.devices[0].queues[] | select(.type=="rx" and .id==0) | .lease | [.ifname, .netns, .queue.id]')" \
+	"[\"nkp\",\"$POD\",1]" "the NIC queue names the holder and its namespace"
+expect_rc 0 "show leases" -n "$HOST" -j show leases
+got=$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname==$s) | [.id, .lease.ifname, .lease.queue.id]] | sort')
+expect_eq "$got" '[[0,"nkp",1],[1,"nks",2],[2,"nks",3],[3,"nks",1]]' "show leases lists the lease table"
+want=$($NLPROBE -n "$HOST" queues "$(ifindex_of "$HOST" "$SIM")" | jq -c '[.[] | select(has("lease")) | [.id, .lease.ifindex, .lease.queue.id]] | sort')
+got=$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname==$s) | [.id, .lease.ifindex, .lease.queue.id]] | sort')
+expect_eq "$got" "$want" "show leases agrees with queue-get"
+expect_rc 0 "text show leases" -n "$HOST" show leases
+expect_match "$OUT" "$SIM queue 0 -> nkp \\(netns $POD\\) queue 1" "text lease line"
+
 expect_rc 0 "the cross-namespace lease re-run" -n "$POD" -j lease dev nkp from "$SIM" phys-netns "$HOST" queue 0
 expect_eq "$(printf '%s' "$OUT" | jq '.leases[0].existed')" true "is recognised as existing"
 
@@ -77,8 +95,8 @@ expect_eq "$(lease_of "$HOST" "$SIM3" 1 | jq -c '[.queue.id, (.["netns-id"]|type
 expect_error 4 "unlease from one queue of several refuses" -n "$HOST" unlease from "$SIM" queue 1
 expect_match "$ERR" 'also holds 2 other queues' "says what else would end"
 expect_rc 0 "unlease the single holder" -n "$HOST" -j unlease dev nks
-expect_eq "$(printf '%s' "$OUT" | jq -c '[[.unleased[].queue.id], [.deleted[].ifname]]')" \
-	'[[],["nks"]]' "unlease reports the deleted holder"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[[.unleased[] | [.ifname, .id, .lease.queue.id]], [.deleted[].ifname]]')" \
+	"[[[\"$SIM\",1,2],[\"$SIM\",2,3],[\"$SIM\",3,1]],[\"nks\"]]" "unlease reports the ended leases and the deleted holder"
 for q in 1 2 3; do
 	expect_eq "$(lease_of "$HOST" "$SIM" "$q")" null "NIC queue $q is free again"
 done
