@@ -1,0 +1,77 @@
+#!/bin/bash
+# tier: host
+# Code, help, man pages and completion agree: every command in the dispatch
+# tables has help and a man page that names each of its keywords; the pages
+# build without warnings; completion offers what the tables hold.
+. "$TESTSUITE/lib.sh"
+need_cmd scdoc man
+top=$(cd "$TESTSUITE/.." && pwd)
+
+expect_rc 0 "the hidden listing" __list
+LIST=$OUT
+[ -n "$(printf '%s\n' "$LIST" | grep '^cmd')" ] || fail "no commands listed"
+
+# Every command: help works and its man page names it and its keywords.
+while IFS=$'\t' read -r kind path kw meta; do
+	[ "$kind" = cmd ] || continue
+	# shellcheck disable=SC2086
+	expect_rc 0 "nkctl $path help" $path help
+	expect_match "$OUT" '^Usage:' "nkctl $path help prints usage"
+	obj=${path%% *}
+	page="$top/man/nkctl-$obj.8.scd"
+	case "$obj" in unlease) page="$top/man/nkctl-lease.8.scd" ;; version) page="$top/man/nkctl.8.scd" ;; esac
+	[ -f "$page" ] || fail "no man page for $path ($page)"
+	grep -Eq -- "\*(${path}|${path##* })\*|^## ${path}\$" "$page" ||
+		fail "$(basename "$page") does not name \"$path\""
+	pass "man page names $path"
+	grep -q -- "\*$obj\*" "$top/man/nkctl.8.scd" || fail "nkctl.8 does not list $obj"
+done <<<"$LIST"
+while IFS=$'\t' read -r kind path kw meta; do
+	[ "$kind" = arg ] && [ "$kw" != - ] || continue
+	obj=${path%% *}
+	page="$top/man/nkctl-$obj.8.scd"
+	[ "$obj" = unlease ] && page="$top/man/nkctl-lease.8.scd"
+	grep -Eq -- "\*([^*]* )?$kw( [^*]*)?\*" "$page" ||
+		fail "$(basename "$page") does not document \"$kw\" of $path"
+done <<<"$LIST"
+pass "every keyword is documented"
+
+# Nothing documented that the code lacks: objects in nkctl(8) exist.
+for obj in $(sed -n '/^# OBJECTS/,/^# EXIT/p' "$top/man/nkctl.8.scd" | grep -o '^\*[a-z-]*\*' | tr -d '*'); do
+	printf '%s\n' "$LIST" | grep -q "^cmd	$obj\b" || fail "nkctl(8) documents \"$obj\" that the code lacks"
+done
+pass "nkctl(8) lists only real objects"
+
+# The pages build and lint clean.
+for src in "$top"/man/*.scd; do
+	scdoc < "$src" > "$T_TMP/page.8" || fail "scdoc $(basename "$src")"
+	warn=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$T_TMP/page.8" 2>&1 >/dev/null)
+	[ -z "$warn" ] || fail "$(basename "$src"): $warn"
+	pass "$(basename "$src") builds without warnings"
+done
+
+# Completion, driven through bash with bash-completion 2.11 loaded.
+[ -f /usr/share/bash-completion/bash_completion ] || skip "no bash-completion"
+comp() {
+	bash -c '
+		source /usr/share/bash-completion/bash_completion
+		source "$1/completions/nkctl"
+		shift
+		PATH="$(dirname "$NKCTL"):$PATH"
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_nkctl; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' _ "$top" "$@"
+}
+mkdir -p "$T_TMP/bin" && ln -sf "$NKCTL" "$T_TMP/bin/nkctl"
+export NKCTL="$T_TMP/bin/nkctl"
+expect_eq "$(comp nkctl '')" "help lease link show unlease version " "objects"
+expect_eq "$(comp nkctl li)" "link " "an object by its start"
+expect_eq "$(comp nkctl link '')" "add del help set show " "link commands"
+expect_eq "$(comp nkctl show '')" "dev help kernel leases " "show: commands and keywords"
+expect_match "$(comp nkctl show dev '')" '(^| )lo( |$)' "interface names for dev"
+expect_eq "$(comp nkctl lease dev x '')" "from help phys-netns queue " "lease keywords not yet given"
+expect_match "$(comp nkctl -j --pr)" '^--pretty $' "global options"
+ns_new NS
+expect_match "$(comp nkctl -n '')" "(^| )$NS( |$)" "namespace names for -n"
+ip -n "$NS" link add cmpl0 type dummy 2>/dev/null || ip -n "$NS" link add cmpl0 type veth peer name cmpl1
+expect_match "$(comp nkctl -n "$NS" show dev c)" '^cmpl0 ' "interface names inside the -n namespace"
+done_testing
