@@ -38,6 +38,10 @@ NKCTL_SRCS := $(wildcard nkctl/*.c)
 OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS) $(NKCTL_SRCS))
 BIN := $(BUILD)/nkctl
 
+# Test helpers that link lib/ (never installed).
+HELPERS := $(BUILD)/helpers/nlerr
+LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+
 MAN_SRCS := $(wildcard man/*.scd)
 MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
 
@@ -53,20 +57,26 @@ $(BIN): $(OBJS)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $(OBJS) -o $@ $(DEPS_LIBS)
 
+$(BUILD)/helpers/%: $(BUILD)/obj/testsuite/helpers/%.o $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(DEPS_LIBS)
+
 $(BUILD)/man/%: man/%.scd
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  SCDOC   $<")
 	$(Q)$(SCDOC) < $< > $@
 
 # The whole suite: host tier here, VM tier under QEMU (testsuite/run).
-check: all
-	NKCTL=$(abspath $(BIN)) testsuite/run
+TEST_ENV := NKCTL=$(abspath $(BIN)) NKCTL_HELPERS=$(abspath $(BUILD)/helpers)
+check: all $(HELPERS)
+	$(TEST_ENV) testsuite/run
 
-check-host: all
-	NKCTL=$(abspath $(BIN)) testsuite/run --tier host
+check-host: all $(HELPERS)
+	$(TEST_ENV) testsuite/run --tier host
 
-check-vm: all
-	NKCTL=$(abspath $(BIN)) testsuite/run --tier vm
+check-vm: all $(HELPERS)
+	$(TEST_ENV) testsuite/run --tier vm
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
@@ -80,4 +90,4 @@ deps:
 clean:
 	rm -rf build build-san config.mk config.log
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(BUILD)/obj/testsuite/helpers/nlerr.d
