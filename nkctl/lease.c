@@ -159,6 +159,35 @@ static int load_devices(struct nk_ctx *ctx, struct lease_job *j, const struct le
 	return 0;
 }
 
+/* A NIC queue leased to someone else: name the holder and its namespace. */
+static int busy_error(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a,
+		      const struct nk_queue *q)
+{
+	struct nk_lease_list all = { 0 };
+	const struct nk_lease_rec *r = NULL;
+	char holder[64], where[NK_NS_SPEC + 32];
+	int ret;
+
+	if (nk_lease_scan(ctx, &all) == 0)
+		r = nk_lease_of_nic(&all, j->phys.here ? -1 : j->phys.fd, q->ifindex, q->id);
+	if (r && r->nk_ifname[0])
+		snprintf(holder, sizeof(holder), "\"%s\" (ifindex %d)", r->nk_ifname, r->nk_ifindex);
+	else
+		snprintf(holder, sizeof(holder), "ifindex %d", q->lease_ifindex);
+	if (r && r->nk_found)
+		snprintf(where, sizeof(where), "%s%s%s", r->nk_ns[0] ? "netns \"" : "this namespace",
+			 r->nk_ns, r->nk_ns[0] ? "\"" : "");
+	else if (q->have & QUEUE_HAVE_LEASE_NETNS_ID)
+		snprintf(where, sizeof(where), "a namespace nkctl cannot reach (netns-id %d)",
+			 q->lease_netns_id);
+	else
+		snprintf(where, sizeof(where), "%s", nk_ns_name(&j->phys));
+	ret = nk_error(NK_EXIT_EXISTS, "\"%s\" queue %u is already leased to %s in %s", a->from,
+		       q->id, holder, where);
+	nk_lease_list_free(&all);
+	return ret;
+}
+
 /* Every asked queue exists, is free or already ours; room on the netkit. */
 static int preflight(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a)
 {
@@ -182,16 +211,8 @@ static int preflight(struct nk_ctx *ctx, struct lease_job *j, const struct lease
 			j->nk_ids[i] = q->lease_queue_id;
 			continue;
 		}
-		if (q->have & QUEUE_HAVE_LEASE) {
-			if (q->have & QUEUE_HAVE_LEASE_NETNS_ID)
-				return nk_error(NK_EXIT_EXISTS,
-						"\"%s\" queue %u is already leased to ifindex %d in another namespace (netns-id %d of %s)",
-						a->from, q->id, q->lease_ifindex, q->lease_netns_id,
-						nk_ns_name(&j->phys));
-			return nk_error(NK_EXIT_EXISTS,
-					"\"%s\" queue %u is already leased to ifindex %d in %s",
-					a->from, q->id, q->lease_ifindex, nk_ns_name(&j->phys));
-		}
+		if (q->have & QUEUE_HAVE_LEASE)
+			return busy_error(ctx, j, a, q);
 		if (mp_name(q, mp, sizeof(mp)))
 			return nk_error(NK_EXIT_EXISTS, "\"%s\" queue %u is in use by %s",
 					a->from, q->id, mp);

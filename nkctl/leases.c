@@ -167,6 +167,8 @@ static int scan_one(struct cands *c, struct cand *nic_ns, struct nk_lease_list *
 		r = &out->v[out->n++];
 		memset(r, 0, sizeof(*r));
 		snprintf(r->nic_ns, sizeof(r->nic_ns), "%s", nic_ns->spec);
+		r->nic_dev = nic_ns->dev;
+		r->nic_ino = nic_ns->ino;
 		r->nic_ifindex = q->ifindex;
 		r->nic_queue = q->id;
 		name_of(nic_ns, q->ifindex, r->nic_ifname, sizeof(r->nic_ifname));
@@ -218,31 +220,34 @@ const struct nk_lease_rec *nk_lease_of_netkit(const struct nk_lease_list *l, int
 	return NULL;
 }
 
-const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l, int ifindex,
-					   uint32_t queue)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!l->v[i].nic_ns[0] && l->v[i].nic_ifindex == ifindex &&
-		    l->v[i].nic_queue == queue)
-			return &l->v[i];
-	return NULL;
-}
-
-bool nk_lease_held_in(const struct nk_lease_rec *r, int fd)
+/* Is (dev, ino) the namespace of fd (-1: the command's own)? */
+static bool ns_is(dev_t dev, ino_t ino, int fd)
 {
 	struct stat st;
 	int cur = -1;
 	bool same;
 
-	if (!r->nk_found)
-		return false;
 	if (fd < 0 && netns_open_current(&cur))
 		return false;
-	same = fstat(fd < 0 ? cur : fd, &st) == 0 && st.st_dev == r->nk_dev &&
-	       st.st_ino == r->nk_ino;
+	same = fstat(fd < 0 ? cur : fd, &st) == 0 && st.st_dev == dev && st.st_ino == ino;
 	if (cur >= 0)
 		close(cur);
 	return same;
+}
+
+bool nk_lease_held_in(const struct nk_lease_rec *r, int fd)
+{
+	return r->nk_found && ns_is(r->nk_dev, r->nk_ino, fd);
+}
+
+const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l, int fd,
+					   int ifindex, uint32_t queue)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].nic_ifindex == ifindex && l->v[i].nic_queue == queue &&
+		    ns_is(l->v[i].nic_dev, l->v[i].nic_ino, fd))
+			return &l->v[i];
+	return NULL;
 }
 
 void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_existed)

@@ -13,6 +13,8 @@
 struct nk_lease_rec {
 	/* the NIC side, where queue-get shows the lease */
 	char nic_ns[NK_NS_SPEC];   /* "": the command's namespace */
+	dev_t nic_dev;             /* which namespace that is */
+	ino_t nic_ino;
 	int nic_ifindex;
 	char nic_ifname[IF_NAMESIZE];
 	uint32_t nic_queue;
@@ -41,9 +43,10 @@ void nk_lease_list_free(struct nk_lease_list *l);
 /* The lease held by netkit queue (ifindex, queue) of the command's netns. */
 const struct nk_lease_rec *nk_lease_of_netkit(const struct nk_lease_list *l, int ifindex,
 					      uint32_t queue);
-/* The lease of NIC queue (ifindex, queue) of the command's netns. */
-const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l, int ifindex,
-					   uint32_t queue);
+/* The lease of NIC queue (ifindex, queue) of the namespace of fd (-1: the
+ * command's own). */
+const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l, int fd,
+					   int ifindex, uint32_t queue);
 /* Does r's holder live in the namespace of fd (-1: the command's own)? */
 bool nk_lease_held_in(const struct nk_lease_rec *r, int fd);
 /* One lease object, as "lease", "show leases" and "unlease" print it. */

@@ -46,8 +46,9 @@ enum {
 #define ADD(kw, type, field, meta, min, max, ch) \
 	{ kw, type, offsetof(struct add_args, field), meta, min, max, ch, false }
 static const struct nk_param add_params[] = {
-	[A_NAME] = { NULL, NKP_IFNAME, offsetof(struct add_args, name), "NAME", 0, 0, NULL, true },
-	[A_PEER] = ADD("peer", NKP_IFNAME, peer, "PEERNAME", 0, 0, NULL),
+	/* NEWNAME: completion offers no existing names here. */
+	[A_NAME] = { NULL, NKP_IFNAME, offsetof(struct add_args, name), "NEWNAME", 0, 0, NULL, true },
+	[A_PEER] = ADD("peer", NKP_IFNAME, peer, "NEWNAME", 0, 0, NULL),
 	[A_NETNS] = ADD("netns", NKP_NETNS, netns, "NETNS", 0, 0, NULL),
 	[A_PEER_NETNS] = ADD("peer-netns", NKP_NETNS, peer_netns, "NETNS", 0, 0, NULL),
 	[A_TYPE] = ADD("type", NKP_ENUM, type, "pair|single", 0, 0, pairing_choices),

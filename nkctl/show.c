@@ -201,7 +201,7 @@ static void print_queues(struct out *o, const struct nk_link *l, const struct nk
 		}
 		if (q->have & QUEUE_HAVE_LEASE)
 			print_lease(o, q, links,
-				    leases ? nk_lease_of_nic(leases, l->ifindex, q->id) : NULL);
+				    leases ? nk_lease_of_nic(leases, -1, l->ifindex, q->id) : NULL);
 		if (leases && nk_link_is_netkit(l) && q->type == NK_NETDEV_QUEUE_TYPE_RX) {
 			const struct nk_lease_rec *r = nk_lease_of_netkit(leases, l->ifindex, q->id);
 

@@ -37,7 +37,7 @@ expect_eq "$(lease_of "$HOST" "$SIM" 2 | jq -c .queue.id)" 3 "kernel agrees on q
 # Refusals.
 nk -n "$HOST" link add nks2 type single rxqueues 2
 expect_error 4 "a queue leased elsewhere is busy" -n "$HOST" lease dev nks2 from "$SIM" queue 3
-expect_match "$ERR" "already leased to ifindex $nks_idx" "names the holder"
+expect_match "$ERR" "already leased to \"nks\" \(ifindex $nks_idx\) in this namespace" "names the holder and where it is"
 expect_error 3 "a queue the NIC does not have" -n "$HOST" lease dev nks2 from "$SIM" queue 9
 expect_error 5 "into the primary of a pair" -n "$HOST" lease dev nkh from "$SIM" queue 0
 expect_match "$ERR" 'leases go to its peer' "explains where leases go"
@@ -79,6 +79,10 @@ got=$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname==$s
 expect_eq "$got" "$want" "show leases agrees with queue-get"
 expect_rc 0 "text show leases" -n "$HOST" show leases
 expect_match "$OUT" "$SIM queue 0 -> nkp \\(netns $POD\\) queue 1" "text lease line"
+
+nk -n "$HOST" link add nkq type single rxqueues 2
+expect_error 4 "a queue leased into the pod is busy" -n "$HOST" lease dev nkq from "$SIM" queue 0
+expect_match "$ERR" "already leased to \"nkp\" \\(ifindex [0-9]+\\) in netns \"$POD\"" "names the pod's holder"
 
 expect_rc 0 "the cross-namespace lease re-run" -n "$POD" -j lease dev nkp from "$SIM" phys-netns "$HOST" queue 0
 expect_eq "$(printf '%s' "$OUT" | jq '.leases[0].existed')" true "is recognised as existing"

@@ -15,6 +15,16 @@ for f in queue-create netkit netkit-single lease-netns-id tcx netkit-bpf udmabuf
 	expect_eq "$got" true "show kernel reports $f"
 done
 
+# What the other VM tests rely on.
+for m in veth sch_ingress cls_bpf netdevsim; do
+	modprobe "$m" || fail "modprobe $m"
+done
+pass "modules veth, sch_ingress, cls_bpf, netdevsim load"
+grep -q ' /sys/fs/bpf bpf ' /proc/mounts || fail "no bpffs on /sys/fs/bpf"
+pass "bpffs is mounted"
+[ -c /dev/udmabuf ] && [ -c /dev/dma_heap/system ] || fail "no /dev/udmabuf or /dev/dma_heap/system"
+pass "udmabuf and the system dma-heap exist"
+
 ns_new NS
 ns_new POD
 # A pair with every attribute set away from its default, a peer in POD.
