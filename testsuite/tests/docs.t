@@ -71,7 +71,7 @@ expect_match "$(comp nkctl show dev '')" '(^| )lo( |$)' "interface names for dev
 expect_eq "$(comp nkctl lease dev x '')" "from help phys-netns queue " "lease keywords not yet given"
 expect_match "$(comp nkctl -j --pr)" '^--pretty $' "global options"
 expect_match "$(comp nkctl link del '')" '(^| )lo( |$)' "interface names for a positional NAME"
-expect_eq "$(comp nkctl link add '')" "" "no existing names for a new device"
+expect_eq "$(comp nkctl link add '' | tr -d " ")" "" "no existing names for a new device"
 ns_new NS
 expect_match "$(comp nkctl -n '')" "(^| )$NS( |$)" "namespace names for -n"
 ip -n "$NS" link add cmpl0 type dummy 2>/dev/null || ip -n "$NS" link add cmpl0 type veth peer name cmpl1
