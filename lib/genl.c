@@ -127,17 +127,10 @@ static int policy_cb(const struct nlmsghdr *nlh, void *data)
 			struct nl_attrs t;
 			struct policy_attr *pa;
 
-			if (p->n == p->cap) {
-				size_t cap = p->cap ? p->cap * 2 : 64;
-				void *nv = realloc(p->v, cap * sizeof(*p->v));
-
-				if (!nv)
-					return -ENOMEM;
-				p->v = nv;
-				p->cap = cap;
-			}
+			pa = nk_grow(&p->v, &p->n, &p->cap, sizeof(*pa));
+			if (!pa)
+				return -ENOMEM;
 			nl_parse_nested(&t, attr_nest, NL_POLICY_TYPE_ATTR_POLICY_MAXTYPE);
-			pa = &p->v[p->n++];
 			pa->idx = mnl_attr_get_type(idx_nest);
 			pa->attr = mnl_attr_get_type(attr_nest);
 			pa->nested_idx = t.tb[NL_POLICY_TYPE_ATTR_POLICY_IDX] ?

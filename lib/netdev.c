@@ -58,21 +58,6 @@ const char *nk_napi_threaded_name(uint32_t threaded)
 	}
 }
 
-/* Grow a list of elements of size esz to hold one more; NULL on ENOMEM. */
-static void *list_grow(void **v, size_t *n, size_t *cap, size_t esz)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		void *nv = realloc(*v, ncap * esz);
-
-		if (!nv)
-			return NULL;
-		*v = nv;
-		*cap = ncap;
-	}
-	return (char *)*v + (*n)++ * esz;
-}
-
 static void parse_lease(struct nk_queue *q, const struct nlattr *nest)
 {
 	struct nl_attrs a, qa;
@@ -104,7 +89,7 @@ static int queue_cb(const struct nlmsghdr *nlh, void *data)
 	nl_parse_msg(&a, nlh, GENL_HDRLEN, NK_NETDEV_A_QUEUE_MAX);
 	if (!a.tb[NK_NETDEV_A_QUEUE_IFINDEX] || !a.tb[NK_NETDEV_A_QUEUE_ID])
 		return 0;
-	q = list_grow((void **)&l->v, &l->n, &l->cap, sizeof(*q));
+	q = nk_grow(&l->v, &l->n, &l->cap, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
 	memset(q, 0, sizeof(*q));
@@ -148,7 +133,7 @@ static int napi_cb(const struct nlmsghdr *nlh, void *data)
 	nl_parse_msg(&a, nlh, GENL_HDRLEN, NK_NETDEV_A_NAPI_MAX);
 	if (!a.tb[NK_NETDEV_A_NAPI_IFINDEX] || !a.tb[NK_NETDEV_A_NAPI_ID])
 		return 0;
-	n = list_grow((void **)&l->v, &l->n, &l->cap, sizeof(*n));
+	n = nk_grow(&l->v, &l->n, &l->cap, sizeof(*n));
 	if (!n)
 		return -ENOMEM;
 	memset(n, 0, sizeof(*n));

@@ -8,17 +8,12 @@
 #include "compat.h"
 #include "netkit.h"
 
-static const struct nl_attr_desc peer_attrs[] = {
-	{ IFLA_IFNAME, "peer-info.ifname", NULL, 0 },
-	{ IFLA_ADDRESS, "peer-info.address", NULL, 0 },
-	{ IFLA_MTU, "peer-info.mtu", NULL, 0 },
-	{ IFLA_NET_NS_FD, "peer-info.net-ns-fd", NULL, 0 },
-	{ IFLA_NUM_TX_QUEUES, "peer-info.num-tx-queues", NULL, 0 },
-	{ IFLA_NUM_RX_QUEUES, "peer-info.num-rx-queues", NULL, 0 },
-};
-static const struct nl_attr_space peer_space = NL_SPACE(peer_attrs);
+/* Link attributes name the same things at the top level and inside
+ * IFLA_NETKIT_PEER_INFO (after its struct ifinfomsg), so one table serves
+ * both; it refers to itself through linkinfo -> netkit -> peer-info. */
+static const struct nl_attr_space link_space;
 static const struct nl_attr_desc netkit_attrs[] = {
-	{ NK_IFLA_NETKIT_PEER_INFO, "peer-info", &peer_space, sizeof(struct ifinfomsg) },
+	{ NK_IFLA_NETKIT_PEER_INFO, "peer-info", &link_space, sizeof(struct ifinfomsg) },
 	{ NK_IFLA_NETKIT_POLICY, "policy", NULL, 0 },
 	{ NK_IFLA_NETKIT_PEER_POLICY, "peer-policy", NULL, 0 },
 	{ NK_IFLA_NETKIT_MODE, "mode", NULL, 0 },
@@ -34,7 +29,7 @@ static const struct nl_attr_desc info_attrs[] = {
 	{ IFLA_INFO_DATA, "netkit", &netkit_space, 0 },
 };
 static const struct nl_attr_space info_space = NL_SPACE(info_attrs);
-static const struct nl_attr_desc newlink_attrs[] = {
+static const struct nl_attr_desc link_attrs[] = {
 	{ IFLA_IFNAME, "ifname", NULL, 0 },
 	{ IFLA_ADDRESS, "address", NULL, 0 },
 	{ IFLA_MTU, "mtu", NULL, 0 },
@@ -43,7 +38,7 @@ static const struct nl_attr_desc newlink_attrs[] = {
 	{ IFLA_NUM_RX_QUEUES, "num-rx-queues", NULL, 0 },
 	{ IFLA_LINKINFO, "linkinfo", &info_space, 0 },
 };
-static const struct nl_attr_space newlink_space = NL_SPACE(newlink_attrs);
+static const struct nl_attr_space link_space = NL_SPACE(link_attrs);
 
 /* Attributes that go to both ends: queue counts (netkit needs them in the
  * peer info too, or the peer has no room for leases) and the MTU. */
@@ -114,7 +109,7 @@ int netkit_create(struct nl_sock *s, const struct netkit_req *r, struct nl_err *
 		mnl_attr_put_u16(nlh, NK_IFLA_NETKIT_TAILROOM, a->tailroom);
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, info);
-	return nl_talk(s, nlh, sizeof(*ifi), &newlink_space, NULL, NULL, err);
+	return nl_talk(s, nlh, sizeof(*ifi), &link_space, NULL, NULL, err);
 }
 
 int netkit_change(struct nl_sock *s, int ifindex, const struct nk_netkit *a,
@@ -133,7 +128,7 @@ int netkit_change(struct nl_sock *s, int ifindex, const struct nk_netkit *a,
 	put_u32_if(nlh, a, NKA_PEER_POLICY, NK_IFLA_NETKIT_PEER_POLICY, a->peer_policy);
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, info);
-	return nl_talk(s, nlh, sizeof(*ifi), &newlink_space, NULL, NULL, err);
+	return nl_talk(s, nlh, sizeof(*ifi), &link_space, NULL, NULL, err);
 }
 
 int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err)
@@ -143,7 +138,7 @@ int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err)
 
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = ifindex;
-	return nl_talk(s, nlh, sizeof(*ifi), &newlink_space, NULL, NULL, err);
+	return nl_talk(s, nlh, sizeof(*ifi), &link_space, NULL, NULL, err);
 }
 
 const char *netkit_mismatch(const struct netkit_req *r, const struct nk_link *l,

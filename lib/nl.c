@@ -13,6 +13,22 @@
 #define NL_RECV_BUF (1024 * 1024)
 #define NL_RCVBUF   (1024 * 1024)
 
+void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz)
+{
+	void **arr = v;
+
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		void *nv = realloc(*arr, ncap * esz);
+
+		if (!nv)
+			return NULL;
+		*arr = nv;
+		*cap = ncap;
+	}
+	return (char *)*arr + (*n)++ * esz;
+}
+
 void nl_err_set(struct nl_err *err, int code, const char *msg)
 {
 	if (!err)

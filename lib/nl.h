@@ -67,6 +67,10 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, size_t hdrlen,
 	    const struct nl_attr_space *space, nl_data_cb cb, void *data,
 	    struct nl_err *err);
 
+/* Make room for one more element of size esz in the array *v (length *n,
+ * capacity *cap) and return it, counted; NULL when out of memory. */
+void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz);
+
 /* Fill err for a local failure (no kernel reply). */
 void nl_err_set(struct nl_err *err, int code, const char *msg);
 

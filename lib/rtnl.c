@@ -121,20 +121,15 @@ static int parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 static int link_list_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct nk_link_list *list = data;
+	struct nk_link *l;
 
 	if (nlh->nlmsg_type != RTM_NEWLINK)
 		return 0;
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 32;
-		void *nv = realloc(list->v, cap * sizeof(*list->v));
-
-		if (!nv)
-			return -ENOMEM;
-		list->v = nv;
-		list->cap = cap;
-	}
-	if (parse_link(nlh, &list->v[list->n]) == 0)
-		list->n++;
+	l = nk_grow(&list->v, &list->n, &list->cap, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	if (parse_link(nlh, l))
+		list->n--;
 	return 0;
 }
 

@@ -99,22 +99,52 @@ static const char *mp_name(const struct nk_queue *q, char *buf, size_t len)
 	return buf;
 }
 
+/* Open the NIC's namespace, get the NIC and dump its queues. */
+static int load_nic(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a,
+		    bool need_up)
+{
+	const struct genl_family *fam;
+	struct nl_sock *prt, *pgn;
+	struct nl_err err;
+	int ret;
+
+	ret = nk_ns_open(&j->phys, a->phys_netns);
+	if (ret)
+		return ret;
+	ret = nk_ns_rtnl(ctx, &j->phys, &prt);
+	if (ret)
+		return ret;
+	ret = nk_link_lookup(prt, a->from, 0, &j->nic, nk_ns_name(&j->phys), false);
+	if (ret)
+		return ret;
+	if (nk_link_is_netkit(&j->nic))
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"\"%s\" is a netkit device: leases come from a physical NIC", a->from);
+	if (need_up && !(j->nic.flags & IFF_UP))
+		return nk_error(NK_EXIT_FAIL,
+				"\"%s\" is down and shows no queues; bring it up first (ip link set %s up)",
+				a->from, a->from);
+	ret = nk_ns_netdev(ctx, &j->phys, &pgn, &fam);
+	if (ret)
+		return ret;
+	if (netdev_queue_dump(pgn, fam, j->nic.ifindex, &j->nic_queues, &err))
+		return nk_error_nl(&err, "cannot list the queues of \"%s\"", a->from);
+	return 0;
+}
+
 /* Look up the netkit device (here) and the NIC (in phys), with their rules. */
 static int load_devices(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a)
 {
-	const struct genl_family *fam;
-	struct nl_sock *rt, *prt, *pgn;
+	struct nl_sock *rt, *prt;
 	struct nl_err err;
 	int ret, cur;
 
 	ret = nk_ctx_rtnl(ctx, &rt);
 	if (ret)
 		return ret;
-	ret = rtnl_link_get(rt, a->dev, 0, &j->nk, &err);
-	if (ret == -ENODEV)
-		return nk_error(NK_EXIT_NOTFOUND, "device \"%s\" does not exist", a->dev);
+	ret = nk_link_lookup(rt, a->dev, 0, &j->nk, NULL, false);
 	if (ret)
-		return nk_error_nl(&err, "cannot get device \"%s\"", a->dev);
+		return ret;
 	if (!nk_link_is_netkit(&j->nk))
 		return nk_error(NK_EXIT_UNSUPPORTED,
 				"\"%s\" is not a netkit device%s%s%s: leases go into netkit devices",
@@ -126,30 +156,12 @@ static int load_devices(struct nk_ctx *ctx, struct lease_job *j, const struct le
 				"\"%s\" is the primary of a netkit pair: leases go to its peer (ifindex %d%s) or to a single device",
 				a->dev, j->nk.link,
 				(j->nk.have & LINK_HAVE_LINK_NETNSID) ? " in another namespace" : "");
-	ret = nk_ns_open(&j->phys, a->phys_netns);
+	ret = load_nic(ctx, j, a, true);
 	if (ret)
 		return ret;
 	ret = nk_ns_rtnl(ctx, &j->phys, &prt);
 	if (ret)
 		return ret;
-	ret = rtnl_link_get(prt, a->from, 0, &j->nic, &err);
-	if (ret == -ENODEV)
-		return nk_error(NK_EXIT_NOTFOUND, "device \"%s\" does not exist in %s", a->from,
-				nk_ns_name(&j->phys));
-	if (ret)
-		return nk_error_nl(&err, "cannot get device \"%s\"", a->from);
-	if (nk_link_is_netkit(&j->nic))
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"\"%s\" is a netkit device: leases come from a physical NIC", a->from);
-	if (!(j->nic.flags & IFF_UP))
-		return nk_error(NK_EXIT_FAIL,
-				"\"%s\" is down and shows no queues; bring it up first (ip link set %s up)",
-				a->from, a->from);
-	ret = nk_ns_netdev(ctx, &j->phys, &pgn, &fam);
-	if (ret)
-		return ret;
-	if (netdev_queue_dump(pgn, fam, j->nic.ifindex, &j->nic_queues, &err))
-		return nk_error_nl(&err, "cannot list the queues of \"%s\"", a->from);
 	j->here_in_phys = -1;
 	if (!j->phys.here && netns_open_current(&cur) == 0) {
 		if (rtnl_nsid_get(prt, cur, &j->here_in_phys, &err))
@@ -445,7 +457,7 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 	ret = nk_ns_rtnl(ctx, hns, &rt);
 	if (ret)
 		return ret;
-	ret = rtnl_link_get(rt, name, name ? 0 : ifindex, &l, &err);
+	ret = nk_link_lookup(rt, name, ifindex, &l, NULL, true);
 	if (ret == -ENODEV) {
 		if (name)
 			snprintf(what, sizeof(what), "device \"%s\" does not exist", name);
@@ -454,7 +466,7 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 		return nothing_to_unlease(ctx, what);
 	}
 	if (ret)
-		return nk_error_nl(&err, "cannot get device \"%s\"", name ? name : "");
+		return ret;
 	if (!nk_link_is_netkit(&l))
 		return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device: it holds no leases",
 				l.ifname);
@@ -494,12 +506,7 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 			       l.ifname);
 		goto out;
 	}
-	has_peer = nk_link_has_peer(&l);
-	if (has_peer) {
-		peer.ifindex = l.link;
-		if ((l.have & LINK_HAVE_LINK_NETNSID) || rtnl_link_get(rt, NULL, l.link, &peer, &err))
-			peer.ifname[0] = '\0';
-	}
+	has_peer = nk_peer_of(rt, &l, &peer);
 	if (rtnl_link_del(rt, l.ifindex, &err)) {
 		ret = nk_error_nl(&err, "cannot delete \"%s\"", l.ifname);
 		goto out;
@@ -515,10 +522,8 @@ out:
 static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 {
 	struct lease_job *j = calloc(1, sizeof(*j));
-	const struct genl_family *fam;
 	struct nk_ns holder_ns = { .fd = -1 };
-	struct nl_sock *prt, *pgn;
-	struct nl_err err;
+	struct nl_sock *prt;
 	const struct nk_queue *first = NULL;
 	char what[160], spec[300];
 	size_t others = 0;
@@ -529,29 +534,12 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 	ret = nk_parse_queue_list("queue", a->queue, j->ids, &j->n);
 	if (ret)
 		goto out;
-	ret = nk_ns_open(&j->phys, a->phys_netns);
+	ret = load_nic(ctx, j, a, false);
 	if (ret)
 		goto out;
 	ret = nk_ns_rtnl(ctx, &j->phys, &prt);
 	if (ret)
 		goto out;
-	ret = rtnl_link_get(prt, a->from, 0, &j->nic, &err);
-	if (ret == -ENODEV) {
-		ret = nk_error(NK_EXIT_NOTFOUND, "device \"%s\" does not exist in %s", a->from,
-			       nk_ns_name(&j->phys));
-		goto out;
-	}
-	if (ret) {
-		ret = nk_error_nl(&err, "cannot get device \"%s\"", a->from);
-		goto out;
-	}
-	ret = nk_ns_netdev(ctx, &j->phys, &pgn, &fam);
-	if (ret)
-		goto out;
-	if (netdev_queue_dump(pgn, fam, j->nic.ifindex, &j->nic_queues, &err)) {
-		ret = nk_error_nl(&err, "cannot list the queues of \"%s\"", a->from);
-		goto out;
-	}
 	for (size_t i = 0; i < j->n; i++) {
 		const struct nk_queue *q = nic_rx_queue(j, j->ids[i]);
 

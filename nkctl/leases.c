@@ -49,18 +49,11 @@ static void cand_add(struct cands *c, const char *spec, int fd)
 			return;
 		}
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		void *nv = realloc(c->v, cap * sizeof(*c->v));
-
-		if (!nv) {
-			close(fd);
-			return;
-		}
-		c->v = nv;
-		c->cap = cap;
+	x = nk_grow(&c->v, &c->n, &c->cap, sizeof(*x));
+	if (!x) {
+		close(fd);
+		return;
 	}
-	x = &c->v[c->n++];
 	memset(x, 0, sizeof(*x));
 	snprintf(x->spec, sizeof(x->spec), "%s", spec);
 	x->fd = fd;
@@ -153,18 +146,11 @@ static int scan_one(struct cands *c, struct cand *nic_ns, struct nk_lease_list *
 
 		if (!(q->have & QUEUE_HAVE_LEASE))
 			continue;
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 16;
-			void *nv = realloc(out->v, cap * sizeof(*out->v));
-
-			if (!nv) {
-				nk_queue_list_free(&qs);
-				return -ENOMEM;
-			}
-			out->v = nv;
-			out->cap = cap;
+		r = nk_grow(&out->v, &out->n, &out->cap, sizeof(*r));
+		if (!r) {
+			nk_queue_list_free(&qs);
+			return -ENOMEM;
 		}
-		r = &out->v[out->n++];
 		memset(r, 0, sizeof(*r));
 		snprintf(r->nic_ns, sizeof(r->nic_ns), "%s", nic_ns->spec);
 		r->nic_dev = nic_ns->dev;

@@ -268,14 +268,10 @@ out:
 static int get_netkit(struct nl_sock *rt, const char *name, struct nk_link *l,
 		      bool missing_ok)
 {
-	struct nl_err err;
-	int ret = rtnl_link_get(rt, name, 0, l, &err);
+	int ret = nk_link_lookup(rt, name, 0, l, NULL, missing_ok);
 
-	if (ret == -ENODEV)
-		return missing_ok ? -ENODEV :
-		       nk_error(NK_EXIT_NOTFOUND, "device \"%s\" does not exist", name);
 	if (ret)
-		return nk_error_nl(&err, "cannot get device \"%s\"", name);
+		return ret;
 	if (!nk_link_is_netkit(l))
 		return nk_error(NK_EXIT_UNSUPPORTED,
 				"\"%s\" is not a netkit device%s%s%s; nkctl changes only netkit devices",
@@ -406,14 +402,7 @@ static int cmd_link_del(struct nk_ctx *ctx, int argc, char **argv)
 	}
 	if (ret)
 		return ret;
-	has_peer = nk_link_has_peer(&l);
-	if (has_peer) {
-		peer.ifindex = l.link;
-		/* Its name is known only when it is in this namespace. */
-		if (!(l.have & LINK_HAVE_LINK_NETNSID) &&
-		    rtnl_link_get(rt, NULL, l.link, &peer, &err))
-			peer.ifname[0] = '\0';
-	}
+	has_peer = nk_peer_of(rt, &l, &peer);
 	if (rtnl_link_del(rt, l.ifindex, &err)) {
 		if (err.code == ENODEV && ctx->force)
 			return NK_EXIT_OK;

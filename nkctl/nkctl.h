@@ -94,6 +94,16 @@ int nk_ns_netdev(struct nk_ctx *ctx, struct nk_ns *ns, struct nl_sock **s,
 int nk_ns_find_by_nsid(struct nk_ctx *ctx, struct nl_sock *viewer, int32_t nsid,
 		       struct nk_ns *out, char *spec, size_t spec_len);
 
+struct nk_link;
+/* Get a device by name (or by ifindex when name is NULL). Not found is exit
+ * status 3 with an error naming where (NULL: nothing), or -ENODEV without a
+ * word when missing_ok. */
+int nk_link_lookup(struct nl_sock *s, const char *name, int ifindex, struct nk_link *l,
+		   const char *where, bool missing_ok);
+/* l's peer by IFLA_LINK (named only when it is in the same namespace);
+ * false when l has none. */
+bool nk_peer_of(struct nl_sock *s, const struct nk_link *l, struct nk_link *peer);
+
 extern const struct nk_table nk_top_table;
 extern const struct nk_table nk_show_table;
 extern const struct nk_table nk_link_table;

@@ -334,11 +334,9 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 	if (dev) {
 		struct nk_link one;
 
-		ret = rtnl_link_get(rt, dev, 0, &one, &err);
-		if (ret == -ENODEV)
-			return nk_error(NK_EXIT_NOTFOUND, "device \"%s\" does not exist", dev);
+		ret = nk_link_lookup(rt, dev, 0, &one, NULL, false);
 		if (ret)
-			return nk_error_nl(&err, "cannot get device \"%s\"", dev);
+			return ret;
 		if (netkit_only && !nk_link_is_netkit(&one))
 			return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device%s%s%s",
 					dev, one.kind[0] ? " (kind " : "", one.kind,
