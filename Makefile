@@ -29,7 +29,7 @@ endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wmissing-prototypes
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -Inkctl \
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -Inkctl -Ibpf -I$(BUILD)/bpf \
 	-DNKCTL_VERSION='"$(VERSION)"' $(DEPS_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
@@ -42,11 +42,28 @@ BIN := $(BUILD)/nkctl
 HELPERS := $(BUILD)/helpers/nlerr
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 
+# BPF programs: compiled with clang, embedded as libbpf skeletons.
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRCS))
+BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -I/usr/include/$(shell $(CC) -dumpmachine) -Ibpf
+
 MAN_SRCS := $(wildcard man/*.scd)
 MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
 
 .PHONY: all check check-host check-vm install clean deps
 all: $(BIN) $(MANS)
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/%.h config.mk
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(BPFTOOL) gen skeleton $< name nk_$* > $@.tmp && mv $@.tmp $@
+
+# Objects may include a skeleton: generate them first.
+$(OBJS): | $(SKELS)
 
 $(BUILD)/obj/%.o: %.c config.mk
 	@mkdir -p $(dir $@)

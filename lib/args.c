@@ -207,6 +207,17 @@ static int store(const struct nk_param *d, const char *kw, const char *val,
 		return 0;
 	case NKP_MAC:
 		return nk_parse_mac(kw, val, slot);
+	case NKP_LIST: {
+		struct nk_strlist *l = slot;
+
+		if (!val[0])
+			return nk_error(NK_EXIT_USAGE, "\"%s\" needs a non-empty value", kw);
+		if (l->n == NK_STRLIST_MAX)
+			return nk_error(NK_EXIT_USAGE, "\"%s\" given more than %d times", kw,
+					NK_STRLIST_MAX);
+		l->v[l->n++] = val;
+		return 0;
+	}
 	}
 	return NK_EXIT_USAGE;
 }
@@ -255,7 +266,7 @@ int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest
 		}
 		if ((given & (1ULL << idx)) && d->type == NKP_FLAG)
 			return nk_error(NK_EXIT_USAGE, "duplicate \"%s\"", d->kw);
-		if (given & (1ULL << idx))
+		if ((given & (1ULL << idx)) && d->type != NKP_LIST)
 			return nk_error(NK_EXIT_USAGE, "duplicate \"%s\": \"%s\" is the second value",
 					d->kw, i + 1 < argc ? argv[i + 1] : "");
 		given |= 1ULL << idx;

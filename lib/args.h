@@ -23,11 +23,18 @@ enum nk_param_type {
 	NKP_ENUM,     /* one of choices, stored as its value (uint32_t) */
 	NKP_FLAG,     /* keyword alone; stores true (bool) */
 	NKP_MAC,      /* aa:bb:cc:dd:ee:ff into uint8_t[6] */
+	NKP_LIST,     /* repeatable keyword: values into struct nk_strlist */
 };
 
 struct nk_choice {
 	const char *name;
 	uint32_t value;
+};
+
+#define NK_STRLIST_MAX 32
+struct nk_strlist {
+	const char *v[NK_STRLIST_MAX];
+	size_t n;
 };
 
 struct nk_param {

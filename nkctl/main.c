@@ -31,6 +31,8 @@ static const struct nk_cmd top_cmds[] = {
 	{ "unlease", cmd_unlease, NULL, &nk_unlease_params,
 	  "{ dev NKDEV | from PHYS [ phys-netns NETNS ] queue LIST } [ force ]",
 	  "end leases by deleting the netkit device that holds them" },
+	{ "redirect", NULL, &nk_redirect_table, NULL, NULL,
+	  "BPF programs that steer packets between a netkit device and the NIC" },
 	{ "version", cmd_version, NULL, NULL, "", "print the version" },
 };
 const struct nk_table nk_top_table = {

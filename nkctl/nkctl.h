@@ -107,6 +107,7 @@ bool nk_peer_of(struct nl_sock *s, const struct nk_link *l, struct nk_link *peer
 extern const struct nk_table nk_top_table;
 extern const struct nk_table nk_show_table;
 extern const struct nk_table nk_link_table;
+extern const struct nk_table nk_redirect_table;
 
 extern const struct nk_params nk_lease_params;
 extern const struct nk_params nk_unlease_params;
