@@ -93,7 +93,11 @@ static int parse_prefix(const char *s, struct nk_redirect_cfg *cfg)
 	addr[slash - s] = '\0';
 	family = strchr(addr, ':') ? AF_INET6 : AF_INET;
 	max = family == AF_INET6 ? 128 : 32;
-	if (inet_pton(family, addr, bytes) != 1 || nk_parse_u32("prefix", slash + 1, 0, max, &len))
+	if (inet_pton(family, addr, bytes) != 1 || !slash[1] ||
+	    strspn(slash + 1, "0123456789") != strlen(slash + 1) || strlen(slash + 1) > 3)
+		goto bad;
+	len = (uint32_t)atoi(slash + 1);
+	if (len > max)
 		goto bad;
 	for (uint32_t i = 0; i < len; i++)
 		mask[i / 8] |= (unsigned char)(0x80 >> (i % 8));
@@ -310,7 +314,8 @@ static int attach_error(int err, const char *dev, int hook)
 	default:
 		return nk_error_errno(err, "cannot attach to %s of \"%s\"", hooks[hook].name, dev);
 	}
-	return nk_error(err == EINVAL ? NK_EXIT_UNSUPPORTED : nk_exit_from_errno(err),
+	/* The wrong kind or role of device: "not supported by this device". */
+	return nk_error(err == EEXIST ? NK_EXIT_EXISTS : NK_EXIT_UNSUPPORTED,
 			"cannot attach to %s of \"%s\": %s (%s)", hooks[hook].name, dev, why,
 			strerror(err));
 }

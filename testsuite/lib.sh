@@ -40,6 +40,8 @@ ns_new() {
 	ip netns add "$name" || fail "cannot create netns $name"
 	defer "ip netns pids '$name' | xargs -r kill -9; ip netns del '$name'"
 	ip -n "$name" link set lo up
+	# nkctl's bpffs pins of this namespace go with it.
+	defer "rm -rf /sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$name")"
 	printf -v "$1" '%s' "$name"
 }
 
@@ -132,4 +134,58 @@ lease_of() {
 	idx=$(ifindex_of "$1" "$2")
 	$NLPROBE -n "$1" queues "$idx" | jq -c --argjson q "$3" \
 		'[.[] | select(.type=="rx" and .id==$q)][0].lease'
+}
+
+# topo_pod_host_remote: three namespaces POD, HOST, REMOTE. POD's vP peers
+# with HOST's vH (the netkit primary's stand-in), REMOTE's vR with HOST's vN
+# (the NIC's). IPv4 10.10.1.0/24 (pod side) and 10.10.2.0/24 (remote side),
+# IPv6 fd01::/64 and fd02::/64, HOST .1/::1 on both; forwarding off in HOST,
+# so traffic crosses only through redirects.
+topo_pod_host_remote() {
+	ns_new POD
+	ns_new HOST
+	ns_new REMOTE
+	ip -n "$HOST" link add vH type veth peer name vP netns "$POD" || fail "veth pod"
+	ip -n "$HOST" link add vN type veth peer name vR netns "$REMOTE" || fail "veth remote"
+	topo_addresses
+}
+
+# Addresses and routes of the topology, devices named vP vH vN vR.
+topo_addresses() {
+	local x
+	for x in "$POD vP 10.10.1.2/24 fd01::2/64" "$HOST vH 10.10.1.1/24 fd01::1/64" \
+		"$HOST vN 10.10.2.1/24 fd02::1/64" "$REMOTE vR 10.10.2.2/24 fd02::2/64"; do
+		set -- $x
+		ip -n "$1" addr add "$3" dev "$2"
+		ip -n "$1" -6 addr add "$4" dev "$2" nodad
+		ip -n "$1" link set "$2" up
+	done
+	ip -n "$POD" route add default via 10.10.1.1
+	ip -n "$POD" -6 route add default via fd01::1
+	ip -n "$REMOTE" route add 10.10.1.0/24 via 10.10.2.1
+	ip -n "$REMOTE" -6 route add fd01::/64 via fd02::1
+	ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
+}
+
+# ping_ok NS ADDR: one answered ping (v4 or v6) within 2 s.
+ping_ok() { ip netns exec "$1" ping -c1 -W2 "$2" > /dev/null 2>&1; }
+
+# tcp_ok FROM_NS TO_NS ADDR: a TCP connection carries a line and its echo.
+tcp_ok() {
+	local port=$((20000 + RANDOM % 20000)) got
+	ip netns exec "$2" /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(1); s.settimeout(5)
+c, _ = s.accept(); c.sendall(c.recv(64)); c.close()' "$3" "$port" &
+	local srv=$!
+	sleep 0.3
+	got=$(ip netns exec "$1" /usr/bin/python3 -c '
+import socket, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3)
+s.sendall(b"nkctl"); print(s.recv(64).decode())' "$3" "$port" 2>/dev/null)
+	kill "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+	[ "$got" = nkctl ]
 }

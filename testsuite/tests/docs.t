@@ -63,7 +63,7 @@ comp() {
 }
 mkdir -p "$T_TMP/bin" && ln -sf "$NKCTL" "$T_TMP/bin/nkctl"
 export NKCTL="$T_TMP/bin/nkctl"
-expect_eq "$(comp nkctl '')" "help lease link show unlease version " "objects"
+expect_eq "$(comp nkctl '')" "help lease link redirect show unlease version " "objects"
 expect_eq "$(comp nkctl li)" "link " "an object by its start"
 expect_eq "$(comp nkctl link '')" "add del help set show " "link commands"
 expect_eq "$(comp nkctl show '')" "dev help kernel leases " "show: commands and keywords"

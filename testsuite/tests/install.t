@@ -11,7 +11,8 @@ make -s -C "$top" install DESTDIR="$dest" PREFIX=/usr > "$T_TMP/make.log" 2>&1 |
 pass "make install"
 for f in usr/sbin/nkctl usr/share/bash-completion/completions/nkctl \
 	usr/share/man/man8/nkctl.8 usr/share/man/man8/nkctl-show.8 \
-	usr/share/man/man8/nkctl-link.8 usr/share/man/man8/nkctl-lease.8; do
+	usr/share/man/man8/nkctl-link.8 usr/share/man/man8/nkctl-lease.8 \
+	usr/share/man/man8/nkctl-redirect.8; do
 	[ -f "$dest/$f" ] || fail "missing $f"
 done
 pass "binary, man pages and completion installed"
