@@ -39,7 +39,7 @@ OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS) $(NKCTL_SRCS))
 BIN := $(BUILD)/nkctl
 
 # Test helpers that link lib/ (never installed).
-HELPERS := $(BUILD)/helpers/nlerr
+HELPERS := $(BUILD)/helpers/nlerr $(BUILD)/helpers/tcxattach
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 
 # BPF programs: compiled with clang, embedded as libbpf skeletons.
@@ -107,4 +107,4 @@ deps:
 clean:
 	rm -rf build build-san config.mk config.log
 
--include $(OBJS:.o=.d) $(BUILD)/obj/testsuite/helpers/nlerr.d
+-include $(OBJS:.o=.d) $(patsubst $(BUILD)/helpers/%,$(BUILD)/obj/testsuite/helpers/%.d,$(HELPERS))

@@ -72,6 +72,39 @@ expect_eq "$(printf '%s' "$OUT" | jq -c '.foreign')" '[]' "no foreign programs h
 expect_rc 0 "redirect show dev" -n "$HOST" -j redirect show dev vN
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[].ifname]')" '["vN"]' "show dev filters"
 
+# Foreign programs on the same hooks are listed, not taken for ours.
+TCXATTACH=${NKCTL_HELPERS:-$(dirname "$NKCTL")/helpers}/tcxattach
+BPFOBJ=$(dirname "$NKCTL")/bpf/redirect.bpf.o
+if [ -x "$TCXATTACH" ] && [ -f "$BPFOBJ" ]; then
+	ip -n "$HOST" link add vF type veth peer name vG
+	ip netns exec "$HOST" "$TCXATTACH" "$BPFOBJ" nk_peer "$(ifindex_of "$HOST" vF)" egress ||
+		fail "attach a foreign program"
+	expect_rc 0 "redirect attach next to a foreign program" -n "$HOST" redirect attach dev vF to vN hook tcx-egress
+	expect_rc 0 "show with a foreign program" -n "$HOST" -j redirect show dev vF
+	expect_eq "$(printf '%s' "$OUT" | jq -c '[.foreign[] | [.ifname, .hook, .["prog-name"], .["link-id"], (.["prog-id"] > 0)]]')" \
+		'[["vF","tcx-egress","nk_peer",0,true]]' "the foreign program: prog id, name, no link"
+	expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | .hook]')" '["tcx-egress"]' "ours beside it"
+	expect_rc 0 "detach ours only" -n "$HOST" redirect detach dev vF
+	expect_rc 0 "show again" -n "$HOST" -j redirect show dev vF
+	expect_eq "$(printf '%s' "$OUT" | jq -c '[(.redirects | length), (.foreign | length)]')" '[0,1]' \
+		"the foreign program stays"
+fi
+
+# Parallel invocations on one device serialise on the pin directory's lock.
+pids=()
+for i in $(seq 12); do
+	if [ $((i % 2)) = 0 ]; then p=10.10.1.0/24; else p=10.10.1.0/25; fi
+	"$NKCTL" -n "$HOST" redirect attach dev vN to vH prefix "$p" prefix fd01::/64 > /dev/null 2> "$T_TMP/par$i" &
+	pids+=($!)
+done
+bad=0
+for pid in "${pids[@]}"; do wait "$pid" || bad=$((bad + 1)); done
+expect_eq "$bad" 0 "12 parallel attaches all succeed"
+expect_rc 0 "one link after the race" -n "$HOST" -j redirect show dev vN
+expect_eq "$(printf '%s' "$OUT" | jq '.redirects | length')" 1 "exactly one pinned link"
+ping_ok "$POD" 10.10.2.2 || fail "no ping after the race"
+pass "traffic flows after the race"
+
 # Refusals.
 expect_error 3 "no such device" -n "$HOST" redirect attach dev nope0 to vN
 expect_error 3 "no such target" -n "$HOST" redirect attach dev vH to nope0
