@@ -167,8 +167,9 @@ topo_addresses() {
 	ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
 }
 
-# ping_ok NS ADDR: one answered ping (v4 or v6) within 2 s.
-ping_ok() { ip netns exec "$1" ping -c1 -W2 "$2" > /dev/null 2>&1; }
+# ping_ok NS ADDR: an answered ping (v4 or v6) within 3 s.
+# (up to 3 tries in 3 s: the first may wait for ARP/ND on a loaded VM)
+ping_ok() { ip netns exec "$1" ping -c 1 -i 0.5 -w 3 "$2" > /dev/null 2>&1; }
 
 # tcp_ok FROM_NS TO_NS ADDR: a TCP connection carries a line and its echo.
 tcp_ok() {
@@ -180,10 +181,15 @@ s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(1); s.settimeout(5)
 c, _ = s.accept(); c.sendall(c.recv(64)); c.close()' "$3" "$port" &
 	local srv=$!
-	sleep 0.3
+	# The server may take a while to listen (a loaded VM): retry refusals.
 	got=$(ip netns exec "$1" /usr/bin/python3 -c '
-import socket, sys
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3)
+import socket, sys, time
+for _ in range(50):
+    try:
+        s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3)
+        break
+    except ConnectionRefusedError:
+        time.sleep(0.1)
 s.sendall(b"nkctl"); print(s.recv(64).decode())' "$3" "$port" 2>/dev/null)
 	kill "$srv" 2>/dev/null
 	wait "$srv" 2>/dev/null
