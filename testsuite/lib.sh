@@ -45,12 +45,21 @@ ns_new() {
 	printf -v "$1" '%s' "$name"
 }
 
-# nk ARGS...: run nkctl; sets RC, OUT (stdout), ERR (stderr).
+# nk ARGS...: run nkctl; sets RC, OUT (stdout), ERR (stderr). Every JSON
+# document it prints is kept and checked against doc/nkctl.schema.json when
+# the test ends (done_testing).
+T_JSON=0
 nk() {
 	"$NKCTL" "$@" > "$T_TMP/out" 2> "$T_TMP/err"
 	RC=$?
 	OUT=$(cat "$T_TMP/out")
 	ERR=$(cat "$T_TMP/err")
+	if [ "${OUT:0:1}" = "{" ]; then
+		mkdir -p "$T_TMP/json"
+		T_JSON=$((T_JSON + 1))
+		printf '%s\n' "$OUT" > "$T_TMP/json/$T_JSON.json"
+		printf '%s\n' "$*" > "$T_TMP/json/$T_JSON.cmd"
+	fi
 }
 
 # expect_rc N DESC ARGS...: nkctl ARGS exits N.
@@ -93,6 +102,12 @@ json_valid() {
 }
 
 done_testing() {
+	local n
+	if [ "$T_JSON" -gt 0 ]; then
+		n=$($PY "$TESTSUITE/helpers/jsoncheck.py" "$TESTSUITE/../doc/nkctl.schema.json" "$T_TMP/json") ||
+			fail "JSON output does not match doc/nkctl.schema.json: $n"
+		pass "$n JSON outputs match doc/nkctl.schema.json"
+	fi
 	echo "# $T_CHECKS checks passed"
 	exit 0
 }

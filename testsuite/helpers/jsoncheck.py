@@ -1,0 +1,41 @@
+#!/usr/bin/python3
+"""Validate nkctl JSON outputs against doc/nkctl.schema.json.
+
+    jsoncheck.py SCHEMA DIR     every DIR/*.json (the command in *.cmd beside it)
+
+Prints one line per invalid document and exits 1 if any; else prints the count.
+"""
+import glob
+import json
+import os
+import sys
+
+import jsonschema
+
+
+def main():
+    schema = json.load(open(sys.argv[1]))
+    validator = jsonschema.Draft202012Validator(schema)
+    files = sorted(glob.glob(os.path.join(sys.argv[2], "*.json")))
+    bad = 0
+    for f in files:
+        cmd = open(f[:-5] + ".cmd").read().strip() if os.path.exists(f[:-5] + ".cmd") else "?"
+        try:
+            doc = json.load(open(f))
+        except ValueError as e:
+            print(f"not JSON: nkctl {cmd}: {e}")
+            bad += 1
+            continue
+        errors = list(validator.iter_errors(doc))
+        if errors:
+            best = jsonschema.exceptions.best_match(errors)
+            path = "/".join(str(p) for p in best.absolute_path)
+            print(f"schema: nkctl {cmd}: at /{path}: {best.message[:300]}")
+            bad += 1
+    if bad:
+        sys.exit(1)
+    print(len(files))
+
+
+if __name__ == "__main__":
+    main()
