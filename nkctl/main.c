@@ -200,7 +200,8 @@ static int run_batch(struct nk_ctx *ctx, const char *name)
 		else
 			ret = run_words(ctx, n, words);
 		if (ret) {
-			fprintf(stderr, "Error: %s:%lu: command failed\n", name, lineno);
+			/* The line's own Error: came first; this says where. */
+			fprintf(stderr, "Batch: %s:%lu failed (exit status %d)\n", name, lineno, ret);
 			status = ret;
 			if (!ctx->force)
 				break;

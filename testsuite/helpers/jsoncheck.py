@@ -3,7 +3,9 @@
 
     jsoncheck.py SCHEMA DIR     every DIR/*.json (the command in *.cmd beside it)
 
-Prints one line per invalid document and exits 1 if any; else prints the count.
+A file may hold several documents one after the other (-batch prints one per
+line). Prints one line per invalid document and exits 1 if any; else prints
+the count.
 """
 import glob
 import json
@@ -20,18 +22,25 @@ def main():
     bad = 0
     for f in files:
         cmd = open(f[:-5] + ".cmd").read().strip() if os.path.exists(f[:-5] + ".cmd") else "?"
+        text = open(f).read()
+        docs, pos, dec = [], 0, json.JSONDecoder()
         try:
-            doc = json.load(open(f))
+            while pos < len(text.rstrip()):
+                doc, pos = dec.raw_decode(text, pos)
+                docs.append(doc)
+                while pos < len(text) and text[pos].isspace():
+                    pos += 1
         except ValueError as e:
             print(f"not JSON: nkctl {cmd}: {e}")
             bad += 1
             continue
-        errors = list(validator.iter_errors(doc))
-        if errors:
-            best = jsonschema.exceptions.best_match(errors)
-            path = "/".join(str(p) for p in best.absolute_path)
-            print(f"schema: nkctl {cmd}: at /{path}: {best.message[:300]}")
-            bad += 1
+        for doc in docs:
+            errors = list(validator.iter_errors(doc))
+            if errors:
+                best = jsonschema.exceptions.best_match(errors)
+                path = "/".join(str(p) for p in best.absolute_path)
+                print(f"schema: nkctl {cmd}: at /{path}: {best.message[:300]}")
+                bad += 1
     if bad:
         sys.exit(1)
     print(len(files))

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Benchmark (not a test): N redirect commands (default 1000) through one
+# -batch process against N separate nkctl invocations, in one run (target
+# >= 10x). First attach/detach pairs; then an attach that is already in place
+# (a no-op), which shows what batch mode saves per command when the kernel has
+# nothing to do. A real tcx attach or detach waits for an RCU grace period in
+# the kernel (about 13 ms here) that no batching removes.
+set -eu
+N=${1:-1000}
+top=$(cd "$(dirname "$0")/.." && pwd)
+NKCTL=${NKCTL:-$top/build/nkctl}
+[ "$(id -u)" = 0 ] || { echo "bench/batch.sh: needs root" >&2; exit 1; }
+NS=nkb-batch-$$-$RANDOM
+cmds=$(mktemp)
+ip netns add "$NS"
+ino=$(stat -L -c %i "/run/netns/$NS")
+trap 'rm -rf "/sys/fs/bpf/nkctl/net$ino"; ip netns del "$NS"; rm -f "$cmds"' EXIT
+ip -n "$NS" link add vA type veth peer name vB
+ip -n "$NS" link set vA up
+ip -n "$NS" link set vB up
+
+run() { # run LABEL: time $cmds in one batch, then one process per line
+	local t0 t1 t2
+	t0=$(date +%s.%N)
+	"$NKCTL" -n "$NS" -batch "$cmds" > /dev/null
+	t1=$(date +%s.%N)
+	while read -r -a words; do
+		"$NKCTL" -n "$NS" "${words[@]}" > /dev/null
+	done < "$cmds"
+	t2=$(date +%s.%N)
+	awk -v l="$1" -v n="$N" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
+		printf "%-26s %d commands: batch %.2f s, separate %.2f s, speed-up %.1fx\n",
+			l, n, b - a, c - b, (c - b) / (b - a)
+	}'
+}
+
+for ((i = 0; i < N / 2; i++)); do
+	echo "redirect attach dev vA to vB"
+	echo "redirect detach dev vA"
+done > "$cmds"
+run "attach/detach:"
+"$NKCTL" -n "$NS" redirect attach dev vA to vB > /dev/null
+for ((i = 0; i < N; i++)); do echo "redirect attach dev vA to vB"; done > "$cmds"
+run "attach already in place:"
+echo "(target: speed-up >= 10x)"
