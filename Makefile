@@ -50,7 +50,7 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -I/usr/include/$(shell $(CC) -dum
 MAN_SRCS := $(wildcard man/*.scd)
 MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
 
-.PHONY: all check check-host check-vm install clean deps
+.PHONY: all check check-host check-vm check-valgrind install clean deps
 all: $(BIN) $(MANS)
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/%.h config.mk
@@ -94,6 +94,12 @@ check-host: all $(HELPERS)
 
 check-vm: all $(HELPERS)
 	$(TEST_ENV) testsuite/run --tier vm
+
+# The host tier with every nkctl run under valgrind memcheck.
+check-valgrind: all $(HELPERS)
+	NKCTL=$(abspath testsuite/valgrind/nkctl) NKCTL_REAL=$(abspath $(BIN)) \
+	NKCTL_HELPERS=$(abspath $(BUILD)/helpers) NKCTL_BPF_OBJ=$(abspath $(BUILD)/bpf/redirect.bpf.o) \
+	testsuite/run --tier host --timeout 600
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)

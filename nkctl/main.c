@@ -286,6 +286,8 @@ static int enter_netns(const char *spec)
 		return ret;
 	ret = netns_enter(fd);
 	close(fd);
+	if (ret == -EINVAL)
+		return nk_error(NK_EXIT_USAGE, "\"%s\" is not a network namespace", spec);
 	if (ret)
 		return nk_error_errno(-ret, "cannot enter network namespace \"%s\"", spec);
 	return 0;

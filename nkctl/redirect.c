@@ -225,7 +225,7 @@ struct pinned {
 static int read_pinned(int link_fd, struct pinned *p)
 {
 	struct bpf_prog_info pinfo;
-	uint32_t len = sizeof(pinfo), map_ids[8];
+	uint32_t len = sizeof(pinfo), map_ids[8] = { 0 };
 	int prog_fd, ret;
 
 	memset(p, 0, sizeof(*p));

@@ -74,7 +74,7 @@ expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[].ifname]')" '["vN"]' "show
 
 # Foreign programs on the same hooks are listed, not taken for ours.
 TCXATTACH=${NKCTL_HELPERS:-$(dirname "$NKCTL")/helpers}/tcxattach
-BPFOBJ=$(dirname "$NKCTL")/bpf/redirect.bpf.o
+BPFOBJ=${NKCTL_BPF_OBJ:-$(dirname "$NKCTL")/bpf/redirect.bpf.o}
 if [ -x "$TCXATTACH" ] && [ -f "$BPFOBJ" ]; then
 	ip -n "$HOST" link add vF type veth peer name vG
 	ip netns exec "$HOST" "$TCXATTACH" "$BPFOBJ" nk_peer "$(ifindex_of "$HOST" vF)" egress ||
