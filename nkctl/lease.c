@@ -519,6 +519,16 @@ out:
 	return ret;
 }
 
+/* Two NIC queues leased to the same device: same ifindex in the same
+ * namespace (an ifindex alone repeats across namespaces). */
+static bool same_holder(const struct nk_queue *a, const struct nk_queue *b)
+{
+	bool a_ns = a->have & QUEUE_HAVE_LEASE_NETNS_ID, b_ns = b->have & QUEUE_HAVE_LEASE_NETNS_ID;
+
+	return a->lease_ifindex == b->lease_ifindex && a_ns == b_ns &&
+	       (!a_ns || a->lease_netns_id == b->lease_netns_id);
+}
+
 static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 {
 	struct lease_job *j = calloc(1, sizeof(*j));
@@ -552,8 +562,7 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 		}
 		if (!first) {
 			first = q;
-		} else if (q->lease_ifindex != first->lease_ifindex ||
-			   q->lease_netns_id != first->lease_netns_id) {
+		} else if (!same_holder(q, first)) {
 			ret = nk_error(NK_EXIT_FAIL,
 				       "\"%s\" queues %u and %u are held by different devices: unlease one holder at a time",
 				       a->from, first->id, q->id);
@@ -570,8 +579,7 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 		const struct nk_queue *q = &j->nic_queues.v[i];
 		bool listed = false;
 
-		if (!(q->have & QUEUE_HAVE_LEASE) || q->lease_ifindex != first->lease_ifindex ||
-		    q->lease_netns_id != first->lease_netns_id)
+		if (!(q->have & QUEUE_HAVE_LEASE) || !same_holder(q, first))
 			continue;
 		for (size_t k = 0; k < j->n; k++)
 			listed |= j->ids[k] == q->id;

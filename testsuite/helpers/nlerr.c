@@ -35,8 +35,10 @@ int main(int argc, char **argv)
 		return nk_error_nl(&err, "netdev family");
 	if (!strcmp(argv[1], "lease-type"))
 		cmd = NK_NETDEV_CMD_QUEUE_CREATE;
-	if (!genl_has_op(&fam, cmd))
+	if (!genl_has_op(&fam, cmd)) {
+		nl_close(&s);
 		return nk_error(NK_EXIT_UNSUPPORTED, "this kernel lacks the operation");
+	}
 	nlh = genl_msg(&s, &fam, cmd, NLM_F_ACK);
 	mnl_attr_put_u32(nlh, NK_NETDEV_A_QUEUE_IFINDEX, 1);
 	if (!strcmp(argv[1], "type-range")) {
@@ -56,11 +58,14 @@ int main(int argc, char **argv)
 		mnl_attr_nest_end(nlh, q);
 		mnl_attr_nest_end(nlh, lease);
 	} else {
+		nl_close(&s);
 		return nk_error(NK_EXIT_USAGE, "unknown case \"%s\"", argv[1]);
 	}
 	if (nl_talk(&s, nlh, GENL_HDRLEN, space, NULL, NULL, &err) == 0) {
 		printf("accepted\n");
+		nl_close(&s);
 		return 0;
 	}
+	nl_close(&s);
 	return nk_error_nl(&err, "%s", argv[1]);
 }
