@@ -11,11 +11,10 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include <linux/if_link.h>
-#include <linux/rtnetlink.h>
 #include <bpf/bpf.h>
 
 #include "compat.h"
+#include "netkit.h"
 #include "rtnl.h"
 #include "nkctl.h"
 
@@ -35,28 +34,19 @@ enum netkit_probe { NETKIT_ABSENT = 0, NETKIT_PAIR = 1, NETKIT_SINGLE = 2, NETKI
  */
 static int netkit_probe_child(void)
 {
+	struct netkit_req r = {
+		.name = "nkprobe0", .netns_fd = -1, .peer_netns_fd = -1,
+		.attrs = { .have = NKA_PAIRING, .pairing = NK_NETKIT_DEVICE_SINGLE },
+	};
 	struct nl_sock s;
 	struct nl_err err;
-	struct nlmsghdr *nlh;
-	struct ifinfomsg *ifi;
-	struct nlattr *info, *data;
 	struct nk_link l;
 
 	if (unshare(CLONE_NEWNET))
 		return NETKIT_UNKNOWN;
 	if (nl_open(&s, NETLINK_ROUTE, &err))
 		return NETKIT_UNKNOWN;
-	nlh = nl_msg(&s, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK);
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, "nkprobe0");
-	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "netkit");
-	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
-	mnl_attr_put_u32(nlh, NK_IFLA_NETKIT_PAIRING, NK_NETKIT_DEVICE_SINGLE);
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, info);
-	if (nl_talk(&s, nlh, sizeof(*ifi), NULL, NULL, NULL, &err))
+	if (netkit_create(&s, &r, &err))
 		return err.code == EOPNOTSUPP ? NETKIT_ABSENT : NETKIT_UNKNOWN;
 	if (rtnl_link_get(&s, "nkprobe0", 0, &l, &err))
 		return NETKIT_UNKNOWN;
