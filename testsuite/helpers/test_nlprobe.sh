@@ -421,7 +421,8 @@ netkit_tests() {
 	errcheck "queue-create from a missing device: ENODEV" "ENODEV" -n "$NS" queue-create "$C" 99999 1
 
 	# move the peer to NS2: the lease stays and gains netns-id
-	if ip -n "$NS" link set nkc netns "$NS2"; then
+	# (timeout: once, under parallel load in the VM, this move hung for minutes)
+	if timeout 60 ip -n "$NS" link set nkc netns "$NS2"; then
 		G=$(ifindex_of "$NS2" nkc)
 		nlp -n "$NS" queues "$NI"
 		echo "  queues $N after move: $OUT"
@@ -434,7 +435,7 @@ netkit_tests() {
 				'([.[] | select(.type == "rx") | .id] | sort) == [0, 1] and all(.[]; has("lease") | not)'
 		fi
 	else
-		fail "ip link set nkc netns $NS2"
+		fail "ip link set nkc netns $NS2 failed or hung (over 60 s)"
 	fi
 	nlp -n "$NS" del nkh
 	nlp -n "$NS" queues "$NI"
