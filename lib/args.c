@@ -29,6 +29,34 @@ bad:
 			s, kw, min, max);
 }
 
+int nk_parse_size(const char *kw, const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		goto bad;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		goto bad;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	case 'T': case 't': shift = 40; end++; break;
+	}
+	if (*end || v == 0 || v > (max >> shift))
+		goto bad;
+	*out = (uint64_t)v << shift;
+	return 0;
+bad:
+	return nk_error(NK_EXIT_USAGE,
+			"invalid value \"%s\" for \"%s\": expected a size from 1 to %llu bytes, with an optional K, M, G or T suffix",
+			s, kw, (unsigned long long)max);
+}
+
 int nk_check_ifname(const char *kw, const char *s)
 {
 	size_t len = strlen(s);

@@ -69,6 +69,8 @@ bool nk_params_has(const struct nk_params *p, const char *word);
 int nk_parse_u32(const char *kw, const char *s, uint32_t min, uint32_t max,
 		 uint32_t *out);
 int nk_check_ifname(const char *kw, const char *s);
+/* A size in bytes: 1..max, with an optional K, M, G or T (binary) suffix. */
+int nk_parse_size(const char *kw, const char *s, uint64_t max, uint64_t *out);
 int nk_parse_mac(const char *kw, const char *s, uint8_t mac[6]);
 
 #define NK_MAX_QUEUES 1024

@@ -62,7 +62,7 @@ static void parse_netkit(struct nk_netkit *nk, const struct nlattr *data)
 	}
 }
 
-static int parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
+int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 	struct nl_attrs a, info;
@@ -108,6 +108,19 @@ static int parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 		memcpy(l->addr, mnl_attr_get_payload(a.tb[IFLA_ADDRESS]), len);
 		l->addr_len = (uint8_t)len;
 	}
+	if (a.tb[IFLA_PARENT_DEV_NAME])
+		nl_get_str(a.tb[IFLA_PARENT_DEV_NAME], l->parent, sizeof(l->parent));
+	if (a.tb[IFLA_XDP]) {
+		struct nl_attrs xdp;
+
+		nl_parse_nested(&xdp, a.tb[IFLA_XDP], IFLA_XDP_PROG_ID);
+		if (xdp.tb[IFLA_XDP_ATTACHED]) {
+			l->xdp_attached = (uint8_t)nl_get_uint(xdp.tb[IFLA_XDP_ATTACHED]);
+			l->have |= LINK_HAVE_XDP;
+		}
+		if (xdp.tb[IFLA_XDP_PROG_ID])
+			l->xdp_prog_id = (uint32_t)nl_get_uint(xdp.tb[IFLA_XDP_PROG_ID]);
+	}
 	if (a.tb[IFLA_LINKINFO]) {
 		nl_parse_nested(&info, a.tb[IFLA_LINKINFO], IFLA_INFO_DATA);
 		if (info.tb[IFLA_INFO_KIND])
@@ -128,7 +141,7 @@ static int link_list_cb(const struct nlmsghdr *nlh, void *data)
 	l = nk_grow(&list->v, &list->n, &list->cap, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	if (parse_link(nlh, l))
+	if (rtnl_parse_link(nlh, l))
 		list->n--;
 	return 0;
 }
@@ -164,7 +177,7 @@ static int link_one_cb(const struct nlmsghdr *nlh, void *data)
 {
 	if (nlh->nlmsg_type != RTM_NEWLINK)
 		return 0;
-	return parse_link(nlh, data);
+	return rtnl_parse_link(nlh, data);
 }
 
 int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,

@@ -36,6 +36,7 @@ enum {
 	LINK_HAVE_LINK = 1 << 3,
 	LINK_HAVE_LINK_NETNSID = 1 << 4,
 	LINK_HAVE_OPERSTATE = 1 << 5,
+	LINK_HAVE_XDP = 1 << 6,
 };
 
 struct nk_link {
@@ -52,6 +53,9 @@ struct nk_link {
 	char kind[16];           /* IFLA_INFO_KIND, "" when none */
 	uint8_t addr[32];
 	struct nk_netkit netkit; /* valid when kind is "netkit" */
+	uint8_t xdp_attached;    /* IFLA_XDP_ATTACHED: XDP_ATTACHED_* (LINK_HAVE_XDP) */
+	uint32_t xdp_prog_id;
+	char parent[32];         /* IFLA_PARENT_DEV_NAME: the bus device, "" for virtual ones */
 };
 
 struct nk_link_list {
@@ -69,6 +73,9 @@ int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *e
 int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,
 		  struct nk_link *out, struct nl_err *err);
 void nk_link_list_free(struct nk_link_list *l);
+/* Decode one RTM_NEWLINK message (as the dump and get do) into *l; -EPROTO
+ * when it is too short for its ifinfomsg. */
+int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l);
 
 /* The id under which the socket's netns knows netns fd: *nsid = -1 when none
  * is assigned. */

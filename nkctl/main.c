@@ -11,6 +11,7 @@
 #include "netns.h"
 #include "rtnl.h"
 #include "nkctl.h"
+#include "bindings.h"
 
 #ifndef NKCTL_VERSION
 #define NKCTL_VERSION "unknown"
@@ -31,6 +32,14 @@ static const struct nk_cmd top_cmds[] = {
 	{ "unlease", cmd_unlease, NULL, &nk_unlease_params,
 	  "{ dev NKDEV | from PHYS [ phys-netns NETNS ] queue LIST } [ force ]",
 	  "end leases by deleting the netkit device that holds them" },
+	{ "bind-rx", cmd_bind_rx, NULL, &nk_bind_rx_params,
+	  "dev DEV queue LIST dmabuf SOURCE [ size SIZE ] [ hugepages ] [ rx-page-size N ] [ foreground | -- CMD [ ARGS... ] ]",
+	  "bind a dmabuf to RX queues for devmem TCP and hold the binding" },
+	{ "bind-tx", cmd_bind_tx, NULL, &nk_bind_tx_params,
+	  "dev DEV dmabuf SOURCE [ size SIZE ] [ hugepages ] [ foreground | -- CMD [ ARGS... ] ]",
+	  "bind a dmabuf for devmem TCP transmit and hold the binding" },
+	{ "unbind", cmd_unbind, NULL, &nk_unbind_params, "{ id ID | dev DEV }",
+	  "end bindings held by nkctl (the kernel then releases them)" },
 	{ "redirect", NULL, &nk_redirect_table, NULL, NULL,
 	  "BPF programs that steer packets between a netkit device and the NIC" },
 	{ "version", cmd_version, NULL, NULL, "", "print the version" },

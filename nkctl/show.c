@@ -13,6 +13,7 @@
 #include "netdev.h"
 #include "rtnl.h"
 #include "show.h"
+#include "bindings.h"
 
 struct show_args {
 	const char *dev;
@@ -30,6 +31,8 @@ static const struct nk_cmd show_cmds[] = {
 	  "which netkit, queue-lease, devmem and BPF features this kernel has" },
 	{ "leases", cmd_show_leases, NULL, NULL, "",
 	  "every RX queue lease visible from the namespaces nkctl can reach" },
+	{ "bindings", cmd_show_bindings, NULL, &nk_show_bindings_params, "[ dev DEV ] [ id ID ]",
+	  "devmem dmabuf bindings of the namespace: held by nkctl (alive or stale) or seen on queues" },
 };
 const struct nk_table nk_show_table = NK_TABLE("nkctl show", show_cmds);
 

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nkctl show bindings and nkctl unbind: bindings from holders' state files,
+ * joined with what the kernel's queue-get says (its dmabuf attribute shows RX
+ * bindings nkctl did not make, too).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bindings.h"
+#include "compat.h"
+#include "netdev.h"
+#include "rtnl.h"
+
+struct select_args {
+	const char *dev;
+	uint32_t id;
+};
+
+static const struct nk_param select_params[] = {
+	{ "dev", NKP_IFNAME, offsetof(struct select_args, dev), "DEV", 0, 0, NULL, false },
+	{ "id", NKP_U32, offsetof(struct select_args, id), "ID", 1, UINT32_MAX, NULL, false },
+};
+const struct nk_params nk_show_bindings_params = NK_PARAMS("show bindings", select_params);
+const struct nk_params nk_unbind_params = NK_PARAMS("unbind", select_params);
+
+static void print_size(struct out *o, uint64_t size)
+{
+	static const char units[] = "KMGT";
+	uint64_t v = size;
+	int u = -1;
+
+	while (u < 3 && v >= 1024 && !(v % 1024)) {
+		v /= 1024;
+		u++;
+	}
+	out_uint(o, "size", NULL, size);
+	if (u >= 0)
+		out_text(o, " %llu%c", (unsigned long long)v, units[u]);
+	else
+		out_text(o, " %llu", (unsigned long long)v);
+}
+
+void nk_print_binding(struct out *o, const struct nk_binding *b)
+{
+	out_obj_open(o, NULL);
+	out_uint(o, "id", "binding %llu", b->id);
+	out_str(o, "direction", " %s", b->rx ? "rx" : "tx");
+	out_uint(o, "ifindex", NULL, (unsigned int)b->ifindex);
+	out_str(o, "ifname", " dev %s", b->ifname);
+	if (b->netns[0])
+		out_str(o, "netns", " (netns %s)", b->netns);
+	if (b->rx) {
+		out_arr_open(o, "queues");
+		out_text(o, " queues");
+		for (size_t i = 0; i < b->nqueues; i++) {
+			out_obj_open(o, NULL);
+			out_uint(o, "id", i ? ",%llu" : " %llu", b->queues[i]);
+			out_str(o, "type", NULL, "rx");
+			out_obj_close(o);
+		}
+		out_arr_close(o);
+		if (b->rx_page_size)
+			out_uint(o, "rx-page-size", " rx-page-size %llu", b->rx_page_size);
+	}
+	if (b->have_phys) {
+		out_obj_open(o, "phys");
+		out_uint(o, "ifindex", NULL, (unsigned int)b->phys_ifindex);
+		out_str(o, "ifname", " via %s", b->phys_ifname);
+		if (b->phys_netns[0])
+			out_str(o, "netns", " (netns %s)", b->phys_netns);
+		out_obj_close(o);
+	}
+	if (b->have_dmabuf) {
+		out_obj_open(o, "dmabuf");
+		out_str(o, "source", " dmabuf %s", nk_dmabuf_kind_name(b->kind));
+		if (b->kind == NK_DMABUF_HEAP)
+			out_str(o, "heap", " %s", b->heap);
+		print_size(o, b->size);
+		out_bool(o, "hugepages", NULL, b->hugepages);
+		out_flag(o, NULL, " hugepages", b->hugepages);
+		out_obj_close(o);
+	}
+	if (b->held) {
+		out_obj_open(o, "holder");
+		out_uint(o, "pid", " holder pid %llu", (unsigned int)b->pid);
+		out_str(o, "mode", " (%s)", nk_hold_mode_name(b->mode));
+		out_bool(o, "alive", NULL, b->alive);
+		out_flag(o, NULL, " STALE: the holder is gone", !b->alive);
+		out_obj_close(o);
+	} else {
+		out_text(o, " (not made by nkctl)");
+	}
+	out_text(o, "\n");
+	out_obj_close(o);
+}
+
+static bool selected(const struct nk_binding *b, const struct select_args *a)
+{
+	return (!a->id || b->id == a->id) && (!a->dev || !strcmp(b->ifname, a->dev));
+}
+
+static struct nk_binding *list_find(struct nk_binding_list *l, uint32_t id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].id == id)
+			return &l->v[i];
+	return NULL;
+}
+
+/*
+ * Add the RX bindings queue-get shows in this namespace that no state file
+ * knows. A leased queue shows its binding on the netkit device and on the
+ * NIC: the netkit device is the bound one, the NIC the DMA device.
+ */
+static int add_kernel_bindings(struct nk_ctx *ctx, struct nk_binding_list *l,
+			       bool *kernel_ok)
+{
+	const struct genl_family *fam;
+	struct nk_link_list links;
+	struct nk_queue_list ql;
+	struct nl_sock *rt, *gn;
+	struct nl_err err;
+	int ret;
+
+	*kernel_ok = false;
+	ret = nk_ctx_rtnl(ctx, &rt);
+	if (!ret)
+		ret = nk_ctx_netdev(ctx, &gn, &fam);
+	if (ret)
+		return ret;
+	if (!genl_has_op(fam, NK_NETDEV_CMD_QUEUE_GET))
+		return 0;
+	if (rtnl_link_dump(rt, &links, &err))
+		return nk_error_nl(&err, "cannot list devices");
+	if (netdev_queue_dump(gn, fam, 0, &ql, &err)) {
+		nk_link_list_free(&links);
+		return nk_error_nl(&err, "cannot list queues");
+	}
+	*kernel_ok = true;
+	for (size_t i = 0; i < ql.n; i++) {
+		const struct nk_queue *q = &ql.v[i];
+		const struct nk_link *dev = nk_link_find(&links, q->ifindex);
+		struct nk_binding *b;
+
+		if (!(q->have & QUEUE_HAVE_DMABUF) || !dev)
+			continue;
+		b = list_find(l, q->dmabuf);
+		if (b && b->held)
+			continue;
+		if (!b) {
+			b = nk_grow(l->v, &l->n, &l->cap, sizeof(*b));
+			if (!b)
+				break;
+			l->v = b;
+			b = &l->v[l->n - 1];
+			memset(b, 0, sizeof(*b));
+			b->id = q->dmabuf;
+			b->rx = true;
+		} else if (b->ifindex != dev->ifindex && nk_link_is_netkit(dev)) {
+			/* The netkit device is the one bound: the first one seen was the NIC. */
+			b->have_phys = true;
+			b->phys_ifindex = b->ifindex;
+			snprintf(b->phys_ifname, sizeof(b->phys_ifname), "%s", b->ifname);
+			b->nqueues = 0;
+		} else if (b->ifindex != dev->ifindex) {
+			b->have_phys = true;
+			b->phys_ifindex = dev->ifindex;
+			snprintf(b->phys_ifname, sizeof(b->phys_ifname), "%s", dev->ifname);
+			continue;
+		}
+		b->ifindex = dev->ifindex;
+		snprintf(b->ifname, sizeof(b->ifname), "%s", dev->ifname);
+		if (b->nqueues < NK_BIND_MAX_QUEUES)
+			b->queues[b->nqueues++] = q->id;
+	}
+	nk_queue_list_free(&ql);
+	nk_link_list_free(&links);
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct nk_binding *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The bindings of the command's namespace: state files, then the kernel's. */
+static int load_bindings(struct nk_ctx *ctx, struct nk_binding_list *out, bool *kernel_ok)
+{
+	struct nk_binding_list all;
+	int ret = nk_binding_states(&all);
+
+	memset(out, 0, sizeof(*out));
+	if (ret)
+		return nk_error_errno(-ret, "cannot read %s", NK_BIND_STATE_DIR);
+	for (size_t i = 0; i < all.n; i++) {
+		struct nk_binding *b;
+
+		if (!nk_binding_here(&all.v[i]))
+			continue;
+		b = nk_grow(out->v, &out->n, &out->cap, sizeof(*b));
+		if (!b) {
+			nk_binding_list_free(&all);
+			return nk_error_errno(ENOMEM, "cannot list bindings");
+		}
+		out->v = b;
+		out->v[out->n - 1] = all.v[i];
+	}
+	nk_binding_list_free(&all);
+	ret = add_kernel_bindings(ctx, out, kernel_ok);
+	if (ret) {
+		nk_binding_list_free(out);
+		return ret;
+	}
+	qsort(out->v, out->n, sizeof(*out->v), cmp_id);
+	return 0;
+}
+
+int cmd_show_bindings(struct nk_ctx *ctx, int argc, char **argv)
+{
+	struct select_args a = { 0 };
+	struct nk_binding_list l;
+	bool kernel_ok;
+	int ret;
+
+	ret = nk_parse_params(&nk_show_bindings_params, argc, argv, &a, NULL);
+	if (ret)
+		return ret;
+	ret = load_bindings(ctx, &l, &kernel_ok);
+	if (ret)
+		return ret;
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "bindings");
+	for (size_t i = 0; i < l.n; i++)
+		if (selected(&l.v[i], &a))
+			nk_print_binding(&ctx->out, &l.v[i]);
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+	nk_binding_list_free(&l);
+	return NK_EXIT_OK;
+}
+
+int cmd_unbind(struct nk_ctx *ctx, int argc, char **argv)
+{
+	struct select_args a = { 0 };
+	struct nk_binding_list l, done = { 0 };
+	const struct nk_binding *stale = NULL, *foreign = NULL;
+	bool kernel_ok;
+	int ret;
+
+	ret = nk_parse_params(&nk_unbind_params, argc, argv, &a, NULL);
+	if (ret)
+		return ret;
+	if (!a.dev == !a.id)
+		return nk_error(NK_EXIT_USAGE, "\"unbind\" needs \"id ID\" or \"dev DEV\" (one of them)");
+	ret = load_bindings(ctx, &l, &kernel_ok);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < l.n && !ret; i++) {
+		struct nk_binding *b = &l.v[i], *slot;
+
+		if (!selected(b, &a))
+			continue;
+		if (!b->held) {
+			foreign = b;
+			continue;
+		}
+		if (!b->alive) {
+			/* Its holder died (SIGKILL, OOM): the kernel has let go already. */
+			nk_binding_forget(b);
+			stale = b;
+			continue;
+		}
+		ret = nk_binding_release(b);
+		if (ret == -ESRCH) {
+			nk_binding_forget(b);
+			stale = b;
+			ret = 0;
+			continue;
+		}
+		if (ret) {
+			ret = nk_error_errno(-ret, "cannot end the holder of binding %u (pid %d)",
+					     b->id, (int)b->pid);
+			break;
+		}
+		b->alive = false;
+		slot = nk_grow(done.v, &done.n, &done.cap, sizeof(*slot));
+		if (!slot) {
+			ret = nk_error_errno(ENOMEM, "unbind");
+			break;
+		}
+		done.v = slot;
+		done.v[done.n - 1] = *b;
+	}
+	if (!ret && !done.n) {
+		if (stale)
+			ret = nk_error(NK_EXIT_NOTFOUND,
+				       "binding %u is no longer held: its holder (pid %d) died; removed its stale state",
+				       stale->id, (int)stale->pid);
+		else if (foreign)
+			ret = nk_error(NK_EXIT_NOTFOUND,
+				       "binding %u was not made by nkctl: it ends when the process that made it closes its netlink socket",
+				       foreign->id);
+		else if (a.id)
+			ret = nk_error(NK_EXIT_NOTFOUND, "binding %u does not exist%s%s", a.id,
+				       ctx->netns ? " in " : "", ctx->netns ? ctx->netns : "");
+		else
+			ret = nk_error(NK_EXIT_NOTFOUND, "%s has no binding held by nkctl", a.dev);
+	}
+	if (!ret) {
+		out_begin(&ctx->out);
+		out_arr_open(&ctx->out, "unbound");
+		for (size_t i = 0; i < done.n; i++)
+			nk_print_binding(&ctx->out, &done.v[i]);
+		out_arr_close(&ctx->out);
+		out_end(&ctx->out);
+	}
+	free(done.v);
+	nk_binding_list_free(&l);
+	return ret;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * devmem bindings as nkctl keeps them: the binding itself lives in a holder
+ * process (it dies with the netlink socket that made it); a state file under
+ * NK_BIND_STATE_DIR, locked by the holder for as long as it lives, lets show
+ * and unbind find it. A state file nobody holds the lock of is stale.
+ */
+#ifndef NKCTL_BINDINGS_H
+#define NKCTL_BINDINGS_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dmabuf.h"
+#include "leases.h"
+#include "nkctl.h"
+
+#define NK_RUN_DIR "/run/nkctl"
+#define NK_BIND_STATE_DIR NK_RUN_DIR "/bindings"
+/* A bind-rx request carries one 20-byte nest per queue in one 8 KiB message. */
+#define NK_BIND_MAX_QUEUES 256
+
+enum nk_hold_mode { NK_HOLD_DAEMON, NK_HOLD_FOREGROUND, NK_HOLD_COMMAND };
+
+struct nk_binding {
+	uint32_t id;
+	bool rx;
+	/* the device bound, in the command's namespace */
+	dev_t ns_dev;
+	ino_t ns_ino;
+	char netns[NK_NS_SPEC];          /* -n as given, "" without */
+	int ifindex;
+	char ifname[IF_NAMESIZE];
+	/* the device doing the DMA when it is another one (netkit: the NIC) */
+	bool have_phys;
+	int phys_ifindex;
+	char phys_ifname[IF_NAMESIZE];
+	char phys_netns[NK_NS_SPEC];     /* "" : the same namespace */
+	uint32_t queues[NK_BIND_MAX_QUEUES];
+	size_t nqueues;
+	uint32_t rx_page_size;           /* 0: the kernel's default */
+	/* the dmabuf; unknown for bindings only the kernel shows */
+	bool have_dmabuf;
+	enum nk_dmabuf_kind kind;
+	uint64_t size;
+	bool hugepages;
+	char heap[64];
+	/* the holder; none for bindings nkctl did not make */
+	bool held;
+	pid_t pid;
+	enum nk_hold_mode mode;
+	bool alive;
+};
+
+struct nk_binding_list {
+	struct nk_binding *v;
+	size_t n, cap;
+};
+
+/* Every state file (alive or stale), sorted by id. */
+int nk_binding_states(struct nk_binding_list *out);
+/* Does b's device live in the command's namespace? */
+bool nk_binding_here(const struct nk_binding *b);
+void nk_binding_list_free(struct nk_binding_list *l);
+/* The state file of a binding, and writing one (holder.c). */
+void nk_binding_state_path(char *buf, size_t len, uint32_t id);
+int nk_binding_state_write(int fd, const struct nk_binding *b);
+/* Remove the state file of a dead holder. */
+void nk_binding_forget(const struct nk_binding *b);
+/* SIGTERM the holder and wait until it is gone (its lock is released).
+ * 0, -ESRCH when it was gone already, -ETIMEDOUT. */
+int nk_binding_release(const struct nk_binding *b);
+
+/* Keep binding b (made on ctx->genl) and dmabuf d alive as mode says. For
+ * NK_HOLD_COMMAND, cmd is the NULL-terminated command line. Prints the
+ * binding once it is held. Returns the exit status. */
+int nk_hold(struct nk_ctx *ctx, struct nk_binding *b, struct nk_dmabuf *d,
+	    enum nk_hold_mode mode, char **cmd);
+
+/* One binding object, as bind-rx, bind-tx, show bindings and unbind print it. */
+void nk_print_binding(struct out *o, const struct nk_binding *b);
+const char *nk_hold_mode_name(enum nk_hold_mode mode);
+
+int cmd_bind_rx(struct nk_ctx *ctx, int argc, char **argv);
+int cmd_bind_tx(struct nk_ctx *ctx, int argc, char **argv);
+int cmd_unbind(struct nk_ctx *ctx, int argc, char **argv);
+int cmd_show_bindings(struct nk_ctx *ctx, int argc, char **argv);
+extern const struct nk_params nk_bind_rx_params;
+extern const struct nk_params nk_bind_tx_params;
+extern const struct nk_params nk_unbind_params;
+extern const struct nk_params nk_show_bindings_params;
+
+#endif
