@@ -80,7 +80,8 @@ void nk_print_binding(struct out *o, const struct nk_binding *b)
 			out_str(o, "heap", " %s", b->heap);
 		print_size(o, b->size);
 		out_bool(o, "hugepages", NULL, b->hugepages);
-		out_flag(o, NULL, " hugepages", b->hugepages);
+		if (b->hugepages)
+			out_text(o, " hugepages");
 		out_obj_close(o);
 	}
 	if (b->held) {
@@ -88,7 +89,8 @@ void nk_print_binding(struct out *o, const struct nk_binding *b)
 		out_uint(o, "pid", " holder pid %llu", (unsigned int)b->pid);
 		out_str(o, "mode", " (%s)", nk_hold_mode_name(b->mode));
 		out_bool(o, "alive", NULL, b->alive);
-		out_flag(o, NULL, " STALE: the holder is gone", !b->alive);
+		if (!b->alive)
+			out_text(o, " STALE: the holder is gone");
 		out_obj_close(o);
 	} else {
 		out_text(o, " (not made by nkctl)");
@@ -151,11 +153,9 @@ static int add_kernel_bindings(struct nk_ctx *ctx, struct nk_binding_list *l,
 		if (b && b->held)
 			continue;
 		if (!b) {
-			b = nk_grow(l->v, &l->n, &l->cap, sizeof(*b));
+			b = nk_grow(&l->v, &l->n, &l->cap, sizeof(*b));
 			if (!b)
 				break;
-			l->v = b;
-			b = &l->v[l->n - 1];
 			memset(b, 0, sizeof(*b));
 			b->id = q->dmabuf;
 			b->rx = true;
@@ -202,13 +202,12 @@ static int load_bindings(struct nk_ctx *ctx, struct nk_binding_list *out, bool *
 
 		if (!nk_binding_here(&all.v[i]))
 			continue;
-		b = nk_grow(out->v, &out->n, &out->cap, sizeof(*b));
+		b = nk_grow(&out->v, &out->n, &out->cap, sizeof(*b));
 		if (!b) {
 			nk_binding_list_free(&all);
 			return nk_error_errno(ENOMEM, "cannot list bindings");
 		}
-		out->v = b;
-		out->v[out->n - 1] = all.v[i];
+		*b = all.v[i];
 	}
 	nk_binding_list_free(&all);
 	ret = add_kernel_bindings(ctx, out, kernel_ok);
@@ -288,13 +287,12 @@ int cmd_unbind(struct nk_ctx *ctx, int argc, char **argv)
 			break;
 		}
 		b->alive = false;
-		slot = nk_grow(done.v, &done.n, &done.cap, sizeof(*slot));
+		slot = nk_grow(&done.v, &done.n, &done.cap, sizeof(*slot));
 		if (!slot) {
 			ret = nk_error_errno(ENOMEM, "unbind");
 			break;
 		}
-		done.v = slot;
-		done.v[done.n - 1] = *b;
+		*slot = *b;
 	}
 	if (!ret && !done.n) {
 		if (stale)

@@ -214,14 +214,13 @@ int nk_binding_states(struct nk_binding_list *out)
 		}
 		if (state_parse(f, &b)) {
 			b.alive = holder_alive(fd);
-			slot = nk_grow(out->v, &out->n, &out->cap, sizeof(*slot));
+			slot = nk_grow(&out->v, &out->n, &out->cap, sizeof(*slot));
 			if (!slot) {
 				fclose(f);
 				closedir(d);
 				return -ENOMEM;
 			}
-			out->v = slot;
-			out->v[out->n - 1] = b;
+			*slot = b;
 		}
 		fclose(f);
 	}

@@ -16,6 +16,8 @@ Usage:
   nlprobe.py [-n NETNS] napis
   nlprobe.py [-n NETNS] family NAME
   nlprobe.py [-n NETNS] queue-create IFINDEX LEASE_IFINDEX LEASE_QUEUE [NETNS_ID]
+  nlprobe.py [-n NETNS] rings IFINDEX
+  nlprobe.py [-n NETNS] rings-set IFINDEX [tcp-data-split on|off|auto] [hds-thresh N]
 
 NETNS is a name under /run/netns or a path (e.g. /proc/PID/ns/net).
 """
@@ -730,6 +732,58 @@ def cmd_queue_create(args):
     raise Fail("queue-create: no queue id in reply")
 
 
+# ---------------------------------------------------------------- ethtool rings
+ETHTOOL_MSG_RINGS_GET = 15
+ETHTOOL_MSG_RINGS_SET = 16
+ETHTOOL_A_RINGS_HEADER = 1
+ETHTOOL_A_HEADER_DEV_INDEX = 1
+ETHTOOL_A_RINGS_TCP_DATA_SPLIT = 11
+ETHTOOL_A_RINGS_HDS_THRESH = 17
+TCP_DATA_SPLIT = {0: "unknown", 1: "off", 2: "on"}
+
+
+def ethtool_request(cmd, flags, attrs):
+    nl = Netlink(NETLINK_GENERIC)
+    try:
+        fam = genl_family(nl, "ethtool")
+        payload = GENLMSGHDR.pack(cmd, fam.get("version", 1), 0) + b"".join(attrs)
+        replies = nl.request(fam["id"], flags, payload)
+    finally:
+        nl.close()
+    return [attr_map(b[GENLMSGHDR.size:]) for t, _f, b in replies if t == fam["id"]]
+
+
+def cmd_rings(args):
+    """rings IFINDEX: tcp-data-split and hds-thresh as the kernel reports them."""
+    if len(args) != 1:
+        raise Fail("usage: rings IFINDEX")
+    hdr = nla_nest(ETHTOOL_A_RINGS_HEADER, nla_u32(ETHTOOL_A_HEADER_DEV_INDEX, parse_int(args[0], "IFINDEX")))
+    out = {}
+    for a in ethtool_request(ETHTOOL_MSG_RINGS_GET, NLM_F_ACK, [hdr]):
+        if ETHTOOL_A_RINGS_TCP_DATA_SPLIT in a:
+            v = get_uint(a[ETHTOOL_A_RINGS_TCP_DATA_SPLIT])
+            out["tcp-data-split"] = TCP_DATA_SPLIT.get(v, v)
+        if ETHTOOL_A_RINGS_HDS_THRESH in a:
+            out["hds-thresh"] = get_uint(a[ETHTOOL_A_RINGS_HDS_THRESH])
+    return out
+
+
+def cmd_rings_set(args):
+    """rings-set IFINDEX [tcp-data-split on|off|auto] [hds-thresh N]"""
+    if len(args) < 3 or len(args) % 2 != 1:
+        raise Fail("usage: rings-set IFINDEX [tcp-data-split on|off|auto] [hds-thresh N]")
+    attrs = [nla_nest(ETHTOOL_A_RINGS_HEADER, nla_u32(ETHTOOL_A_HEADER_DEV_INDEX, parse_int(args[0], "IFINDEX")))]
+    for k, v in zip(args[1::2], args[2::2]):
+        if k == "tcp-data-split":
+            attrs.append(nla_u8(ETHTOOL_A_RINGS_TCP_DATA_SPLIT, pick({"auto": 0, "off": 1, "on": 2}, v, k)))
+        elif k == "hds-thresh":
+            attrs.append(nla_u32(ETHTOOL_A_RINGS_HDS_THRESH, parse_int(v, k)))
+        else:
+            raise Fail("rings-set: unknown %r" % k)
+    ethtool_request(ETHTOOL_MSG_RINGS_SET, NLM_F_ACK, attrs)
+    return {"ok": True}
+
+
 # ---------------------------------------------------------------- main
 def usage():
     sys.stderr.write(__doc__.split("Usage:", 1)[1].split("NETNS is", 1)[0])
@@ -783,6 +837,10 @@ def main(argv):
         res = cmd_family(rest[0])
     elif cmd == "queue-create":
         res = cmd_queue_create(rest)
+    elif cmd == "rings":
+        res = cmd_rings(rest)
+    elif cmd == "rings-set":
+        res = cmd_rings_set(rest)
     else:
         raise Fail("unknown command %r" % cmd)
     sys.stdout.write(json.dumps(res, separators=(",", ":")) + "\n")
