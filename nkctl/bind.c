@@ -32,6 +32,8 @@ struct bind_args {
 	uint32_t fd;
 	/* -- CMD ARGS... */
 	char **cmd;
+	/* never set: "dmabuf" is in the tables for help and completion only */
+	const char *dmabuf_listed;
 };
 
 #define BP(kw, type, field, meta, min, max, req) \
@@ -39,6 +41,7 @@ struct bind_args {
 static const struct nk_param bind_rx_params[] = {
 	BP("dev", NKP_IFNAME, dev, "DEV", 0, 0, true),
 	BP("queue", NKP_STRING, queue, "LIST", 0, 0, true),
+	BP("dmabuf", NKP_STRING, dmabuf_listed, "SOURCE", 0, 0, false),
 	BP("size", NKP_STRING, size, "SIZE", 0, 0, false),
 	BP("hugepages", NKP_FLAG, hugepages, NULL, 0, 0, false),
 	BP("rx-page-size", NKP_U32, rx_page_size, "N", 4096, 1u << 30, false),
@@ -48,6 +51,7 @@ const struct nk_params nk_bind_rx_params = NK_PARAMS("bind-rx", bind_rx_params);
 
 static const struct nk_param bind_tx_params[] = {
 	BP("dev", NKP_IFNAME, dev, "DEV", 0, 0, true),
+	BP("dmabuf", NKP_STRING, dmabuf_listed, "SOURCE", 0, 0, false),
 	BP("size", NKP_STRING, size, "SIZE", 0, 0, false),
 	BP("hugepages", NKP_FLAG, hugepages, NULL, 0, 0, false),
 	BP("foreground", NKP_FLAG, foreground, NULL, 0, 0, false),
@@ -59,7 +63,7 @@ static bool takes_value(const struct nk_params *p, const char *word)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (p->v[i].kw && !strcmp(p->v[i].kw, word))
-			return p->v[i].type != NKP_FLAG;
+			return p->v[i].type != NKP_FLAG && strcmp(word, "dmabuf");
 	return false;
 }
 

@@ -19,7 +19,11 @@ while IFS=$'\t' read -r kind path kw meta; do
 	expect_match "$OUT" '^Usage:' "nkctl $path help prints usage"
 	obj=${path%% *}
 	page="$top/man/nkctl-$obj.8.scd"
-	case "$obj" in unlease) page="$top/man/nkctl-lease.8.scd" ;; version) page="$top/man/nkctl.8.scd" ;; esac
+	case "$obj" in
+	unlease) page="$top/man/nkctl-lease.8.scd" ;;
+	bind-rx|bind-tx|unbind) page="$top/man/nkctl-bind.8.scd" ;;
+	version) page="$top/man/nkctl.8.scd" ;;
+	esac
 	[ -f "$page" ] || fail "no man page for $path ($page)"
 	grep -Eq -- "\*(${path}|${path##* })\*|^## ${path}\$" "$page" ||
 		fail "$(basename "$page") does not name \"$path\""
@@ -31,6 +35,7 @@ while IFS=$'\t' read -r kind path kw meta; do
 	obj=${path%% *}
 	page="$top/man/nkctl-$obj.8.scd"
 	[ "$obj" = unlease ] && page="$top/man/nkctl-lease.8.scd"
+	case "$obj" in bind-rx|bind-tx|unbind) page="$top/man/nkctl-bind.8.scd" ;; esac
 	grep -Eq -- "\*([^*]* )?$kw( [^*]*)?\*" "$page" ||
 		fail "$(basename "$page") does not document \"$kw\" of $path"
 done <<<"$LIST"
@@ -63,10 +68,12 @@ comp() {
 }
 mkdir -p "$T_TMP/bin" && ln -sf "$NKCTL" "$T_TMP/bin/nkctl"
 export NKCTL="$T_TMP/bin/nkctl"
-expect_eq "$(comp nkctl '')" "help lease link redirect show unlease version " "objects"
+expect_eq "$(comp nkctl '')" "bind-rx bind-tx help lease link redirect show unbind unlease version " "objects"
 expect_eq "$(comp nkctl li)" "link " "an object by its start"
 expect_eq "$(comp nkctl link '')" "add del help set show " "link commands"
-expect_eq "$(comp nkctl show '')" "dev help kernel leases " "show: commands and keywords"
+expect_eq "$(comp nkctl show '')" "bindings dev help kernel leases " "show: commands and keywords"
+expect_eq "$(comp nkctl bind-rx dev lo dmabuf '')" "fd heap udmabuf " "dmabuf sources"
+expect_match "$(comp nkctl bind-tx dev lo '')" '(^| )dmabuf( |$)' "bind-tx keywords"
 expect_match "$(comp nkctl show dev '')" '(^| )lo( |$)' "interface names for dev"
 expect_eq "$(comp nkctl lease dev x '')" "from help phys-netns queue " "lease keywords not yet given"
 expect_match "$(comp nkctl -j --pr)" '^--pretty $' "global options"
