@@ -158,6 +158,24 @@ nkf -n "$HOST" -batch "$T_TMP/batch"
 expect_eq "$RC" 0 "bind, show, unbind in one batch"
 expect_eq "$(printf '%s\n' "$OUT" | grep -c "^binding .* holder pid")" 3 "the binding is printed by bind, show and unbind"
 
+# --- a netkit device: the binding resolves to the NIC its queue is leased from
+ns_new POD
+nk -n "$HOST" link add nkh peer nkp peer-netns "$POD" rxqueues 3
+ip -n "$HOST" link set nkh up
+ip -n "$POD" link set nkp up
+expect_rc 0 "lease NIC queue 3 into the pod" -n "$POD" lease dev nkp from "$SIM" phys-netns "$HOST" queue 3
+nkf -n "$POD" -j bind-rx dev nkp queue 1 dmabuf udmabuf size 4M
+expect_eq "$RC" 0 "bind-rx on the pod's netkit queue"
+expect_eq "$(printf '%s' "$OUT" | jq -c '.bindings[0] | [.ifname, [.queues[].id], .phys.ifname, .phys.ifindex, .phys.netns]')" \
+	"[\"nkp\",[1],\"$SIM\",$sim_idx,\"$HOST\"]" "names the NIC doing the DMA and its namespace"
+nkf -n "$POD" -j bind-tx dev nkp dmabuf udmabuf size 4M
+expect_eq "$(printf '%s' "$OUT" | jq -c '.bindings[0] | [.direction, .phys.ifname]')" "[\"tx\",\"$SIM\"]" "bind-tx resolves through the lease too"
+expect_rc 0 "show the pod's bindings" -n "$POD" show bindings
+expect_match "$OUT" "^binding [0-9]+ rx dev nkp \\(netns $POD\\) queues 1 via $SIM \\(netns $HOST\\)" "text names the NIC"
+expect_rc 0 "unbind the pod's device" -n "$POD" -j unbind dev nkp
+expect_eq "$(printf '%s' "$OUT" | jq '.unbound | length')" 2 "both bindings of nkp"
+for _ in $(seq 50); do [ -z "$(ls $STATE)" ] && break; sleep 0.1; done
+
 # --- the state directory is checked before it is trusted
 chmod 0755 $STATE
 nkf -n "$HOST" -j bind-rx dev "$SIM" queue 0 dmabuf udmabuf size 4M
