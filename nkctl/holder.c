@@ -263,7 +263,7 @@ static void print_held(struct nk_ctx *ctx, const struct nk_binding *b)
 	nk_print_binding(&ctx->out, b);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
-	fflush(stdout);
+	nk_ctx_flush(ctx);
 }
 
 static void run_command(const struct nk_binding *b, const struct nk_dmabuf *d, char **cmd)

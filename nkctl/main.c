@@ -2,6 +2,7 @@
 /* Global options, the top-level table, batch mode. */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,15 +140,53 @@ int nk_ctx_netdev(struct nk_ctx *ctx, struct nl_sock **s,
 	return 0;
 }
 
+void nk_ctx_flush(struct nk_ctx *ctx)
+{
+	sigset_t hold, old;
+
+	if (!ctx->json_mem) {
+		fflush(stdout);
+		return;
+	}
+	if (fflush(ctx->json_mem) || !ctx->json_len)
+		return;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	fwrite(ctx->json_buf, 1, ctx->json_len, stdout);
+	fflush(stdout);
+	rewind(ctx->json_mem);
+	ctx->json_len = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 static int run_words(struct nk_ctx *ctx, int argc, char **argv)
 {
+	FILE *fp = stdout;
 	int ret;
 
-	out_init(&ctx->out, stdout, ctx->json, ctx->pretty);
+	/* JSON is one document: built in memory, written whole (nk_ctx_flush). */
+	if (ctx->json) {
+		ctx->json_mem = open_memstream(&ctx->json_buf, &ctx->json_len);
+		if (ctx->json_mem)
+			fp = ctx->json_mem;
+	}
+	out_init(&ctx->out, fp, ctx->json, ctx->pretty);
 	if (argc > 0 && !strcmp(argv[0], list_cmd.name))
-		return list_cmd.run(ctx, argc - 1, argv + 1);
-	ret = nk_dispatch(ctx, &nk_top_table, argc, argv);
-	fflush(stdout);
+		ret = list_cmd.run(ctx, argc - 1, argv + 1);
+	else
+		ret = nk_dispatch(ctx, &nk_top_table, argc, argv);
+	nk_ctx_flush(ctx);
+	if (ctx->json_mem) {
+		fclose(ctx->json_mem);
+		free(ctx->json_buf);
+		ctx->json_mem = NULL;
+		ctx->json_buf = NULL;
+		ctx->json_len = 0;
+	}
 	return ret;
 }
 

@@ -3,6 +3,7 @@
 #define NKCTL_NKCTL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "args.h"
 #include "err.h"
@@ -22,12 +23,18 @@ struct nk_ctx {
 	const char *netns;
 	/* per command */
 	struct out out;
+	FILE *json_mem;          /* JSON is built here, then written whole */
+	char *json_buf;
+	size_t json_len;
 	struct nl_sock rtnl;
 	struct nl_sock genl;
 	struct genl_family netdev;
 };
 
 void nk_ctx_init(struct nk_ctx *ctx);
+/* Write the JSON built so far to stdout in one go, SIGINT and SIGTERM held
+ * off meanwhile, so an interrupted command prints a whole document or none. */
+void nk_ctx_flush(struct nk_ctx *ctx);
 void nk_ctx_release(struct nk_ctx *ctx);
 /* Open on first use; on failure print the error and return its exit code. */
 int nk_ctx_rtnl(struct nk_ctx *ctx, struct nl_sock **s);
