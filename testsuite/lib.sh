@@ -14,11 +14,17 @@ T_CHECKS=0
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nkctl-test.XXXXXX")
 _DEFERRED=()
 
-_run_deferred() {
+# run_deferred: run the cleanups queued so far, now (between the phases of a
+# test that sets up several times).
+run_deferred() {
 	local i
 	for ((i = ${#_DEFERRED[@]} - 1; i >= 0; i--)); do
 		eval "${_DEFERRED[$i]}" >/dev/null 2>&1 || true
 	done
+	_DEFERRED=()
+}
+_run_deferred() {
+	run_deferred
 	rm -rf "$T_TMP"
 }
 trap _run_deferred EXIT
