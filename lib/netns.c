@@ -53,7 +53,7 @@ int netns_open(const char *spec, int *fd)
 		f = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	}
 	if (f < 0)
-		return errno == ELOOP ? -EINVAL : -errno;
+		return -errno;
 	if (!is_ns_fd(f)) {
 		close(f);
 		return -EINVAL;

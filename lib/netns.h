@@ -6,7 +6,8 @@
 #define NETNS_RUN_DIR "/run/netns"
 
 /* Open a netns; *fd gets an O_CLOEXEC descriptor. Returns 0 or -errno
- * (-EINVAL: a bad name, or a file that is no namespace; that it is a network
+ * (-EINVAL: a bad name, or a file that is no namespace; -ELOOP: a name
+ * that is a symlink, never followed; that it is a network
  * namespace is checked by setns() when it is used). */
 int netns_open(const char *spec, int *fd);
 /* setns() into fd; no remounts. Returns 0 or -errno. */

@@ -321,6 +321,10 @@ int nk_netns_open(const char *spec, int *fd)
 		return nk_error(NK_EXIT_USAGE, "\"%s\" is not a network namespace name or path", spec);
 	if (ret == -ENOENT)
 		return nk_error(NK_EXIT_NOTFOUND, "network namespace \"%s\" does not exist", spec);
+	if (ret == -ELOOP)
+		return nk_error(NK_EXIT_USAGE,
+				"%s/%s is a symbolic link, not a namespace: nkctl does not follow links there",
+				NETNS_RUN_DIR, spec);
 	if (ret)
 		return nk_error_errno(-ret, "cannot open network namespace \"%s\"", spec);
 	return 0;

@@ -1,5 +1,6 @@
 #!/bin/bash
 # tier: vm
+# alone: yes (it makes the shared /run/nkctl/bindings unsafe for a moment)
 # The holder model around a binding: daemon, foreground and "-- CMD" holders,
 # their state under /run/nkctl/bindings, show bindings, unbind, a holder
 # killed with SIGKILL (stale, never shown alive) and a device that goes away.
@@ -183,5 +184,12 @@ chmod 0700 $STATE
 expect_eq "$RC" 6 "a state directory others can read is refused"
 expect_match "$ERR" "must be a directory owned by this user with mode 0700" "says why"
 expect_eq "$(ls $STATE)" "" "and nothing is held"
+mv $STATE $STATE.real
+ln -s "$T_TMP" $STATE
+nkf -n "$HOST" -j bind-rx dev "$SIM" queue 0 dmabuf udmabuf size 4M
+rm $STATE
+mv $STATE.real $STATE
+expect_eq "$RC" 6 "a state directory that is a symlink is refused"
+expect_eq "$(ls -A "$T_TMP" | grep -c '^\.\?[0-9]' || true)" 0 "nothing was written through the link"
 expect_eq "$(ip netns pids "$HOST")" "" "no holder left running"
 done_testing
