@@ -50,7 +50,7 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -I/usr/include/$(shell $(CC) -dum
 MAN_SRCS := $(wildcard man/*.scd)
 MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
 
-.PHONY: all check check-host check-vm check-valgrind install clean deps fuzz
+.PHONY: all check check-all check-host check-vm check-valgrind install clean deps fuzz
 all: $(BIN) $(MANS)
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/%.h config.mk
@@ -133,6 +133,10 @@ check-vm: all $(HELPERS)
 	$(TEST_ENV) testsuite/run --tier vm
 
 # The host tier with every nkctl run under valgrind memcheck.
+# What CI runs: check, check SANITIZE=1 and check-valgrind, then the totals.
+check-all:
+	testsuite/check-all
+
 check-valgrind: all $(HELPERS)
 	NKCTL=$(abspath testsuite/valgrind/nkctl) NKCTL_REAL=$(abspath $(BIN)) \
 	NKCTL_HELPERS=$(abspath $(BUILD)/helpers) NKCTL_BPF_OBJ=$(abspath $(BUILD)/bpf/redirect.bpf.o) \

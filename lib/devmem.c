@@ -5,15 +5,11 @@
 
 #include "compat.h"
 #include "devmem.h"
+#include "netdev.h"
 
-static const struct nl_attr_desc queue_id_attrs[] = {
-	{ NK_NETDEV_A_QUEUE_ID, "id", NULL, 0 },
-	{ NK_NETDEV_A_QUEUE_TYPE, "type", NULL, 0 },
-};
-static const struct nl_attr_space queue_id_space = NL_SPACE(queue_id_attrs);
 static const struct nl_attr_desc dmabuf_attrs[] = {
 	{ NK_NETDEV_A_DMABUF_IFINDEX, "ifindex", NULL, 0 },
-	{ NK_NETDEV_A_DMABUF_QUEUES, "queues", &queue_id_space, 0 },
+	{ NK_NETDEV_A_DMABUF_QUEUES, "queues", &netdev_queue_id_space, 0 },
 	{ NK_NETDEV_A_DMABUF_FD, "fd", NULL, 0 },
 	{ NK_NETDEV_A_DMABUF_RX_PAGE_SIZE, "rx-page-size", NULL, 0 },
 };

@@ -386,14 +386,9 @@ static int check_nic(struct nk_ctx *ctx, struct dma_target *t)
 static void binding_fill(struct nk_ctx *ctx, struct nk_binding *b, const struct nk_link *dev,
 			 const struct dma_target *t, const struct nk_dmabuf *d, bool rx)
 {
-	struct stat st;
-
 	memset(b, 0, sizeof(*b));
 	b->rx = rx;
-	if (!stat("/proc/thread-self/ns/net", &st)) {
-		b->ns_dev = st.st_dev;
-		b->ns_ino = st.st_ino;
-	}
+	nk_current_netns(&b->ns_dev, &b->ns_ino);
 	snprintf(b->netns, sizeof(b->netns), "%s", ctx->netns ? ctx->netns : "");
 	b->ifindex = dev->ifindex;
 	snprintf(b->ifname, sizeof(b->ifname), "%s", dev->ifname);

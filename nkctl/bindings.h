@@ -62,6 +62,8 @@ struct nk_binding_list {
 
 /* Every state file (alive or stale), sorted by id. */
 int nk_binding_states(struct nk_binding_list *out);
+/* The namespace of this thread (the command's, after -n). 0 or -errno. */
+int nk_current_netns(dev_t *dev, ino_t *ino);
 /* Does b's device live in the command's namespace? */
 bool nk_binding_here(const struct nk_binding *b);
 void nk_binding_list_free(struct nk_binding_list *l);

@@ -33,8 +33,7 @@ const char *nk_hold_mode_name(enum nk_hold_mode mode)
 	return mode <= NK_HOLD_COMMAND ? mode_names[mode] : "unknown";
 }
 
-/* The namespace of this thread: the command's, after -n. */
-static int current_netns(dev_t *dev, ino_t *ino)
+int nk_current_netns(dev_t *dev, ino_t *ino)
 {
 	struct stat st;
 
@@ -50,7 +49,7 @@ bool nk_binding_here(const struct nk_binding *b)
 	dev_t dev = 0;
 	ino_t ino = 0;
 
-	return !current_netns(&dev, &ino) && dev == b->ns_dev && ino == b->ns_ino;
+	return !nk_current_netns(&dev, &ino) && dev == b->ns_dev && ino == b->ns_ino;
 }
 
 int nk_binding_state_write(int fd, const struct nk_binding *b)

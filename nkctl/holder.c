@@ -151,15 +151,21 @@ static void close_other_fds_but_ctx(const struct nk_ctx *ctx, const int *keep, s
 	close_other_fds(all, count);
 }
 
+/* The signals a holder waits for, through its signalfd. */
+static void holder_sigset(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGCHLD);
+}
+
 static int signals_block(void)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
+	holder_sigset(&set);
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return -errno;
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -169,11 +175,7 @@ static void signals_unblock(void)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
+	holder_sigset(&set);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 

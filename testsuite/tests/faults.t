@@ -40,7 +40,7 @@ pass "netkit deleted: the holder ends"
 expect_eq "$(state_of "$POD")" "" "netkit deleted: its state is removed"
 expect_eq "$(lease_of "$HOST" "$SIM" 3)" null "netkit deleted: the kernel ended the lease"
 expect_rc 0 "netkit deleted: show leases" -n "$HOST" -j show leases
-expect_eq "$(printf '%s' "$OUT" | jq '.leases | length')" 0 "netkit deleted: no lease shown"
+expect_eq "$(printf '%s' "$OUT" | jq --arg s "$SIM" '[.leases[] | select(.ifname==$s)] | length')" 0 "netkit deleted: no lease of the NIC shown"
 expect_rc 0 "netkit deleted: show bindings" -n "$POD" -j show bindings
 expect_eq "$OUT" '{"bindings":[]}' "netkit deleted: no binding shown"
 expect_rc 0 "netkit deleted: redirect show" -n "$HOST" -j redirect show
@@ -87,7 +87,7 @@ wait_gone "$HOLDER" || fail "holder did not end on SIGTERM"
 for _ in $(seq 100); do [ "$(lease_of "$HOST" "$SIM" 3)" = null ] && break; sleep 0.1; done
 expect_eq "$(lease_of "$HOST" "$SIM" 3)" null "namespace deleted: once the holder is gone the namespace dies and the lease ends"
 expect_rc 0 "namespace deleted: show leases" -n "$HOST" -j show leases
-expect_eq "$(printf '%s' "$OUT" | jq '.leases | length')" 0 "namespace deleted: no lease shown"
+expect_eq "$(printf '%s' "$OUT" | jq --arg s "$SIM" '[.leases[] | select(.ifname==$s)] | length')" 0 "namespace deleted: no lease of the NIC shown"
 expect_rc 0 "namespace deleted: redirect show" -n "$HOST" -j redirect show
 expect_eq "$(printf '%s' "$OUT" | jq -c "[.redirects[] | select(.ifindex==$nkh_idx) | .defunct]")" '[true]' "namespace deleted: the primary's pin is defunct"
 expect_error 3 "namespace deleted: unlease" -n "$HOST" unlease from "$SIM" queue 3

@@ -4,6 +4,8 @@
 # JSON document or nothing, never half of one.
 . "$TESTSUITE/lib.sh"
 need_root
+# The binary itself, also under make check-valgrind (whose $NKCTL is a wrapper).
+BIN=${NKCTL_REAL:-$NKCTL}
 
 ns_new NS
 N=${NKCTL_SIGINT_DEVICES:-1500}
@@ -12,7 +14,7 @@ ip -n "$NS" -batch "$T_TMP/batch" || fail "cannot create $N veth devices"
 
 # How long a whole dump takes, to aim the signals inside it.
 t0=$EPOCHREALTIME
-"$NKCTL" -n "$NS" -j show > "$T_TMP/full" || fail "show failed"
+"$BIN" -n "$NS" -j show > "$T_TMP/full" || fail "show failed"
 t1=$EPOCHREALTIME
 us=$(( (${t1/./} - ${t0/./}) ))
 $PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$T_TMP/full" || fail "the full dump is no JSON"
@@ -22,7 +24,7 @@ whole=0 none=0
 for i in $(seq 40); do
 	sig=INT
 	[ $((i % 3)) = 0 ] && sig=TERM
-	"$NKCTL" -n "$NS" -j show > "$T_TMP/part" 2>/dev/null &
+	"$BIN" -n "$NS" -j show > "$T_TMP/part" 2>/dev/null &
 	pid=$!
 	# Somewhere between the start and a little after the end of the dump.
 	sleep "$(awk -v r=$RANDOM -v us="$us" 'BEGIN { printf "%.6f", r / 32768 * us / 1e6 }')"
