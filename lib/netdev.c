@@ -13,10 +13,10 @@ static const struct nl_attr_desc queue_id_attrs[] = {
 	{ NK_NETDEV_A_QUEUE_ID, "id", NULL , 0 },
 	{ NK_NETDEV_A_QUEUE_TYPE, "type", NULL , 0 },
 };
-static const struct nl_attr_space queue_id_space = NL_SPACE(queue_id_attrs);
+const struct nl_attr_space netdev_queue_id_space = NL_SPACE(queue_id_attrs);
 static const struct nl_attr_desc lease_attrs[] = {
 	{ NK_NETDEV_A_LEASE_IFINDEX, "ifindex", NULL , 0 },
-	{ NK_NETDEV_A_LEASE_QUEUE, "queue", &queue_id_space , 0 },
+	{ NK_NETDEV_A_LEASE_QUEUE, "queue", &netdev_queue_id_space , 0 },
 	{ NK_NETDEV_A_LEASE_NETNS_ID, "netns-id", NULL , 0 },
 };
 static const struct nl_attr_space lease_space = NL_SPACE(lease_attrs);
@@ -80,18 +80,13 @@ static void parse_lease(struct nk_queue *q, const struct nlattr *nest)
 	}
 }
 
-static int queue_cb(const struct nlmsghdr *nlh, void *data)
+int netdev_parse_queue(const struct nlmsghdr *nlh, struct nk_queue *q)
 {
-	struct nk_queue_list *l = data;
 	struct nl_attrs a;
-	struct nk_queue *q;
 
 	nl_parse_msg(&a, nlh, GENL_HDRLEN, NK_NETDEV_A_QUEUE_MAX);
 	if (!a.tb[NK_NETDEV_A_QUEUE_IFINDEX] || !a.tb[NK_NETDEV_A_QUEUE_ID])
-		return 0;
-	q = nk_grow(&l->v, &l->n, &l->cap, sizeof(*q));
-	if (!q)
-		return -ENOMEM;
+		return -ENOENT;
 	memset(q, 0, sizeof(*q));
 	q->ifindex = (int)nl_get_uint(a.tb[NK_NETDEV_A_QUEUE_IFINDEX]);
 	q->id = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_QUEUE_ID]);
@@ -124,18 +119,27 @@ static int queue_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
-static int napi_cb(const struct nlmsghdr *nlh, void *data)
+static int queue_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct nk_napi_list *l = data;
+	struct nk_queue_list *l = data;
+	struct nk_queue q, *slot;
+
+	if (netdev_parse_queue(nlh, &q))
+		return 0;
+	slot = nk_grow(&l->v, &l->n, &l->cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	*slot = q;
+	return 0;
+}
+
+int netdev_parse_napi(const struct nlmsghdr *nlh, struct nk_napi *n)
+{
 	struct nl_attrs a;
-	struct nk_napi *n;
 
 	nl_parse_msg(&a, nlh, GENL_HDRLEN, NK_NETDEV_A_NAPI_MAX);
 	if (!a.tb[NK_NETDEV_A_NAPI_IFINDEX] || !a.tb[NK_NETDEV_A_NAPI_ID])
-		return 0;
-	n = nk_grow(&l->v, &l->n, &l->cap, sizeof(*n));
-	if (!n)
-		return -ENOMEM;
+		return -ENOENT;
 	memset(n, 0, sizeof(*n));
 	n->ifindex = (int)nl_get_uint(a.tb[NK_NETDEV_A_NAPI_IFINDEX]);
 	n->id = (uint32_t)nl_get_uint(a.tb[NK_NETDEV_A_NAPI_ID]);
@@ -163,6 +167,20 @@ static int napi_cb(const struct nlmsghdr *nlh, void *data)
 		n->irq_suspend_timeout = nl_get_uint(a.tb[NK_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT]);
 		n->have |= NAPI_HAVE_IRQ_SUSPEND;
 	}
+	return 0;
+}
+
+static int napi_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nk_napi_list *l = data;
+	struct nk_napi n, *slot;
+
+	if (netdev_parse_napi(nlh, &n))
+		return 0;
+	slot = nk_grow(&l->v, &l->n, &l->cap, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	*slot = n;
 	return 0;
 }
 

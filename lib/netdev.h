@@ -60,6 +60,10 @@ int netdev_queue_dump(struct nl_sock *s, const struct genl_family *fam,
 		      int ifindex, struct nk_queue_list *out, struct nl_err *err);
 int netdev_napi_dump(struct nl_sock *s, const struct genl_family *fam,
 		     int ifindex, struct nk_napi_list *out, struct nl_err *err);
+/* Decode one queue-get / napi-get reply message, as the dumps do; -ENOENT
+ * when it lacks the ifindex or id (the dumps skip such a message). */
+int netdev_parse_queue(const struct nlmsghdr *nlh, struct nk_queue *q);
+int netdev_parse_napi(const struct nlmsghdr *nlh, struct nk_napi *n);
 void nk_queue_list_free(struct nk_queue_list *l);
 void nk_napi_list_free(struct nk_napi_list *l);
 /* First queue of ifindex and how many follow it (0 when none). */
@@ -80,6 +84,8 @@ const char *nk_napi_threaded_name(uint32_t threaded);
 
 /* Attribute names of netdev requests, for extack paths. */
 extern const struct nl_attr_space netdev_queue_space;
+/* A queue-id nest {id, type}, as leases and bindings carry it. */
+extern const struct nl_attr_space netdev_queue_id_space;
 extern const struct nl_attr_space netdev_napi_space;
 
 #endif
