@@ -40,6 +40,8 @@ alive "$pid" || fail "holder $pid is not running"
 pass "the holder runs"
 expect_eq "$(stat -c %a /run/nkctl) $(stat -c %a $STATE) $(stat -c %a $STATE/$id)" "700 700 600" "state is private"
 expect_match "$(ls -l /proc/$pid/fd/ | grep -c dmabuf)" '^1$' "the holder keeps the dmabuf"
+dfd=$(ls -l /proc/$pid/fd/ | awk '/dmabuf/ {print $9}')
+expect_eq "$(awk '/^(size|exp_name):/ {printf "%s ", $2}' /proc/$pid/fdinfo/$dfd)" "4194304 udmabuf " "the kernel's dmabuf: a 4M udmabuf (made from a sealed memfd)"
 expect_match "$(readlink /proc/$pid/fd/0) $(readlink /proc/$pid/fd/1)" '^/dev/null /dev/null$' "detached from the caller's terminal"
 expect_eq "$(ps -o sid= -p "$pid" | tr -d ' ')" "$pid" "in its own session"
 
@@ -69,6 +71,8 @@ id=$(printf '%s' "$OUT" | jq .bindings[0].id)
 pid=$(printf '%s' "$OUT" | jq .bindings[0].holder.pid)
 expect_eq "$(printf '%s' "$OUT" | jq -c '.bindings[0] | [.direction, has("queues"), .dmabuf.source, .dmabuf.heap]')" \
 	'["tx",false,"heap","system"]' "a TX binding has no queues"
+dfd=$(ls -l /proc/$pid/fd/ | awk '/dmabuf/ {print $9}')
+expect_eq "$(awk '/^(size|exp_name):/ {printf "%s ", $2}' /proc/$pid/fdinfo/$dfd)" "4194304 system " "the kernel's dmabuf: 4M from the system heap"
 kill -KILL "$pid"
 wait_gone "$pid" || fail "SIGKILL did not end $pid"
 expect_rc 0 "show after SIGKILL" -n "$HOST" -j show bindings
