@@ -181,13 +181,6 @@ static int add_kernel_bindings(struct nk_ctx *ctx, struct nk_binding_list *l,
 	return 0;
 }
 
-static int cmp_id(const void *a, const void *b)
-{
-	const struct nk_binding *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 /* The bindings of the command's namespace: state files, then the kernel's. */
 static int load_bindings(struct nk_ctx *ctx, struct nk_binding_list *out, bool *kernel_ok)
 {
@@ -215,7 +208,7 @@ static int load_bindings(struct nk_ctx *ctx, struct nk_binding_list *out, bool *
 		nk_binding_list_free(out);
 		return ret;
 	}
-	qsort(out->v, out->n, sizeof(*out->v), cmp_id);
+	nk_binding_sort(out);
 	return 0;
 }
 

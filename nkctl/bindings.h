@@ -60,6 +60,8 @@ struct nk_binding_list {
 	size_t n, cap;
 };
 
+/* Sort by binding id. */
+void nk_binding_sort(struct nk_binding_list *l);
 /* Every state file (alive or stale), sorted by id. */
 int nk_binding_states(struct nk_binding_list *out);
 /* The namespace of this thread (the command's, after -n). 0 or -errno. */

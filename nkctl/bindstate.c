@@ -186,6 +186,12 @@ static int cmp_id(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+void nk_binding_sort(struct nk_binding_list *l)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_id);
+}
+
 int nk_binding_states(struct nk_binding_list *out)
 {
 	struct dirent *e;
@@ -224,7 +230,7 @@ int nk_binding_states(struct nk_binding_list *out)
 		fclose(f);
 	}
 	closedir(d);
-	qsort(out->v, out->n, sizeof(*out->v), cmp_id);
+	nk_binding_sort(out);
 	return 0;
 }
 
