@@ -45,11 +45,13 @@ run() {
 }
 
 worker() {
-	local end=$((SECONDS + SECS)) d q
+	local end=$((SECONDS + SECS)) d q kind=$((W % 8))
 	while [ $SECONDS -lt $end ]; do
 		d=nkr$((RANDOM % 3))
 		q=$((RANDOM % 4))
-		case $((RANDOM % 8)) in
+		# The first command of worker W is of kind W % 8, so every kind is
+		# tried twice at once even when the machine is slow; then at random.
+		case $kind in
 		0|1) run attach "$d" redirect attach dev "$d" to "$SIM" ;;
 		2) run attach "$d" redirect attach dev "$d" to "${d}p" ;;
 		3) run detach "$d" redirect detach dev "$d" ;;
@@ -59,8 +61,16 @@ worker() {
 		6) run bind "$SIM" bind-rx dev "$SIM" queue $((4 + RANDOM % 4)) dmabuf udmabuf size 1M ;;
 		7) run unbind "$SIM" unbind dev "$SIM" ;;
 		esac
+		kind=$((RANDOM % 8))
 	done
 }
+
+# Something to detach, unlease and unbind from the start (logged like the rest).
+W=0
+for i in 0 1 2; do run attach "nkr$i" redirect attach dev "nkr$i" to "$SIM"; done
+for q in 0 1 2 3; do run lease "$q" lease dev "nkl$q" from "$SIM" queue "$q"; done
+run bind "$SIM" bind-rx dev "$SIM" queue 4 dmabuf udmabuf size 1M
+[ "$(awk '$3 != 0' "$LOG/w0.log")" = "" ] || fail "set-up failed: $(cat "$LOG/w0.log" "$LOG/w0.err")"
 
 pids=()
 for W in $(seq $WORKERS); do
