@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
@@ -34,10 +35,54 @@ int nk_exit_from_errno(int err)
 	}
 }
 
+/* An error is one line whatever the words in it (an argument may hold a new
+ * line): control characters are printed escaped. */
+static void put_line(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = 0;
+
+		while (p[n] && p[n] >= 0x20 && p[n] != 0x7f)
+			n++;
+		fwrite(p, 1, n, stderr);
+		p += n;
+		if (!*p)
+			break;
+		if (*p == '\n')
+			fputs("\\n", stderr);
+		else if (*p == '\t')
+			fputs("\\t", stderr);
+		else
+			fprintf(stderr, "\\x%02x", *p);
+		p++;
+	}
+}
+
+static void vput_line(const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *buf;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	buf = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (!buf) {
+		vfprintf(stderr, fmt, ap);
+		return;
+	}
+	vsnprintf(buf, (size_t)n + 1, fmt, ap);
+	put_line(buf);
+	free(buf);
+}
+
 static void vreport(const char *label, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", label);
-	vfprintf(stderr, fmt, ap);
+	vput_line(fmt, ap);
 }
 
 int nk_error(int code, const char *fmt, ...)
@@ -79,11 +124,11 @@ int nk_error_nl(const struct nl_err *e, const char *fmt, ...)
 	fputs("Error: ", stderr);
 	if (fmt) {
 		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
+		vput_line(fmt, ap);
 		va_end(ap);
 		fputs(": ", stderr);
 	}
-	fputs(e->msg[0] ? e->msg : strerror(e->code), stderr);
+	put_line(e->msg[0] ? e->msg : strerror(e->code));
 	if (e->path[0])
 		fprintf(stderr, " (%s%s)", e->missing ? "missing attribute " : "",
 			e->path);

@@ -188,38 +188,80 @@ static void extack_paths(struct nl_err *err, const struct nlmsghdr *req,
 	}
 }
 
-static void decode_error(struct nl_err *err, const struct nlmsghdr *nlh,
-			 const struct nlmsghdr *req, size_t hdrlen,
-			 const struct nl_attr_space *space, int code)
+/* The kernel's errnos are -4095..-1: anything else is a malformed reply. */
+static int error_code(int e)
 {
-	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
-	const struct nlattr *attr;
-	size_t off;
+	return e > 0 || e < -4095 ? -EPROTO : e;
+}
 
-	nl_err_set(err, code, NULL);
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return;
-	off = sizeof(*e);
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - sizeof(e->msg);
-	if (NLMSG_HDRLEN + off >= nlh->nlmsg_len)
-		return;
-	mnl_attr_for_each_payload((const void *)((const char *)e + off),
-				  nlh->nlmsg_len - NLMSG_HDRLEN - off) {
+int nl_decode_error(const struct nlmsghdr *nlh, const struct nlmsghdr *req,
+		    size_t hdrlen, const struct nl_attr_space *space,
+		    struct nl_err *err)
+{
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
+	const char *p = mnl_nlmsg_get_payload(nlh);
+	size_t plen = mnl_nlmsg_get_payload_len(nlh), off;
+	const struct nlattr *attr;
+	int code;
+
+	if (nlh->nlmsg_type == NLMSG_DONE) {
+		/* The end of a dump: its errno when it failed, then the TLVs
+		 * (not a struct nlmsgerr). */
+		if (plen < sizeof(code))
+			return 0;
+		memcpy(&code, p, sizeof(code));
+		off = sizeof(code);
+	} else {
+		const struct nlmsgerr *e = (const void *)p;
+
+		if (plen < sizeof(*e)) {
+			nl_err_set(err, EPROTO, "a netlink error message too short for its header");
+			return -EPROTO;
+		}
+		code = e->error;
+		/* The request comes back after the header unless capped. */
+		off = sizeof(*e);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += e->msg.nlmsg_len - sizeof(e->msg);
+	}
+	if (!code)
+		return 0;
+	code = error_code(code);
+	nl_err_set(err, -code, NULL);
+	if (!err || !(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || off >= plen)
+		return code;
+	mnl_attr_for_each_payload((const void *)(p + off), plen - off) {
 		uint16_t t = mnl_attr_get_type(attr);
 
 		if (mnl_attr_validate(attr, MNL_TYPE_UNSPEC) < 0)
 			break;
+		/* Offsets and types are read with mnl_attr_get_u32(). */
+		if ((t == NLMSGERR_ATTR_OFFS || t == NLMSGERR_ATTR_MISS_TYPE ||
+		     t == NLMSGERR_ATTR_MISS_NEST) && mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+			continue;
 		if (t <= NLMSGERR_ATTR_MAX)
 			tb[t] = attr;
 	}
-	if (tb[NLMSGERR_ATTR_MSG])
+	if (tb[NLMSGERR_ATTR_MSG]) {
 		nl_get_str(tb[NLMSGERR_ATTR_MSG], err->msg, sizeof(err->msg));
+		/* It ends up inside one Error: line. */
+		for (char *c = err->msg; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = ' ';
+	}
 	if (req)
 		extack_paths(err, req, hdrlen, space, tb[NLMSGERR_ATTR_OFFS],
 			     tb[NLMSGERR_ATTR_MISS_TYPE],
 			     tb[NLMSGERR_ATTR_MISS_NEST]);
+	return code;
+}
+
+bool nl_msg_ok(const struct nlmsghdr *nlh, int len)
+{
+	/* Not mnl_nlmsg_ok(): libmnl 1.0.4 compares nlmsg_len as an int, so a
+	 * length of 2^31 or more passes for any len. */
+	return len >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
+	       nlh->nlmsg_len <= (unsigned int)len;
 }
 
 /*
@@ -264,33 +306,20 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, size_t hdrlen,
 			return (int)n;
 		}
 		len = (int)n;
-		for (nlh = (const void *)s->rbuf; mnl_nlmsg_ok(nlh, len);
+		for (nlh = (const void *)s->rbuf; nl_msg_ok(nlh, len);
 		     nlh = mnl_nlmsg_next(nlh, &len)) {
 			if (nlh->nlmsg_seq != req->nlmsg_seq ||
 			    nlh->nlmsg_pid != s->portid)
 				continue; /* stale reply of an earlier request */
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+			/* The ACK of a do-request (error 0) ends it, NLMSG_DONE
+			 * a dump. Dumps are sent without NLM_F_ACK. (Testing
+			 * NLM_F_DUMP would be wrong: its bits are
+			 * NLM_F_REPLACE|EXCL on NEW requests.) */
+			if (nlh->nlmsg_type == NLMSG_ERROR || nlh->nlmsg_type == NLMSG_DONE) {
+				int ret = nl_decode_error(nlh, req, hdrlen, space, err);
 
-				if (e->error) {
-					decode_error(err, nlh, req, hdrlen, space, -e->error);
-					return e->error;
-				}
-				/* The ACK of a do-request. Dumps are sent without
-				 * NLM_F_ACK and end at NLMSG_DONE. (Testing NLM_F_DUMP
-				 * would be wrong: its bits are NLM_F_REPLACE|EXCL on
-				 * NEW requests.) */
-				goto done;
-			}
-			if (nlh->nlmsg_type == NLMSG_DONE) {
-				int derr = 0;
-
-				if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int))
-					memcpy(&derr, mnl_nlmsg_get_payload(nlh), sizeof(int));
-				if (derr) {
-					decode_error(err, nlh, NULL, 0, NULL, -derr);
-					return derr;
-				}
+				if (ret)
+					return ret;
 				goto done;
 			}
 			if (nlh->nlmsg_type < NLMSG_MIN_TYPE)

@@ -67,6 +67,22 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *req, size_t hdrlen,
 	    const struct nl_attr_space *space, nl_data_cb cb, void *data,
 	    struct nl_err *err);
 
+/* Does a whole message start at nlh, with len bytes left in the buffer? What
+ * mnl_nlmsg_ok() should say (it lets a length of 2^31 or more pass); walk
+ * with mnl_nlmsg_next(). */
+bool nl_msg_ok(const struct nlmsghdr *nlh, int len);
+
+/*
+ * Decode the message that ends a request, as nl_talk does: NLMSG_ERROR (an
+ * ACK when its error is 0) or NLMSG_DONE (a dump's end, with its errno when
+ * the dump failed). On an error, err gets the errno, the extack message and,
+ * when req is given, the path of the attribute the kernel names (hdrlen and
+ * space as for nl_talk). Returns 0 or a negative errno.
+ */
+int nl_decode_error(const struct nlmsghdr *nlh, const struct nlmsghdr *req,
+		    size_t hdrlen, const struct nl_attr_space *space,
+		    struct nl_err *err);
+
 /* Make room for one more element of size esz in the array *v (length *n,
  * capacity *cap) and return it, counted; NULL when out of memory. */
 void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz);

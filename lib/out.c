@@ -21,10 +21,44 @@ static void json_indent(struct out *o)
 		fputs("  ", o->fp);
 }
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n;
+	unsigned int cp;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		n = 2;
+		cp = p[0] & 0x1f;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		n = 3;
+		cp = p[0] & 0x0f;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 4;
+		cp = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80) /* also stops at the terminating NUL */
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* JSON text is UTF-8 (RFC 8259), but a device name is any bytes: a byte that
+ * is not part of well-formed UTF-8 becomes U+FFFD. */
 static void json_string(FILE *fp, const char *s)
 {
 	fputc('"', fp);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		size_t n;
+
 		switch (*p) {
 		case '"':  fputs("\\\"", fp); break;
 		case '\\': fputs("\\\\", fp); break;
@@ -32,10 +66,16 @@ static void json_string(FILE *fp, const char *s)
 		case '\t': fputs("\\t", fp); break;
 		case '\r': fputs("\\r", fp); break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
+			if (*p < 0x20 || *p == 0x7f) {
 				fprintf(fp, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				fputc(*p, fp);
+			} else if ((n = utf8_len(p))) {
+				fwrite(p, 1, n, fp);
+				p += n - 1;
+			} else {
+				fputs("\\ufffd", fp);
+			}
 		}
 	}
 	fputc('"', fp);
