@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: arbitrary bytes as the kernel's replies behind
+ * "nkctl show", decoded and printed by nkctl's own code.
+ *
+ * The input is a receive buffer: a stream of nlmsghdr messages walked with
+ * nl_msg_ok() and mnl_nlmsg_next() as nl_talk() does. Each message goes where nl_talk would
+ * send it:
+ *   - NLM_F_REQUEST set: a request nkctl sent (the kernel never sets the
+ *     flag); it is what the extack offsets of later errors point into;
+ *   - NLMSG_ERROR, NLMSG_DONE: nl_decode_error() against the last request,
+ *     then the one "Error:" line nk_error_nl() makes of it;
+ *   - RTM_NEWLINK: rtnl_parse_link(), as the link dump;
+ *   - any other type >= 20 (a generic netlink family id: the netdev family):
+ *     netdev_parse_queue() for queue-get, netdev_parse_napi() for napi-get,
+ *     both for any other command (a dump callback sees whatever comes).
+ * The lists are then sorted as the dumps sort them and printed as "show",
+ * "show leases" and "link del" print them (nk_print_link, nk_print_lease,
+ * nk_print_deleted): as text and as JSON (pretty for inputs of odd length,
+ * compact for the others). Each JSON document
+ * must be valid JSON (jsoncheck.h) and each error exactly one Error: line;
+ * the harness aborts when not.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "compat.h"
+#include "err.h"
+#include "leases.h"
+#include "netdev.h"
+#include "netns.h"
+#include "nl.h"
+#include "out.h"
+#include "rtnl.h"
+#include "show.h"
+#include "jsoncheck.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *real_stderr; /* the harness's own complaints */
+static FILE *devnull;
+static struct stat self_ns;
+
+static void die(const char *what, const char *detail, const char *buf, size_t len)
+{
+	fprintf(real_stderr, "fuzz_netlink: %s: %s\n", what, detail);
+	if (buf) {
+		fprintf(real_stderr, "--- output (%zu bytes) ---\n", len);
+		fwrite(buf, 1, len, real_stderr);
+		fprintf(real_stderr, "\n--- end ---\n");
+	}
+	fflush(real_stderr);
+	abort();
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	int fd;
+
+	(void)argc;
+	(void)argv;
+	/* nkctl writes its errors to stderr: point the stdio stream (not fd 2,
+	 * where libFuzzer and the sanitizers report) at /dev/null. glibc lets a
+	 * program assign stderr. */
+	real_stderr = stderr;
+	devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		abort();
+	stderr = devnull;
+	/* The namespace nk_lease_of_nic() compares lease records with. */
+	if (netns_open_current(&fd) == 0) {
+		fstat(fd, &self_ns);
+		close(fd);
+	}
+	return 0;
+}
+
+/* ---- the requests that extack offsets point into ---- */
+
+/* Names of link attributes as lib/netkit.c gives them for netkit_create()
+ * (its tables are static there): nested, with a header inside peer-info, and
+ * recursive. */
+static const struct nl_attr_space fz_link_space;
+static const struct nl_attr_desc fz_netkit_attrs[] = {
+	{ NK_IFLA_NETKIT_PEER_INFO, "peer-info", &fz_link_space, sizeof(struct ifinfomsg) },
+	{ NK_IFLA_NETKIT_POLICY, "policy", NULL, 0 },
+	{ NK_IFLA_NETKIT_MODE, "mode", NULL, 0 },
+	{ NK_IFLA_NETKIT_PAIRING, "pairing", NULL, 0 },
+};
+static const struct nl_attr_space fz_netkit_space = NL_SPACE(fz_netkit_attrs);
+static const struct nl_attr_desc fz_info_attrs[] = {
+	{ IFLA_INFO_KIND, "kind", NULL, 0 },
+	{ IFLA_INFO_DATA, "netkit", &fz_netkit_space, 0 },
+};
+static const struct nl_attr_space fz_info_space = NL_SPACE(fz_info_attrs);
+static const struct nl_attr_desc fz_link_attrs[] = {
+	{ IFLA_IFNAME, "ifname", NULL, 0 },
+	{ IFLA_MTU, "mtu", NULL, 0 },
+	{ IFLA_NUM_RX_QUEUES, "num-rx-queues", NULL, 0 },
+	{ IFLA_LINKINFO, "linkinfo", &fz_info_space, 0 },
+	{ IFLA_EXT_MASK, "ext-mask", NULL, 0 },
+};
+static const struct nl_attr_space fz_link_space = NL_SPACE(fz_link_attrs);
+
+/* The family header and attribute names of a request, by its type. */
+static void request_space(const struct nlmsghdr *req, size_t *hdrlen,
+			  const struct nl_attr_space **space)
+{
+	*hdrlen = 0;
+	*space = NULL;
+	if (!req)
+		return;
+	if (req->nlmsg_type >= RTM_NEWLINK && req->nlmsg_type <= RTM_SETLINK) {
+		*hdrlen = sizeof(struct ifinfomsg);
+		*space = &fz_link_space;
+	} else if (req->nlmsg_type >= NLMSG_MIN_TYPE) {
+		const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
+
+		*hdrlen = GENL_HDRLEN;
+		*space = mnl_nlmsg_get_payload_len(req) >= GENL_HDRLEN &&
+			 g->cmd == NK_NETDEV_CMD_NAPI_GET ?
+			 &netdev_napi_space : &netdev_queue_space;
+	}
+}
+
+/* ---- errors ---- */
+
+static void check_error(const struct nlmsghdr *nlh, const struct nlmsghdr *req)
+{
+	const struct nl_attr_space *space;
+	struct nl_err err;
+	char *buf = NULL;
+	size_t hdrlen, len = 0;
+	FILE *m;
+	int ret, code, lines = 0;
+
+	request_space(req, &hdrlen, &space);
+	memset(&err, 0xa5, sizeof(err)); /* nothing may be left unset */
+	ret = nl_decode_error(nlh, req, hdrlen, space, &err);
+	/* nl.h: 0, or a negative errno with err filled in. */
+	if (ret > 0)
+		die("nl_decode_error", "returned a positive value", NULL, 0);
+	if (ret == 0)
+		return;
+	if (err.code != -ret || err.code <= 0)
+		die("nl_decode_error", "err.code is not the returned errno", NULL, 0);
+	if (strnlen(err.msg, sizeof(err.msg)) == sizeof(err.msg) ||
+	    strnlen(err.path, sizeof(err.path)) == sizeof(err.path))
+		die("nl_decode_error", "an unterminated message or path", NULL, 0);
+	/* What the user sees: one Error: line. */
+	m = open_memstream(&buf, &len);
+	if (!m)
+		abort();
+	stderr = m;
+	code = nk_error_nl(&err, "cannot list devices");
+	stderr = devnull;
+	fclose(m);
+	for (size_t i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	if (len < 8 || strncmp(buf, "Error: ", 7) || lines != 1 || buf[len - 1] != '\n' ||
+	    strlen(buf) != len)
+		die("nk_error_nl", "not exactly one Error: line", buf, len);
+	if (code < NK_EXIT_USAGE || code > NK_EXIT_PERM)
+		die("nk_error_nl", "an exit status outside the documented ones", buf, len);
+	free(buf);
+}
+
+/* ---- the lists, as the dumps build them ---- */
+
+struct lists {
+	struct nk_link_list links;
+	struct nk_queue_list queues;
+	struct nk_napi_list napis;
+	struct nk_lease_list leases;
+};
+
+static int cmp_ifindex(const void *a, const void *b)
+{
+	const struct nk_link *x = a, *y = b;
+
+	return (x->ifindex > y->ifindex) - (x->ifindex < y->ifindex);
+}
+
+static int cmp_queue(const void *a, const void *b)
+{
+	const struct nk_queue *x = a, *y = b;
+
+	if (x->ifindex != y->ifindex)
+		return x->ifindex < y->ifindex ? -1 : 1;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_napi(const void *a, const void *b)
+{
+	const struct nk_napi *x = a, *y = b;
+
+	if (x->ifindex != y->ifindex)
+		return x->ifindex < y->ifindex ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void add_link(struct lists *L, const struct nlmsghdr *nlh)
+{
+	struct nk_link *l = nk_grow(&L->links.v, &L->links.n, &L->links.cap, sizeof(*l));
+
+	if (!l)
+		abort();
+	if (rtnl_parse_link(nlh, l))
+		L->links.n--;
+	else if (strnlen(l->ifname, sizeof(l->ifname)) == sizeof(l->ifname) ||
+		 strnlen(l->kind, sizeof(l->kind)) == sizeof(l->kind) ||
+		 l->addr_len > sizeof(l->addr))
+		die("rtnl_parse_link", "an unterminated name or an address too long", NULL, 0);
+}
+
+static void add_netdev(struct lists *L, const struct nlmsghdr *nlh)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	int cmd = mnl_nlmsg_get_payload_len(nlh) >= GENL_HDRLEN ? g->cmd : -1;
+	struct nk_queue q;
+	struct nk_napi n;
+
+	if (cmd != NK_NETDEV_CMD_NAPI_GET && netdev_parse_queue(nlh, &q) == 0) {
+		struct nk_queue *slot = nk_grow(&L->queues.v, &L->queues.n, &L->queues.cap,
+						 sizeof(*slot));
+		if (!slot)
+			abort();
+		*slot = q;
+	}
+	if (cmd != NK_NETDEV_CMD_QUEUE_GET && netdev_parse_napi(nlh, &n) == 0) {
+		struct nk_napi *slot = nk_grow(&L->napis.v, &L->napis.n, &L->napis.cap,
+						sizeof(*slot));
+		if (!slot)
+			abort();
+		*slot = n;
+	}
+}
+
+static void name_of(const struct lists *L, int ifindex, char *buf, size_t len)
+{
+	const struct nk_link *l = nk_link_find(&L->links, ifindex);
+
+	snprintf(buf, len, "%s", l ? l->ifname : "");
+}
+
+/* The lease table nk_lease_scan() would build from these queues if this were
+ * the only namespace (nkctl/leases.c scan_one): holders named through the
+ * link list, a netns-id naming another namespace ("nsN", or unreachable when
+ * odd). */
+static void make_leases(struct lists *L)
+{
+	for (size_t i = 0; i < L->queues.n; i++) {
+		const struct nk_queue *q = &L->queues.v[i];
+		struct nk_lease_rec *r;
+
+		if (!(q->have & QUEUE_HAVE_LEASE))
+			continue;
+		r = nk_grow(&L->leases.v, &L->leases.n, &L->leases.cap, sizeof(*r));
+		if (!r)
+			abort();
+		memset(r, 0, sizeof(*r));
+		r->nic_dev = self_ns.st_dev;
+		r->nic_ino = self_ns.st_ino;
+		r->nic_ifindex = q->ifindex;
+		r->nic_queue = q->id;
+		name_of(L, q->ifindex, r->nic_ifname, sizeof(r->nic_ifname));
+		r->nk_ifindex = q->lease_ifindex;
+		r->nk_queue = q->lease_queue_id;
+		r->mp = q->have & (QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING | QUEUE_HAVE_XSK);
+		r->dmabuf = q->dmabuf;
+		r->existed = q->id & 1;
+		if (!(q->have & QUEUE_HAVE_LEASE_NETNS_ID)) {
+			r->nk_found = true;
+			r->nk_dev = self_ns.st_dev;
+			r->nk_ino = self_ns.st_ino;
+			name_of(L, q->lease_ifindex, r->nk_ifname, sizeof(r->nk_ifname));
+		} else if (!(q->lease_netns_id & 1)) {
+			r->nk_found = true;
+			snprintf(r->nk_ns, sizeof(r->nk_ns), "ns%d", (int)q->lease_netns_id);
+		}
+		if (q->id & 2) {
+			/* as if this dump had come from another namespace */
+			snprintf(r->nic_ns, sizeof(r->nic_ns), "nic \"%u\"", q->id);
+			r->nic_dev = 0;
+			r->nic_ino = 0;
+		}
+	}
+}
+
+/* ---- printing ---- */
+
+enum { MODE_TEXT, MODE_JSON, MODE_PRETTY };
+enum { DOC_SHOW, DOC_LEASES, DOC_DELETED, NDOCS };
+
+/* One command's output: "show", "show leases" or "link del". */
+static void print_doc(FILE *fp, int mode, int doc, const struct lists *L)
+{
+	struct out o;
+
+	out_init(&o, fp, mode != MODE_TEXT, mode == MODE_PRETTY);
+	out_begin(&o);
+	switch (doc) {
+	case DOC_SHOW:
+		out_arr_open(&o, "devices");
+		for (size_t i = 0; i < L->links.n; i++)
+			nk_print_link(&o, &L->links.v[i], i % 3 == 2 ? "pod\t\"1\"" : NULL,
+				      &L->links, &L->queues, &L->napis, &L->leases);
+		break;
+	case DOC_LEASES:
+		out_arr_open(&o, "leases");
+		for (size_t i = 0; i < L->leases.n; i++)
+			nk_print_lease(&o, &L->leases.v[i], i & 1);
+		break;
+	case DOC_DELETED:
+		out_arr_open(&o, "deleted");
+		for (size_t i = 0; i < L->links.n; i++) {
+			const struct nk_link *l = &L->links.v[i], *peer = NULL;
+			struct nk_link other = { .ifindex = l->link };
+
+			/* link del: the peer named when in this namespace */
+			if (nk_link_has_peer(l)) {
+				if (!(l->have & LINK_HAVE_LINK_NETNSID))
+					peer = nk_link_find(&L->links, l->link);
+				if (!peer)
+					peer = &other;
+			}
+			nk_print_deleted(&o, l, peer);
+		}
+		break;
+	}
+	out_arr_close(&o);
+	out_end(&o);
+}
+
+static void check_json(int mode, int doc, const struct lists *L)
+{
+	char *buf = NULL, detail[128];
+	size_t len = 0, at;
+	const char *why;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		abort();
+	print_doc(m, mode, doc, L);
+	fclose(m);
+	if (strlen(buf) != len)
+		die("JSON", "a NUL byte in the output", buf, len);
+	why = jsoncheck(buf, len, &at);
+	if (why) {
+		snprintf(detail, sizeof(detail), "%s (document %d, %s, offset %zu)", why, doc,
+			 mode == MODE_PRETTY ? "pretty" : "compact", at);
+		die("invalid JSON", detail, buf, len);
+	}
+	if (!len || buf[len - 1] != '\n')
+		die("JSON", "the document does not end in a new line", buf, len);
+	free(buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct lists L;
+	const struct nlmsghdr *nlh, *req = NULL;
+	char *buf;
+	int len;
+
+	if (size > 1 << 20)
+		return 0;
+	/* A receive buffer is aligned like any malloc'd one (nl_sock.rbuf). */
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		abort();
+	memcpy(buf, data, size);
+	memset(&L, 0, sizeof(L));
+	len = (int)size;
+	for (nlh = (const void *)buf; nl_msg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+		if (nlh->nlmsg_flags & NLM_F_REQUEST) {
+			req = nlh;
+			continue;
+		}
+		if (nlh->nlmsg_type == NLMSG_ERROR || nlh->nlmsg_type == NLMSG_DONE)
+			check_error(nlh, req);
+		else if (nlh->nlmsg_type == RTM_NEWLINK)
+			add_link(&L, nlh);
+		else if (nlh->nlmsg_type > RTM_SETLINK)
+			add_netdev(&L, nlh);
+	}
+	if (L.links.n)
+		qsort(L.links.v, L.links.n, sizeof(*L.links.v), cmp_ifindex);
+	if (L.queues.n)
+		qsort(L.queues.v, L.queues.n, sizeof(*L.queues.v), cmp_queue);
+	if (L.napis.n)
+		qsort(L.napis.v, L.napis.n, sizeof(*L.napis.v), cmp_napi);
+	make_leases(&L);
+
+	/* Text, and JSON compact or pretty (by the input's length: either way
+	 * half the work of both). */
+	for (int doc = 0; doc < NDOCS; doc++) {
+		print_doc(devnull, MODE_TEXT, doc, &L);
+		check_json(size & 1 ? MODE_PRETTY : MODE_JSON, doc, &L);
+	}
+
+	nk_link_list_free(&L.links);
+	nk_queue_list_free(&L.queues);
+	nk_napi_list_free(&L.napis);
+	nk_lease_list_free(&L.leases);
+	free(buf);
+	return 0;
+}
