@@ -32,9 +32,10 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *it;
 
 	nl_parse_msg(&a, nlh, sizeof(struct genlmsghdr), CTRL_ATTR_MCAST_GROUPS);
-	if (!a.tb[CTRL_ATTR_FAMILY_ID])
+	/* nl_get_uint reads only what the attribute holds; an id of 0 is none. */
+	if (!a.tb[CTRL_ATTR_FAMILY_ID] || !nl_get_uint(a.tb[CTRL_ATTR_FAMILY_ID]))
 		return -EPROTO;
-	fam->id = mnl_attr_get_u16(a.tb[CTRL_ATTR_FAMILY_ID]);
+	fam->id = (uint16_t)nl_get_uint(a.tb[CTRL_ATTR_FAMILY_ID]);
 	if (a.tb[CTRL_ATTR_VERSION])
 		fam->version = (uint8_t)nl_get_uint(a.tb[CTRL_ATTR_VERSION]);
 	if (a.tb[CTRL_ATTR_MAXATTR])

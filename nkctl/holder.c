@@ -86,17 +86,18 @@ static bool device_present(struct nk_ctx *ctx, int ifindex)
 static bool device_gone(struct nk_ctx *ctx, const struct holder *h)
 {
 	char buf[16384];
-	ssize_t len;
+	ssize_t got;
 
-	while ((len = recv(h->monitor_fd, buf, sizeof(buf), 0)) != 0) {
+	while ((got = recv(h->monitor_fd, buf, sizeof(buf), 0)) != 0) {
 		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+		int len = (int)got;
 
-		if (len < 0) {
+		if (got < 0) {
 			if (errno == ENOBUFS)
 				return !device_present(ctx, h->b->ifindex);
 			return false;
 		}
-		for (; mnl_nlmsg_ok(nlh, (int)len); nlh = mnl_nlmsg_next(nlh, (int *)&len)) {
+		for (; nl_msg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
 			const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 			struct nl_attrs a;
 
