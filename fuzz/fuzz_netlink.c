@@ -183,33 +183,6 @@ struct lists {
 	struct nk_lease_list leases;
 };
 
-static int cmp_ifindex(const void *a, const void *b)
-{
-	const struct nk_link *x = a, *y = b;
-
-	return (x->ifindex > y->ifindex) - (x->ifindex < y->ifindex);
-}
-
-static int cmp_queue(const void *a, const void *b)
-{
-	const struct nk_queue *x = a, *y = b;
-
-	if (x->ifindex != y->ifindex)
-		return x->ifindex < y->ifindex ? -1 : 1;
-	if (x->type != y->type)
-		return x->type < y->type ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-static int cmp_napi(const void *a, const void *b)
-{
-	const struct nk_napi *x = a, *y = b;
-
-	if (x->ifindex != y->ifindex)
-		return x->ifindex < y->ifindex ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 static void add_link(struct lists *L, const struct nlmsghdr *nlh)
 {
 	struct nk_link *l = nk_grow(&L->links.v, &L->links.n, &L->links.cap, sizeof(*l));
@@ -395,12 +368,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (nlh->nlmsg_type > RTM_SETLINK)
 			add_netdev(&L, nlh);
 	}
-	if (L.links.n)
-		qsort(L.links.v, L.links.n, sizeof(*L.links.v), cmp_ifindex);
-	if (L.queues.n)
-		qsort(L.queues.v, L.queues.n, sizeof(*L.queues.v), cmp_queue);
-	if (L.napis.n)
-		qsort(L.napis.v, L.napis.n, sizeof(*L.napis.v), cmp_napi);
+	/* The order the dumps give, which the lookups rely on. */
+	nk_link_list_sort(&L.links);
+	nk_queue_list_sort(&L.queues);
+	nk_napi_list_sort(&L.napis);
 	make_leases(&L);
 
 	/* Text, and JSON compact or pretty (by the input's length: either way

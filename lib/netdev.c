@@ -205,6 +205,18 @@ static int cmp_napi(const void *a, const void *b)
 }
 
 /* One dump request of cmd, optionally filtered by an ifindex attribute. */
+void nk_queue_list_sort(struct nk_queue_list *l)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_queue);
+}
+
+void nk_napi_list_sort(struct nk_napi_list *l)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_napi);
+}
+
 static int netdev_dump(struct nl_sock *s, const struct genl_family *fam,
 		       uint8_t cmd, uint16_t ifindex_attr, int ifindex,
 		       const struct nl_attr_space *space, nl_data_cb cb, void *list,
@@ -232,8 +244,7 @@ int netdev_queue_dump(struct nl_sock *s, const struct genl_family *fam,
 		nk_queue_list_free(out);
 		return ret;
 	}
-	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_queue);
+	nk_queue_list_sort(out);
 	return 0;
 }
 
@@ -249,8 +260,7 @@ int netdev_napi_dump(struct nl_sock *s, const struct genl_family *fam,
 		nk_napi_list_free(out);
 		return ret;
 	}
-	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_napi);
+	nk_napi_list_sort(out);
 	return 0;
 }
 

@@ -64,6 +64,9 @@ int netdev_napi_dump(struct nl_sock *s, const struct genl_family *fam,
  * when it lacks the ifindex or id (the dumps skip such a message). */
 int netdev_parse_queue(const struct nlmsghdr *nlh, struct nk_queue *q);
 int netdev_parse_napi(const struct nlmsghdr *nlh, struct nk_napi *n);
+/* The order the dumps return: (ifindex, type, id) and (ifindex, id). */
+void nk_queue_list_sort(struct nk_queue_list *l);
+void nk_napi_list_sort(struct nk_napi_list *l);
 void nk_queue_list_free(struct nk_queue_list *l);
 void nk_napi_list_free(struct nk_napi_list *l);
 /* First queue of ifindex and how many follow it (0 when none). */

@@ -153,6 +153,12 @@ static int cmp_ifindex(const void *a, const void *b)
 	return (x->ifindex > y->ifindex) - (x->ifindex < y->ifindex);
 }
 
+void nk_link_list_sort(struct nk_link_list *l)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_ifindex);
+}
+
 int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *err)
 {
 	struct nlmsghdr *nlh = nl_msg(s, RTM_GETLINK, NLM_F_DUMP);
@@ -168,8 +174,7 @@ int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *e
 		nk_link_list_free(out);
 		return ret;
 	}
-	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_ifindex);
+	nk_link_list_sort(out);
 	return 0;
 }
 

@@ -72,6 +72,8 @@ int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *e
 /* Get one link by name (ifindex 0) or by ifindex (name NULL). */
 int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,
 		  struct nk_link *out, struct nl_err *err);
+/* By ifindex, the order of the dump (nk_link_find relies on it). */
+void nk_link_list_sort(struct nk_link_list *l);
 void nk_link_list_free(struct nk_link_list *l);
 /* Decode one RTM_NEWLINK message (as the dump and get do) into *l; -EPROTO
  * when it is too short for its ifinfomsg. */
