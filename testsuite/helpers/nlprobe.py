@@ -272,6 +272,9 @@ def name_or_int(table, value):
 
 
 # ---------------------------------------------------------------- socket
+REPLY_TIMEOUT = 120
+
+
 class Netlink:
     def __init__(self, proto):
         self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, proto)
@@ -285,6 +288,8 @@ class Netlink:
             except OSError:
                 pass
         self.sock.bind((0, 0))
+        # a reply that never comes must fail the test, not hang it
+        self.sock.settimeout(REPLY_TIMEOUT)
         self.seq = 1000
         self.buf = bytearray(65536)
 
@@ -292,6 +297,12 @@ class Netlink:
         self.sock.close()
 
     def _recv(self):
+        try:
+            return self._recv_one()
+        except socket.timeout:
+            raise Fail("no reply from the kernel in %d s" % REPLY_TIMEOUT)
+
+    def _recv_one(self):
         while True:
             n = self.sock.recv_into(self.buf, len(self.buf),
                                     socket.MSG_PEEK | socket.MSG_TRUNC)
