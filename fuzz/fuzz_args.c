@@ -33,6 +33,7 @@
 #include "args.h"
 #include "err.h"
 #include "nkctl.h"
+#include "fuzz_die.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -44,17 +45,8 @@ static FILE *devnull;
 static char cap_buf[1 << 16];
 static FILE *cap_fp;
 
-static void die(const char *what, const char *detail, const char *buf, size_t len)
-{
-	fprintf(real_stderr, "fuzz_args: %s: %s\n", what, detail);
-	if (buf) {
-		fprintf(real_stderr, "--- stderr (%zu bytes) ---\n", len);
-		fwrite(buf, 1, len, real_stderr);
-		fprintf(real_stderr, "\n--- end ---\n");
-	}
-	fflush(real_stderr);
-	abort();
-}
+#define die(what, detail, output, len) \
+	fuzz_die(real_stderr, "fuzz_args", what, detail, output, len)
 
 /* ---- the tables ---- */
 

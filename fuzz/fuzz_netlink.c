@@ -42,6 +42,7 @@
 #include "rtnl.h"
 #include "show.h"
 #include "jsoncheck.h"
+#include "fuzz_die.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -50,17 +51,8 @@ static FILE *real_stderr; /* the harness's own complaints */
 static FILE *devnull;
 static struct stat self_ns;
 
-static void die(const char *what, const char *detail, const char *buf, size_t len)
-{
-	fprintf(real_stderr, "fuzz_netlink: %s: %s\n", what, detail);
-	if (buf) {
-		fprintf(real_stderr, "--- output (%zu bytes) ---\n", len);
-		fwrite(buf, 1, len, real_stderr);
-		fprintf(real_stderr, "\n--- end ---\n");
-	}
-	fflush(real_stderr);
-	abort();
-}
+#define die(what, detail, output, len) \
+	fuzz_die(real_stderr, "fuzz_netlink", what, detail, output, len)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
