@@ -117,13 +117,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	/* Errors go to the stdio stream stderr, which glibc lets a program
-	 * assign; fd 2 stays for libFuzzer and the sanitizers. */
-	real_stderr = stderr;
-	devnull = fopen("/dev/null", "w");
-	if (!devnull)
-		abort();
-	stderr = devnull;
+	devnull = fuzz_hide_stderr(&real_stderr);
 	cap_fp = fmemopen(cap_buf, sizeof(cap_buf), "w");
 	if (!cap_fp)
 		abort();

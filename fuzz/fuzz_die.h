@@ -2,7 +2,7 @@
 /*
  * How a fuzz harness reports a broken promise: what was checked, what was
  * wrong, and the output that showed it, on the harness's real stderr; then
- * abort() so libFuzzer saves the input.
+ * abort() so libFuzzer saves the input. And where nkctl's own errors go.
  */
 #ifndef NKCTL_FUZZ_DIE_H
 #define NKCTL_FUZZ_DIE_H
@@ -22,6 +22,20 @@ fuzz_die(FILE *to, const char *harness, const char *what, const char *detail,
 	}
 	fflush(to);
 	abort();
+}
+
+/* nkctl writes its errors to the stdio stream stderr, which glibc lets a
+ * program assign: point it at /dev/null (fd 2 stays for libFuzzer and the
+ * sanitizers) and return /dev/null's stream; *real gets the old stderr. */
+static inline FILE *fuzz_hide_stderr(FILE **real)
+{
+	FILE *devnull = fopen("/dev/null", "w");
+
+	if (!devnull)
+		abort();
+	*real = stderr;
+	stderr = devnull;
+	return devnull;
 }
 
 #endif

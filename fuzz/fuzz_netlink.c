@@ -60,14 +60,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
-	/* nkctl writes its errors to stderr: point the stdio stream (not fd 2,
-	 * where libFuzzer and the sanitizers report) at /dev/null. glibc lets a
-	 * program assign stderr. */
-	real_stderr = stderr;
-	devnull = fopen("/dev/null", "w");
-	if (!devnull)
-		abort();
-	stderr = devnull;
+	devnull = fuzz_hide_stderr(&real_stderr);
 	/* The namespace nk_lease_of_nic() compares lease records with. */
 	if (netns_open_current(&fd) == 0) {
 		fstat(fd, &self_ns);
