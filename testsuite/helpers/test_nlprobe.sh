@@ -256,22 +256,31 @@ fi
 # a dump spanning many netlink messages / recv() calls, in a namespace of its
 # own: deleting the namespace unregisters all 200 devices in one batch (one
 # RCU grace period), where 100 single deletions take minutes under TCG.
-NSB=nlpb-$RANDOM$RANDOM
-ip netns add "$NSB" || fail "ip netns add $NSB"
-for i in $(seq 0 99); do echo "link add bv$i type veth peer name bw$i"; done > "$TMP/batch"
-if ip -n "$NSB" -batch "$TMP/batch"; then
-	compare_links "200 veths (multi-part dump)" "$NSB"
-	for i in $(seq 0 99); do echo "link set bv$i up"; echo "link set bw$i up"; done > "$TMP/batch"
-	ip -n "$NSB" -batch "$TMP/batch"
-	if ok "queues (200 devices)" -n "$NSB" queues; then
-		a=$(nlp_queues_lines "$OUT"); b=$(sysfs_queues "$NSB")
-		[ "$a" = "$b" ] && pass "queues dump over 200 devices matches sysfs ($(echo "$b" | wc -l) queues)" \
-			|| fail "queues dump over 200 devices differs from sysfs"
+# Host only: reassembling a multi-part dump is nlprobe's own code, the same on
+# any kernel, and in the VM this part alone took a minute of a loaded run.
+multipart_dump_tests() {
+	NSB=nlpb-$RANDOM$RANDOM
+	ip netns add "$NSB" || fail "ip netns add $NSB"
+	for i in $(seq 0 99); do echo "link add bv$i type veth peer name bw$i"; done > "$TMP/batch"
+	if ip -n "$NSB" -batch "$TMP/batch"; then
+		compare_links "200 veths (multi-part dump)" "$NSB"
+		for i in $(seq 0 99); do echo "link set bv$i up"; echo "link set bw$i up"; done > "$TMP/batch"
+		ip -n "$NSB" -batch "$TMP/batch"
+		if ok "queues (200 devices)" -n "$NSB" queues; then
+			a=$(nlp_queues_lines "$OUT"); b=$(sysfs_queues "$NSB")
+			[ "$a" = "$b" ] && pass "queues dump over 200 devices matches sysfs ($(echo "$b" | wc -l) queues)" \
+				|| fail "queues dump over 200 devices differs from sysfs"
+		fi
+	else
+		fail "ip -batch veth creation"
 	fi
+	ip netns del "$NSB"
+}
+if [ "$VM" = 1 ]; then
+	echo "NOTE: 200-device multi-part dump checked in the host tier only"
 else
-	fail "ip -batch veth creation"
+	multipart_dump_tests
 fi
-ip netns del "$NSB"
 
 # ------------------------------------------------------------------ netkit
 NETKIT=$VM
