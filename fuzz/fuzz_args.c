@@ -56,33 +56,57 @@ struct fz_all {
 	bool flag;
 	uint8_t mac[6];
 	struct nk_strlist list;
+	const char *custom;
+	char **rest;
 };
 
 static const struct nk_choice fz_choices[] = {
-	{ "l2", 0 }, { "l3", 1 }, { "forward", 7 }, { "", 9 }, { NULL, 0 },
+	{ "l2", 0, NULL }, { "l3", 1, "layer3" }, { "forward", 7, "pass" }, { "", 9, NULL },
+	{ NULL, 0, NULL },
 };
+
+/* A custom parser that takes one word after its keyword, or refuses "bad". */
+static int fz_custom(const struct nk_param *d, int argc, char **argv, void *slot)
+{
+	(void)d;
+	if (argc < 1 || !strcmp(argv[0], "bad"))
+		return -nk_error(NK_EXIT_USAGE, "custom needs a good word");
+	*(const char **)slot = argv[0];
+	return 1;
+}
 
 /* A parameter of every type, a positional word and required ones. */
 static const struct nk_param fz_all_params[] = {
-	{ NULL, NKP_IFNAME, offsetof(struct fz_all, pos), "NAME", 0, 0, NULL, false },
-	{ "str", NKP_STRING, offsetof(struct fz_all, s), "STR", 0, 0, NULL, false },
-	{ "dev", NKP_IFNAME, offsetof(struct fz_all, ifname), "NAME", 0, 0, NULL, true },
-	{ "netns", NKP_NETNS, offsetof(struct fz_all, netns), "NETNS", 0, 0, NULL, false },
-	{ "num", NKP_U32, offsetof(struct fz_all, u), "N", 1, 4096, NULL, false },
-	{ "mode", NKP_ENUM, offsetof(struct fz_all, e), "MODE", 0, 0, fz_choices, false },
-	{ "force", NKP_FLAG, offsetof(struct fz_all, flag), NULL, 0, 0, NULL, false },
-	{ "address", NKP_MAC, offsetof(struct fz_all, mac), "MAC", 0, 0, NULL, false },
-	{ "prefix", NKP_LIST, offsetof(struct fz_all, list), "PREFIX", 0, 0, NULL, false },
+	{ NULL, NKP_IFNAME, offsetof(struct fz_all, pos), "NAME", 0, 0, NULL, false, NULL },
+	{ "str", NKP_STRING, offsetof(struct fz_all, s), "STR", 0, 0, NULL, false, NULL },
+	{ "dev", NKP_IFNAME, offsetof(struct fz_all, ifname), "NAME", 0, 0, NULL, true, NULL },
+	{ "netns", NKP_NETNS, offsetof(struct fz_all, netns), "NETNS", 0, 0, NULL, false, NULL },
+	{ "num", NKP_U32, offsetof(struct fz_all, u), "N", 1, 4096, NULL, false, NULL },
+	{ "mode", NKP_ENUM, offsetof(struct fz_all, e), "MODE", 0, 0, fz_choices, false, NULL },
+	{ "force", NKP_FLAG, offsetof(struct fz_all, flag), NULL, 0, 0, NULL, false, NULL },
+	{ "address", NKP_MAC, offsetof(struct fz_all, mac), "MAC", 0, 0, NULL, false, NULL },
+	{ "prefix", NKP_LIST, offsetof(struct fz_all, list), "PREFIX", 0, 0, NULL, false, NULL },
+	{ "custom", NKP_CUSTOM, offsetof(struct fz_all, custom), "WORD", 0, 0, NULL, false,
+	  fz_custom },
+	{ "--", NKP_REST, offsetof(struct fz_all, rest), "CMD", 0, 0, NULL, false, NULL },
 };
-static const struct nk_params fz_all = NK_PARAMS("fuzz all", fz_all_params);
+static const struct nk_rule fz_rules[] = {
+	{ NK_RULE_EXCLUSIVE, { "force", "--" } },
+	{ NK_RULE_NEEDS, { "custom", "str" } },
+};
+static const struct nk_params fz_all = {
+	NK_PARAMS("fuzz all", struct fz_all, fz_all_params), NK_RULES(fz_rules),
+};
 
 /* One with nothing but a required positional and a required keyword. */
 struct fz_req { const char *pos; uint32_t max; };
 static const struct nk_param fz_req_params[] = {
-	{ NULL, NKP_STRING, offsetof(struct fz_req, pos), NULL, 0, 0, NULL, true },
-	{ "max", NKP_U32, offsetof(struct fz_req, max), NULL, 0, UINT32_MAX, NULL, true },
+	{ NULL, NKP_STRING, offsetof(struct fz_req, pos), NULL, 0, 0, NULL, true, NULL },
+	{ "max", NKP_U32, offsetof(struct fz_req, max), NULL, 0, UINT32_MAX, NULL, true, NULL },
 };
-static const struct nk_params fz_req = NK_PARAMS("fuzz required", fz_req_params);
+static const struct nk_params fz_req = {
+	NK_PARAMS("fuzz required", struct fz_req, fz_req_params)
+};
 
 #define MAX_TABLES 64
 static const struct nk_params *tables[MAX_TABLES];
@@ -123,8 +147,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	add_table(&fz_all);
 	add_table(&fz_req);
-	add_table(&nk_lease_params);
-	add_table(&nk_unlease_params);
+	add_table(&cmd_lease_params);
+	add_table(&cmd_unlease_params);
 	walk(&nk_top_table, 0);
 	return 0;
 }
@@ -197,6 +221,8 @@ static size_t slot_size(enum nk_param_type t)
 	case NKP_FLAG: return sizeof(bool);
 	case NKP_MAC: return 6;
 	case NKP_LIST: return sizeof(struct nk_strlist);
+	case NKP_CUSTOM: return 1;   /* its own: at least a byte */
+	case NKP_REST: return sizeof(char **);
 	}
 	die("tables", "a parameter of unknown type", NULL, 0);
 	return 0;
@@ -268,6 +294,15 @@ static void check_stored(const struct nk_params *p, const void *dest, uint64_t s
 					die("nk_parse_params", strcat(why, "a bad list element"), NULL, 0);
 			break;
 		}
+		case NKP_CUSTOM:
+			break;    /* its parser's business */
+		case NKP_REST: {
+			char *const *rest = *(char **const *)slot;
+
+			if (!rest || rest <= argv || rest >= argv + argc || strcmp(rest[-1], d->kw))
+				die("nk_parse_params", strcat(why, "a rest not after its keyword"), NULL, 0);
+			break;
+		}
 		}
 	}
 }
@@ -287,6 +322,9 @@ static void fuzz_table(const struct nk_params *p, int argc, char **argv)
 		if (end > size)
 			size = end;
 	}
+	if (size > p->size)
+		die("tables", "a parameter stored past the table's struct size", p->cmd, 0);
+	size = p->size;
 	dest = calloc(1, size);
 	if (!dest)
 		abort();

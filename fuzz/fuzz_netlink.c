@@ -36,6 +36,7 @@
 #include "err.h"
 #include "leases.h"
 #include "netdev.h"
+#include "netkit.h"
 #include "netns.h"
 #include "nl.h"
 #include "out.h"
@@ -49,52 +50,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static FILE *real_stderr; /* the harness's own complaints */
 static FILE *devnull;
-static struct stat self_ns;
 
 #define die(what, detail, output, len) \
 	fuzz_die(real_stderr, "fuzz_netlink", what, detail, output, len)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	int fd;
-
 	(void)argc;
 	(void)argv;
 	devnull = fuzz_hide_stderr(&real_stderr);
-	/* The namespace nk_lease_of_nic() compares lease records with. */
-	if (netns_open_current(&fd) == 0) {
-		fstat(fd, &self_ns);
-		close(fd);
-	}
 	return 0;
 }
 
 /* ---- the requests that extack offsets point into ---- */
-
-/* Names of link attributes as lib/netkit.c gives them for netkit_create()
- * (its tables are static there): nested, with a header inside peer-info, and
- * recursive. */
-static const struct nl_attr_space fz_link_space;
-static const struct nl_attr_desc fz_netkit_attrs[] = {
-	{ NK_IFLA_NETKIT_PEER_INFO, "peer-info", &fz_link_space, sizeof(struct ifinfomsg) },
-	{ NK_IFLA_NETKIT_POLICY, "policy", NULL, 0 },
-	{ NK_IFLA_NETKIT_MODE, "mode", NULL, 0 },
-	{ NK_IFLA_NETKIT_PAIRING, "pairing", NULL, 0 },
-};
-static const struct nl_attr_space fz_netkit_space = NL_SPACE(fz_netkit_attrs);
-static const struct nl_attr_desc fz_info_attrs[] = {
-	{ IFLA_INFO_KIND, "kind", NULL, 0 },
-	{ IFLA_INFO_DATA, "netkit", &fz_netkit_space, 0 },
-};
-static const struct nl_attr_space fz_info_space = NL_SPACE(fz_info_attrs);
-static const struct nl_attr_desc fz_link_attrs[] = {
-	{ IFLA_IFNAME, "ifname", NULL, 0 },
-	{ IFLA_MTU, "mtu", NULL, 0 },
-	{ IFLA_NUM_RX_QUEUES, "num-rx-queues", NULL, 0 },
-	{ IFLA_LINKINFO, "linkinfo", &fz_info_space, 0 },
-	{ IFLA_EXT_MASK, "ext-mask", NULL, 0 },
-};
-static const struct nl_attr_space fz_link_space = NL_SPACE(fz_link_attrs);
 
 /* The family header and attribute names of a request, by its type. */
 static void request_space(const struct nlmsghdr *req, size_t *hdrlen,
@@ -106,7 +74,7 @@ static void request_space(const struct nlmsghdr *req, size_t *hdrlen,
 		return;
 	if (req->nlmsg_type >= RTM_NEWLINK && req->nlmsg_type <= RTM_SETLINK) {
 		*hdrlen = sizeof(struct ifinfomsg);
-		*space = &fz_link_space;
+		*space = &netkit_link_space;
 	} else if (req->nlmsg_type >= NLMSG_MIN_TYPE) {
 		const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
 
@@ -162,20 +130,33 @@ static void check_error(const struct nlmsghdr *nlh, const struct nlmsghdr *req)
 /* ---- the lists, as the dumps build them ---- */
 
 struct lists {
-	struct nk_link_list links;
-	struct nk_queue_list queues;
-	struct nk_napi_list napis;
-	struct nk_lease_list leases;
+	struct nk_view v;
+	/* the namespaces lease records point at: this one, and made-up others */
+	struct nk_ns here;
+	struct nk_ns **others;
+	size_t nothers, cap;
 };
+
+/* A namespace of another name, as nk_ns_reachable() would have found it. */
+static struct nk_ns *other_ns(struct lists *L, const char *spec)
+{
+	struct nk_ns **slot = nk_grow(&L->others, &L->nothers, &L->cap, sizeof(*slot));
+
+	if (!slot || !(*slot = calloc(1, sizeof(**slot))))
+		abort();
+	snprintf((*slot)->spec, sizeof((*slot)->spec), "%s", spec);
+	(*slot)->fd = -1;
+	return *slot;
+}
 
 static void add_link(struct lists *L, const struct nlmsghdr *nlh)
 {
-	struct nk_link *l = nk_grow(&L->links.v, &L->links.n, &L->links.cap, sizeof(*l));
+	struct nk_link *l = nk_grow(&L->v.links.v, &L->v.links.n, &L->v.links.cap, sizeof(*l));
 
 	if (!l)
 		abort();
 	if (rtnl_parse_link(nlh, l))
-		L->links.n--;
+		L->v.links.n--;
 	else if (strnlen(l->ifname, sizeof(l->ifname)) == sizeof(l->ifname) ||
 		 strnlen(l->kind, sizeof(l->kind)) == sizeof(l->kind) ||
 		 l->addr_len > sizeof(l->addr))
@@ -190,14 +171,14 @@ static void add_netdev(struct lists *L, const struct nlmsghdr *nlh)
 	struct nk_napi n;
 
 	if (cmd != NK_NETDEV_CMD_NAPI_GET && netdev_parse_queue(nlh, &q) == 0) {
-		struct nk_queue *slot = nk_grow(&L->queues.v, &L->queues.n, &L->queues.cap,
+		struct nk_queue *slot = nk_grow(&L->v.queues.v, &L->v.queues.n, &L->v.queues.cap,
 						 sizeof(*slot));
 		if (!slot)
 			abort();
 		*slot = q;
 	}
 	if (cmd != NK_NETDEV_CMD_QUEUE_GET && netdev_parse_napi(nlh, &n) == 0) {
-		struct nk_napi *slot = nk_grow(&L->napis.v, &L->napis.n, &L->napis.cap,
+		struct nk_napi *slot = nk_grow(&L->v.napis.v, &L->v.napis.n, &L->v.napis.cap,
 						sizeof(*slot));
 		if (!slot)
 			abort();
@@ -207,7 +188,7 @@ static void add_netdev(struct lists *L, const struct nlmsghdr *nlh)
 
 static void name_of(const struct lists *L, int ifindex, char *buf, size_t len)
 {
-	const struct nk_link *l = nk_link_find(&L->links, ifindex);
+	const struct nk_link *l = nk_link_find(&L->v.links, ifindex);
 
 	snprintf(buf, len, "%s", l ? l->ifname : "");
 }
@@ -218,18 +199,19 @@ static void name_of(const struct lists *L, int ifindex, char *buf, size_t len)
  * odd). */
 static void make_leases(struct lists *L)
 {
-	for (size_t i = 0; i < L->queues.n; i++) {
-		const struct nk_queue *q = &L->queues.v[i];
+	char spec[64];
+
+	for (size_t i = 0; i < L->v.queues.n; i++) {
+		const struct nk_queue *q = &L->v.queues.v[i];
 		struct nk_lease_rec *r;
 
 		if (!(q->have & QUEUE_HAVE_LEASE))
 			continue;
-		r = nk_grow(&L->leases.v, &L->leases.n, &L->leases.cap, sizeof(*r));
+		r = nk_grow(&L->v.leases.v, &L->v.leases.n, &L->v.leases.cap, sizeof(*r));
 		if (!r)
 			abort();
 		memset(r, 0, sizeof(*r));
-		r->nic_dev = self_ns.st_dev;
-		r->nic_ino = self_ns.st_ino;
+		r->nic_ns = &L->here;
 		r->nic_ifindex = q->ifindex;
 		r->nic_queue = q->id;
 		name_of(L, q->ifindex, r->nic_ifname, sizeof(r->nic_ifname));
@@ -239,19 +221,16 @@ static void make_leases(struct lists *L)
 		r->dmabuf = q->dmabuf;
 		r->existed = q->id & 1;
 		if (!(q->have & QUEUE_HAVE_LEASE_NETNS_ID)) {
-			r->nk_found = true;
-			r->nk_dev = self_ns.st_dev;
-			r->nk_ino = self_ns.st_ino;
+			r->nk_ns = &L->here;
 			name_of(L, q->lease_ifindex, r->nk_ifname, sizeof(r->nk_ifname));
 		} else if (!(q->lease_netns_id & 1)) {
-			r->nk_found = true;
-			snprintf(r->nk_ns, sizeof(r->nk_ns), "ns%d", (int)q->lease_netns_id);
+			snprintf(spec, sizeof(spec), "ns%d", (int)q->lease_netns_id);
+			r->nk_ns = other_ns(L, spec);
 		}
 		if (q->id & 2) {
 			/* as if this dump had come from another namespace */
-			snprintf(r->nic_ns, sizeof(r->nic_ns), "nic \"%u\"", q->id);
-			r->nic_dev = 0;
-			r->nic_ino = 0;
+			snprintf(spec, sizeof(spec), "nic \"%u\"", q->id);
+			r->nic_ns = other_ns(L, spec);
 		}
 	}
 }
@@ -271,25 +250,24 @@ static void print_doc(FILE *fp, int mode, int doc, const struct lists *L)
 	switch (doc) {
 	case DOC_SHOW:
 		out_arr_open(&o, "devices");
-		for (size_t i = 0; i < L->links.n; i++)
-			nk_print_link(&o, &L->links.v[i], i % 3 == 2 ? "pod\t\"1\"" : NULL,
-				      &L->links, &L->queues, &L->napis, &L->leases);
+		for (size_t i = 0; i < L->v.links.n; i++)
+			nk_print_link(&o, &L->v.links.v[i], i % 3 == 2 ? "pod\t\"1\"" : NULL, &L->v);
 		break;
 	case DOC_LEASES:
 		out_arr_open(&o, "leases");
-		for (size_t i = 0; i < L->leases.n; i++)
-			nk_print_lease(&o, &L->leases.v[i], i & 1);
+		for (size_t i = 0; i < L->v.leases.n; i++)
+			nk_print_lease(&o, &L->v.leases.v[i], i & 1);
 		break;
 	case DOC_DELETED:
 		out_arr_open(&o, "deleted");
-		for (size_t i = 0; i < L->links.n; i++) {
-			const struct nk_link *l = &L->links.v[i], *peer = NULL;
+		for (size_t i = 0; i < L->v.links.n; i++) {
+			const struct nk_link *l = &L->v.links.v[i], *peer = NULL;
 			struct nk_link other = { .ifindex = l->link };
 
 			/* link del: the peer named when in this namespace */
 			if (nk_link_has_peer(l)) {
 				if (!(l->have & LINK_HAVE_LINK_NETNSID))
-					peer = nk_link_find(&L->links, l->link);
+					peer = nk_link_find(&L->v.links, l->link);
 				if (!peer)
 					peer = &other;
 			}
@@ -340,6 +318,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(buf, data, size);
 	memset(&L, 0, sizeof(L));
+	L.here.here = true;
+	L.here.fd = -1;
+	L.v.here = &L.here;
 	len = (int)size;
 	for (nlh = (const void *)buf; nl_msg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
 		if (nlh->nlmsg_flags & NLM_F_REQUEST) {
@@ -354,9 +335,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			add_netdev(&L, nlh);
 	}
 	/* The order the dumps give, which the lookups rely on. */
-	nk_link_list_sort(&L.links);
-	nk_queue_list_sort(&L.queues);
-	nk_napi_list_sort(&L.napis);
+	nk_link_list_sort(&L.v.links);
+	nk_queue_list_sort(&L.v.queues);
+	nk_napi_list_sort(&L.v.napis);
 	make_leases(&L);
 
 	/* Text, and JSON compact or pretty (by the input's length: either way
@@ -366,10 +347,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_json(size & 1 ? MODE_PRETTY : MODE_JSON, doc, &L);
 	}
 
-	nk_link_list_free(&L.links);
-	nk_queue_list_free(&L.queues);
-	nk_napi_list_free(&L.napis);
-	nk_lease_list_free(&L.leases);
+	nk_view_free(&L.v);
+	for (size_t i = 0; i < L.nothers; i++)
+		free(L.others[i]);
+	free(L.others);
 	free(buf);
 	return 0;
 }

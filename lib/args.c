@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -169,13 +170,48 @@ bad:
 			s, kw);
 }
 
-static void list_choices(char *buf, size_t len, const struct nk_choice *c)
+/* snprintf at buf + *used, never past len; *used stays < len. */
+static void __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
+}
+
+const char *nk_choice_word(const struct nk_choice *choices, uint32_t v)
+{
+	for (const struct nk_choice *c = choices; c && c->name; c++)
+		if (c->value == v)
+			return c->name;
+	return NULL;
+}
+
+const char *nk_choice_name(const struct nk_choice *choices, uint32_t v, char *buf,
+			   size_t len)
+{
+	const char *w = nk_choice_word(choices, v);
+
+	if (w)
+		return w;
+	snprintf(buf, len, "unknown(%u)", v);
+	return buf;
+}
+
+void nk_choice_list(const struct nk_choice *choices, const char *sep, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (; c && c->name && used < len; c++)
-		used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "", c->name);
+	for (const struct nk_choice *c = choices; c && c->name; c++)
+		append(buf, len, &used, "%s%s", used ? sep : "", c->name);
 }
 
 static void list_keywords(char *buf, size_t len, const struct nk_params *p)
@@ -183,25 +219,38 @@ static void list_keywords(char *buf, size_t len, const struct nk_params *p)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < p->n && used < len; i++)
+	for (size_t i = 0; i < p->n; i++)
 		if (p->v[i].kw)
-			used += snprintf(buf + used, len - used, "%s, ", p->v[i].kw);
-	if (used < len)
-		snprintf(buf + used, len - used, "help");
+			append(buf, len, &used, "%s, ", p->v[i].kw);
+	append(buf, len, &used, "help");
+}
+
+int nk_params_find(const struct nk_params *p, const char *kw)
+{
+	for (size_t i = 0; p && i < p->n; i++)
+		if (p->v[i].kw && !strcmp(p->v[i].kw, kw))
+			return (int)i;
+	return -1;
 }
 
 bool nk_params_has(const struct nk_params *p, const char *word)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i].kw && !strcmp(p->v[i].kw, word))
-			return true;
-	return false;
+	return nk_params_find(p, word) >= 0;
+}
+
+static const struct nk_choice *find_choice(const struct nk_choice *c, const char *word)
+{
+	for (; c && c->name; c++)
+		if (!strcmp(c->name, word) || (c->alias && !strcmp(c->alias, word)))
+			return c;
+	return NULL;
 }
 
 static int store(const struct nk_param *d, const char *kw, const char *val,
 		 void *dest)
 {
 	void *slot = (char *)dest + d->offset;
+	const struct nk_choice *c;
 	char choices[256];
 	int ret;
 
@@ -221,13 +270,12 @@ static int store(const struct nk_param *d, const char *kw, const char *val,
 	case NKP_U32:
 		return nk_parse_u32(kw, val, d->min, d->max, slot);
 	case NKP_ENUM:
-		for (const struct nk_choice *c = d->choices; c && c->name; c++) {
-			if (!strcmp(c->name, val)) {
-				*(uint32_t *)slot = c->value;
-				return 0;
-			}
+		c = find_choice(d->choices, val);
+		if (c) {
+			*(uint32_t *)slot = c->value;
+			return 0;
 		}
-		list_choices(choices, sizeof(choices), d->choices);
+		nk_choice_list(d->choices, ", ", choices, sizeof(choices));
 		return nk_error(NK_EXIT_USAGE, "invalid value \"%s\" for \"%s\": expected one of: %s",
 				val, kw, choices);
 	case NKP_FLAG:
@@ -246,8 +294,148 @@ static int store(const struct nk_param *d, const char *kw, const char *val,
 		l->v[l->n++] = val;
 		return 0;
 	}
+	case NKP_CUSTOM:
+	case NKP_REST:
+		break;
 	}
 	return NK_EXIT_USAGE;
+}
+
+/* How a keyword reads in a message: "-- CMD" for the rest. */
+static const char *display(const struct nk_param *d)
+{
+	return d->type == NKP_REST ? "-- CMD" : d->kw ? d->kw : d->meta;
+}
+
+/* The words of one keyword, for "needs" messages: "queue LIST". */
+static void word_and_meta(const struct nk_param *d, char *buf, size_t len)
+{
+	if (d->type == NKP_FLAG || d->type == NKP_REST || !d->kw)
+		snprintf(buf, len, "%s", display(d));
+	else
+		snprintf(buf, len, "%s %s", d->kw, d->meta ? d->meta : "VALUE");
+}
+
+static int check_rule(const struct nk_params *p, const struct nk_rule *r, uint64_t given)
+{
+	const struct nk_param *hit[NK_RULE_MAX] = { NULL };
+	char names[256], a[64];
+	size_t n = 0, used = 0, k;
+
+	names[0] = '\0';
+	for (k = 0; k < NK_RULE_MAX && r->kws[k]; k++) {
+		int i = nk_params_find(p, r->kws[k]);
+
+		if (i < 0)
+			continue;
+		word_and_meta(&p->v[i], a, sizeof(a));
+		append(names, sizeof(names), &used, "%s\"%s\"",
+		       k ? (r->kind == NK_RULE_ONE_OF ? " or " : ", ") : "", a);
+		if (given & (1ULL << i))
+			hit[n++] = &p->v[i];
+	}
+	switch (r->kind) {
+	case NK_RULE_EXCLUSIVE:
+	case NK_RULE_ONE_OF:
+		if (n > 1)
+			return nk_error(NK_EXIT_USAGE, "\"%s\" and \"%s\" exclude each other",
+					display(hit[0]), display(hit[1]));
+		if (!n && r->kind == NK_RULE_ONE_OF)
+			return nk_error(NK_EXIT_USAGE, "\"%s\" needs %s%s", p->cmd,
+					k > 1 ? "either " : "", names);
+		return 0;
+	case NK_RULE_NEEDS:
+		if (given & (1ULL << nk_params_find(p, r->kws[0])) &&
+		    !(given & (1ULL << nk_params_find(p, r->kws[1])))) {
+			word_and_meta(&p->v[nk_params_find(p, r->kws[1])], a, sizeof(a));
+			return nk_error(NK_EXIT_USAGE, "\"%s %s\" needs \"%s\"", p->cmd, r->kws[0], a);
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static int check_required(const struct nk_params *p, uint64_t given)
+{
+	for (size_t idx = 0; idx < p->n; idx++) {
+		const struct nk_param *d = &p->v[idx];
+
+		if (!d->required || (given & (1ULL << idx)))
+			continue;
+		if (d->kw)
+			return nk_error(NK_EXIT_USAGE, "\"%s\" needs \"%s %s\"", p->cmd,
+					d->kw, d->meta ? d->meta : "VALUE");
+		return nk_error(NK_EXIT_USAGE, "\"%s\" needs %s", p->cmd,
+				d->meta ? d->meta : "a value");
+	}
+	for (size_t i = 0; i < p->nrules; i++) {
+		int ret = check_rule(p, &p->rules[i], given);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* A keyword another table takes but this one refuses: fixed at creation. */
+static int refuse_creation_only(const struct nk_params *p, const char *word)
+{
+	if (!p->creation || !nk_params_has(p->creation, word))
+		return 0;
+	return nk_error(NK_EXIT_USAGE,
+			"\"%s\" can only be given when the device is created (%s); \"%s\" does not take it",
+			word, p->creation->cmd, p->cmd);
+}
+
+static int take_positional(const struct nk_params *p, const char *word, void *dest,
+			   uint64_t *given)
+{
+	for (size_t idx = 0; idx < p->n; idx++) {
+		if (p->v[idx].kw)
+			continue;
+		*given |= 1ULL << idx;
+		return store(&p->v[idx], p->v[idx].meta, word, dest);
+	}
+	return -1;
+}
+
+/* One keyword at argv[*i] with its value(s); advances *i past them. */
+static int take_keyword(const struct nk_params *p, size_t idx, int argc, char **argv, int *i,
+			void *dest, uint64_t *given)
+{
+	const struct nk_param *d = &p->v[idx];
+	void *slot = (char *)dest + d->offset;
+	int ret;
+
+	if ((*given & (1ULL << idx)) && d->type != NKP_LIST) {
+		if (d->type == NKP_FLAG || d->type == NKP_CUSTOM || d->type == NKP_REST)
+			return nk_error(NK_EXIT_USAGE, "duplicate \"%s\"", d->kw);
+		return nk_error(NK_EXIT_USAGE, "duplicate \"%s\": \"%s\" is the second value",
+				d->kw, *i + 1 < argc ? argv[*i + 1] : "");
+	}
+	*given |= 1ULL << idx;
+	switch (d->type) {
+	case NKP_FLAG:
+		return store(d, d->kw, "", dest);
+	case NKP_REST:
+		if (*i + 1 >= argc)
+			return nk_error(NK_EXIT_USAGE, "\"%s\" needs a command to run", d->kw);
+		*(char ***)slot = &argv[*i + 1];
+		*i = argc - 1;
+		return 0;
+	case NKP_CUSTOM:
+		ret = d->parse(d, argc - *i - 1, argv + *i + 1, slot);
+		if (ret < 0)
+			return -ret;
+		*i += ret;
+		return 0;
+	default:
+		if (*i + 1 >= argc)
+			return nk_error(NK_EXIT_USAGE, "\"%s\" needs a value (%s)",
+					d->kw, d->meta ? d->meta : "VALUE");
+		*i += 1;
+		return store(d, d->kw, argv[*i], dest);
+	}
 }
 
 int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest,
@@ -259,68 +447,141 @@ int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest
 
 	for (int i = 0; i < argc; i++) {
 		const char *word = argv[i];
-		const struct nk_param *d = NULL;
-		size_t idx = 0;
+		int idx = nk_params_find(p, word);
 
+		if (idx >= 0) {
+			ret = take_keyword(p, (size_t)idx, argc, argv, &i, dest, &given);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (!strcmp(word, "help"))
 			return NK_HELP;
-		for (idx = 0; idx < p->n; idx++) {
-			if (p->v[idx].kw && !strcmp(p->v[idx].kw, word)) {
-				d = &p->v[idx];
-				break;
-			}
-		}
-		if (!d && i == 0) {
-			/* A positional word is allowed only first. */
-			for (idx = 0; idx < p->n; idx++) {
-				if (!p->v[idx].kw) {
-					d = &p->v[idx];
-					break;
-				}
-			}
-			if (d) {
-				ret = store(d, d->meta, word, dest);
+		/* A positional word is allowed only first. */
+		if (i == 0) {
+			ret = take_positional(p, word, dest, &given);
+			if (ret >= 0) {
 				if (ret)
 					return ret;
-				given |= 1ULL << idx;
 				continue;
 			}
 		}
-		if (!d) {
-			list_keywords(kws, sizeof(kws), p);
-			return nk_error(NK_EXIT_USAGE,
-					"unknown argument \"%s\" for \"%s\"; expected one of: %s",
-					word, p->cmd, kws);
-		}
-		if ((given & (1ULL << idx)) && d->type == NKP_FLAG)
-			return nk_error(NK_EXIT_USAGE, "duplicate \"%s\"", d->kw);
-		if ((given & (1ULL << idx)) && d->type != NKP_LIST)
-			return nk_error(NK_EXIT_USAGE, "duplicate \"%s\": \"%s\" is the second value",
-					d->kw, i + 1 < argc ? argv[i + 1] : "");
-		given |= 1ULL << idx;
-		if (d->type == NKP_FLAG) {
-			ret = store(d, d->kw, "", dest);
-		} else {
-			if (i + 1 >= argc)
-				return nk_error(NK_EXIT_USAGE, "\"%s\" needs a value (%s)",
-						d->kw, d->meta ? d->meta : "VALUE");
-			ret = store(d, d->kw, argv[++i], dest);
-		}
+		ret = refuse_creation_only(p, word);
 		if (ret)
 			return ret;
+		list_keywords(kws, sizeof(kws), p);
+		return nk_error(NK_EXIT_USAGE, "unknown argument \"%s\" for \"%s\"; expected one of: %s",
+				word, p->cmd, kws);
 	}
-	for (size_t idx = 0; idx < p->n; idx++) {
-		const struct nk_param *d = &p->v[idx];
-
-		if (d->required && !(given & (1ULL << idx))) {
-			if (d->kw)
-				return nk_error(NK_EXIT_USAGE, "\"%s\" needs \"%s %s\"", p->cmd,
-						d->kw, d->meta ? d->meta : "VALUE");
-			return nk_error(NK_EXIT_USAGE, "\"%s\" needs %s", p->cmd,
-					d->meta ? d->meta : "a value");
-		}
-	}
+	ret = check_required(p, given);
+	if (ret)
+		return ret;
 	if (seen)
 		*seen = given;
 	return 0;
+}
+
+/* ---- usage synopses, generated from the tables ---- */
+
+/* One keyword as the synopsis shows it, without brackets. */
+static void param_words(const struct nk_param *d, char *buf, size_t len)
+{
+	char choices[192];
+
+	if (!d->kw) {
+		snprintf(buf, len, "%s", d->meta);
+	} else if (d->type == NKP_FLAG) {
+		snprintf(buf, len, "%s", d->kw);
+	} else if (d->type == NKP_REST) {
+		snprintf(buf, len, "%s %s [ ARGS... ]", d->kw, d->meta ? d->meta : "CMD");
+	} else if (d->type == NKP_ENUM) {
+		nk_choice_list(d->choices, "|", choices, sizeof(choices));
+		snprintf(buf, len, "%s %s", d->kw, choices);
+	} else {
+		snprintf(buf, len, "%s %s", d->kw, d->meta ? d->meta : "VALUE");
+	}
+}
+
+static void param_item(const struct nk_param *d, char *buf, size_t len)
+{
+	char w[256];
+
+	param_words(d, w, sizeof(w));
+	if (d->required)
+		snprintf(buf, len, "%s", w);
+	else
+		snprintf(buf, len, "[ %s ]%s", w, d->type == NKP_LIST ? "..." : "");
+}
+
+/* The rule that groups keyword idx in the synopsis, if any. */
+static const struct nk_rule *group_of(const struct nk_params *p, size_t idx, size_t *first)
+{
+	for (size_t r = 0; r < p->nrules; r++) {
+		const struct nk_rule *rule = &p->rules[r];
+		bool member = false;
+
+		if (rule->kind == NK_RULE_NEEDS)
+			continue;
+		*first = SIZE_MAX;
+		for (size_t k = 0; k < NK_RULE_MAX && rule->kws[k]; k++) {
+			int i = nk_params_find(p, rule->kws[k]);
+
+			if (i >= 0 && (size_t)i < *first)
+				*first = (size_t)i;
+			member |= i >= 0 && (size_t)i == idx;
+		}
+		if (member)
+			return rule;
+	}
+	return NULL;
+}
+
+static void group_item(const struct nk_params *p, const struct nk_rule *rule, char *buf,
+		       size_t len)
+{
+	bool one_of = rule->kind == NK_RULE_ONE_OF;
+	size_t used = 0;
+	char w[256];
+
+	buf[0] = '\0';
+	append(buf, len, &used, "%s", one_of ? "{ " : "[ ");
+	for (size_t k = 0; k < NK_RULE_MAX && rule->kws[k]; k++) {
+		int i = nk_params_find(p, rule->kws[k]);
+
+		if (i < 0)
+			continue;
+		param_words(&p->v[i], w, sizeof(w));
+		append(buf, len, &used, "%s%s", k ? " | " : "", w);
+	}
+	append(buf, len, &used, "%s", one_of ? " }" : " ]");
+}
+
+void nk_params_usage(const struct nk_params *p, char *buf, size_t len, size_t first_col,
+		     size_t indent)
+{
+	size_t used = 0, col = first_col;
+	char item[512];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n; i++) {
+		size_t first, n;
+		const struct nk_rule *rule = group_of(p, i, &first);
+
+		if (rule && first != i)
+			continue;
+		if (rule)
+			group_item(p, rule, item, sizeof(item));
+		else
+			param_item(&p->v[i], item, sizeof(item));
+		n = strlen(item);
+		if (used && col + 1 + n > 80) {
+			append(buf, len, &used, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (used) {
+			append(buf, len, &used, " ");
+			col++;
+		}
+		append(buf, len, &used, "%s", item);
+		col += n;
+	}
 }

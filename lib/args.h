@@ -24,18 +24,40 @@ enum nk_param_type {
 	NKP_FLAG,     /* keyword alone; stores true (bool) */
 	NKP_MAC,      /* aa:bb:cc:dd:ee:ff into uint8_t[6] */
 	NKP_LIST,     /* repeatable keyword: values into struct nk_strlist */
+	NKP_CUSTOM,   /* parse() takes the words after the keyword */
+	NKP_REST,     /* "--": every word after it, as a NULL-ended char ** */
 };
 
+/*
+ * One word table per enum: parsing and printing use the same rows. alias is
+ * another word parsing accepts for the same value (never printed).
+ */
 struct nk_choice {
 	const char *name;
 	uint32_t value;
+	const char *alias;
 };
+
+/* The name of value v in choices (NULL-terminated), or NULL. */
+const char *nk_choice_word(const struct nk_choice *choices, uint32_t v);
+/* The same, or "unknown(v)" in buf. */
+const char *nk_choice_name(const struct nk_choice *choices, uint32_t v, char *buf,
+			   size_t len);
+/* "a|b|c": the names of choices, for help and errors. */
+void nk_choice_list(const struct nk_choice *choices, const char *sep, char *buf, size_t len);
 
 #define NK_STRLIST_MAX 32
 struct nk_strlist {
 	const char *v[NK_STRLIST_MAX];
 	size_t n;
 };
+
+struct nk_param;
+/*
+ * A custom parser: argv[0..argc) are the words after the keyword. Returns how
+ * many it took (0 or more), or minus an exit code after printing an error.
+ */
+typedef int (*nk_param_parser)(const struct nk_param *d, int argc, char **argv, void *slot);
 
 struct nk_param {
 	const char *kw;               /* NULL: a positional word (first only) */
@@ -45,14 +67,36 @@ struct nk_param {
 	uint32_t min, max;            /* NKP_U32 */
 	const struct nk_choice *choices; /* NKP_ENUM, NULL-terminated */
 	bool required;
+	nk_param_parser parse;        /* NKP_CUSTOM */
+};
+
+/* Rules between keywords, checked after parsing, named by their keywords. */
+enum nk_rule_kind {
+	NK_RULE_EXCLUSIVE,            /* at most one of kws */
+	NK_RULE_ONE_OF,               /* exactly one of kws */
+	NK_RULE_NEEDS,                /* kws[0] given needs kws[1] */
+};
+#define NK_RULE_MAX 4
+struct nk_rule {
+	enum nk_rule_kind kind;
+	const char *kws[NK_RULE_MAX]; /* NULL-terminated when fewer */
 };
 
 struct nk_params {
 	const char *cmd;              /* "show", "link add": named in errors */
 	size_t n;
 	const struct nk_param *v;
+	size_t size;                  /* of the struct the values go into */
+	const struct nk_rule *rules;
+	size_t nrules;
+	/* Keywords of this table that are refused with "only at creation":
+	 * (link set refuses what only link add takes). */
+	const struct nk_params *creation;
 };
-#define NK_PARAMS(name, arr) { name, sizeof(arr) / sizeof((arr)[0]), arr }
+#define NK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NK_PARAMS(name, type, arr) \
+	.cmd = name, .n = NK_ARRAY_SIZE(arr), .v = arr, .size = sizeof(type)
+#define NK_RULES(arr) .rules = arr, .nrules = NK_ARRAY_SIZE(arr)
 
 /*
  * Parse argv against p into dest. *seen (may be NULL) gets a bit per table
@@ -63,6 +107,17 @@ int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest
 
 /* Is word one of p's keywords? */
 bool nk_params_has(const struct nk_params *p, const char *word);
+/* The index of keyword kw in p, or -1. */
+int nk_params_find(const struct nk_params *p, const char *kw);
+
+/*
+ * The synopsis of p: positional first, required keywords as "kw META",
+ * optional ones in [ ], lists with "...", enums as "a|b", an exclusive rule of
+ * optional keywords as [ a | b ], a one-of rule as { a | b }. Wrapped at 80
+ * columns with continuation lines indented by indent.
+ */
+void nk_params_usage(const struct nk_params *p, char *buf, size_t len, size_t first_col,
+		     size_t indent);
 
 /* Stand-alone validators (also used by the table parser); 0 or NK_EXIT_USAGE
  * after printing an error that names kw. */

@@ -135,3 +135,11 @@ int nk_error_nl(const struct nl_err *e, const char *fmt, ...)
 	fputc('\n', stderr);
 	return nk_exit_from_errno(e->code);
 }
+
+const char *nk_nl_reason(const struct nl_err *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s", e->msg[0] ? e->msg : strerror(e->code),
+		 e->path[0] ? " (" : "", e->path[0] && e->missing ? "missing attribute " : "",
+		 e->path, e->path[0] ? ")" : "");
+	return buf;
+}

@@ -3,6 +3,8 @@
 #ifndef NKCTL_ERR_H
 #define NKCTL_ERR_H
 
+#include <stddef.h>
+
 /* Documented in nkctl(8), EXIT STATUS. Never renumber. */
 enum nk_exit {
 	NK_EXIT_OK = 0,
@@ -27,6 +29,10 @@ int nk_error(int code, const char *fmt, ...)
  * exit code of the netlink error. fmt may be NULL. */
 int nk_error_nl(const struct nl_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* What nk_error_nl says after the colon: the extack message (or strerror)
+ * and the attribute path, for errors that say more around it. */
+const char *nk_nl_reason(const struct nl_err *e, char *buf, size_t len);
 
 /* Print "Error: <fmt>: <strerror(err)>" and return the mapped exit code. */
 int nk_error_errno(int err, const char *fmt, ...)

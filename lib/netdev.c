@@ -119,18 +119,9 @@ int netdev_parse_queue(const struct nlmsghdr *nlh, struct nk_queue *q)
 	return 0;
 }
 
-static int queue_cb(const struct nlmsghdr *nlh, void *data)
+static int parse_queue(const struct nlmsghdr *nlh, void *q)
 {
-	struct nk_queue_list *l = data;
-	struct nk_queue q, *slot;
-
-	if (netdev_parse_queue(nlh, &q))
-		return 0;
-	slot = nk_grow(&l->v, &l->n, &l->cap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	*slot = q;
-	return 0;
+	return netdev_parse_queue(nlh, q);
 }
 
 int netdev_parse_napi(const struct nlmsghdr *nlh, struct nk_napi *n)
@@ -170,18 +161,9 @@ int netdev_parse_napi(const struct nlmsghdr *nlh, struct nk_napi *n)
 	return 0;
 }
 
-static int napi_cb(const struct nlmsghdr *nlh, void *data)
+static int parse_napi(const struct nlmsghdr *nlh, void *n)
 {
-	struct nk_napi_list *l = data;
-	struct nk_napi n, *slot;
-
-	if (netdev_parse_napi(nlh, &n))
-		return 0;
-	slot = nk_grow(&l->v, &l->n, &l->cap, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	*slot = n;
-	return 0;
+	return netdev_parse_napi(nlh, n);
 }
 
 static int cmp_queue(const void *a, const void *b)
@@ -219,7 +201,7 @@ void nk_napi_list_sort(struct nk_napi_list *l)
 
 static int netdev_dump(struct nl_sock *s, const struct genl_family *fam,
 		       uint8_t cmd, uint16_t ifindex_attr, int ifindex,
-		       const struct nl_attr_space *space, nl_data_cb cb, void *list,
+		       const struct nl_attr_space *space, struct nl_collect *c,
 		       struct nl_err *err)
 {
 	struct nlmsghdr *nlh;
@@ -229,17 +211,18 @@ static int netdev_dump(struct nl_sock *s, const struct genl_family *fam,
 	nlh = genl_msg(s, fam, cmd, NLM_F_DUMP);
 	if (ifindex)
 		mnl_attr_put_u32(nlh, ifindex_attr, (uint32_t)ifindex);
-	return nl_talk(s, nlh, GENL_HDRLEN, space, cb, list, err);
+	return nl_talk(s, nlh, GENL_HDRLEN, space, nl_collect_cb, c, err);
 }
 
 int netdev_queue_dump(struct nl_sock *s, const struct genl_family *fam,
 		      int ifindex, struct nk_queue_list *out, struct nl_err *err)
 {
+	struct nl_collect c = NL_COLLECT(out, parse_queue, 0);
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	ret = netdev_dump(s, fam, NK_NETDEV_CMD_QUEUE_GET, NK_NETDEV_A_QUEUE_IFINDEX,
-			  ifindex, &netdev_queue_space, queue_cb, out, err);
+			  ifindex, &netdev_queue_space, &c, err);
 	if (ret) {
 		nk_queue_list_free(out);
 		return ret;
@@ -251,11 +234,12 @@ int netdev_queue_dump(struct nl_sock *s, const struct genl_family *fam,
 int netdev_napi_dump(struct nl_sock *s, const struct genl_family *fam,
 		     int ifindex, struct nk_napi_list *out, struct nl_err *err)
 {
+	struct nl_collect c = NL_COLLECT(out, parse_napi, 0);
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	ret = netdev_dump(s, fam, NK_NETDEV_CMD_NAPI_GET, NK_NETDEV_A_NAPI_IFINDEX,
-			  ifindex, &netdev_napi_space, napi_cb, out, err);
+			  ifindex, &netdev_napi_space, &c, err);
 	if (ret) {
 		nk_napi_list_free(out);
 		return ret;

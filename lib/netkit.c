@@ -11,9 +11,8 @@
 /* Link attributes name the same things at the top level and inside
  * IFLA_NETKIT_PEER_INFO (after its struct ifinfomsg), so one table serves
  * both; it refers to itself through linkinfo -> netkit -> peer-info. */
-static const struct nl_attr_space link_space;
 static const struct nl_attr_desc netkit_attrs[] = {
-	{ NK_IFLA_NETKIT_PEER_INFO, "peer-info", &link_space, sizeof(struct ifinfomsg) },
+	{ NK_IFLA_NETKIT_PEER_INFO, "peer-info", &netkit_link_space, sizeof(struct ifinfomsg) },
 	{ NK_IFLA_NETKIT_POLICY, "policy", NULL, 0 },
 	{ NK_IFLA_NETKIT_PEER_POLICY, "peer-policy", NULL, 0 },
 	{ NK_IFLA_NETKIT_MODE, "mode", NULL, 0 },
@@ -38,7 +37,26 @@ static const struct nl_attr_desc link_attrs[] = {
 	{ IFLA_NUM_RX_QUEUES, "num-rx-queues", NULL, 0 },
 	{ IFLA_LINKINFO, "linkinfo", &info_space, 0 },
 };
-static const struct nl_attr_space link_space = NL_SPACE(link_attrs);
+const struct nl_attr_space netkit_link_space = NL_SPACE(link_attrs);
+
+/* The words of netkit's enums, for parsing and printing alike. The kernel's
+ * spec names the policies forward and blackhole; pass and drop are accepted
+ * as the words ip-link uses. */
+const struct nk_choice netkit_policy_words[] = {
+	{ "forward", NK_NETKIT_PASS, "pass" }, { "blackhole", NK_NETKIT_DROP, "drop" },
+	{ NULL, 0, NULL },
+};
+const struct nk_choice netkit_mode_words[] = {
+	{ "l2", NK_NETKIT_L2, NULL }, { "l3", NK_NETKIT_L3, NULL }, { NULL, 0, NULL },
+};
+const struct nk_choice netkit_scrub_words[] = {
+	{ "none", NK_NETKIT_SCRUB_NONE, NULL }, { "default", NK_NETKIT_SCRUB_DEFAULT, NULL },
+	{ NULL, 0, NULL },
+};
+const struct nk_choice netkit_pairing_words[] = {
+	{ "pair", NK_NETKIT_DEVICE_PAIR, NULL }, { "single", NK_NETKIT_DEVICE_SINGLE, NULL },
+	{ NULL, 0, NULL },
+};
 
 /* Attributes that go to both ends: queue counts (netkit needs them in the
  * peer info too, or the peer has no room for leases) and the MTU. */
@@ -109,7 +127,7 @@ int netkit_create(struct nl_sock *s, const struct netkit_req *r, struct nl_err *
 		mnl_attr_put_u16(nlh, NK_IFLA_NETKIT_TAILROOM, a->tailroom);
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, info);
-	return nl_talk(s, nlh, sizeof(*ifi), &link_space, NULL, NULL, err);
+	return nl_talk(s, nlh, sizeof(*ifi), &netkit_link_space, NULL, NULL, err);
 }
 
 int netkit_change(struct nl_sock *s, int ifindex, const struct nk_netkit *a,
@@ -128,7 +146,7 @@ int netkit_change(struct nl_sock *s, int ifindex, const struct nk_netkit *a,
 	put_u32_if(nlh, a, NKA_PEER_POLICY, NK_IFLA_NETKIT_PEER_POLICY, a->peer_policy);
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, info);
-	return nl_talk(s, nlh, sizeof(*ifi), &link_space, NULL, NULL, err);
+	return nl_talk(s, nlh, sizeof(*ifi), &netkit_link_space, NULL, NULL, err);
 }
 
 int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err)
@@ -138,7 +156,7 @@ int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err)
 
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = ifindex;
-	return nl_talk(s, nlh, sizeof(*ifi), &link_space, NULL, NULL, err);
+	return nl_talk(s, nlh, sizeof(*ifi), &netkit_link_space, NULL, NULL, err);
 }
 
 const char *netkit_mismatch(const struct netkit_req *r, const struct nk_link *l,

@@ -6,8 +6,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "args.h"
 #include "nl.h"
 #include "rtnl.h"
+
+/* RTM_NEWLINK attribute names, netkit's nested ones included (extack paths). */
+extern const struct nl_attr_space netkit_link_space;
+/* One word table per netkit enum (args.h), for parsing and printing. */
+extern const struct nk_choice netkit_policy_words[];
+extern const struct nk_choice netkit_mode_words[];
+extern const struct nk_choice netkit_scrub_words[];
+extern const struct nk_choice netkit_pairing_words[];
 
 /* What to create. Fields count only when their NKA_* / NKR_* bit is set. */
 enum {

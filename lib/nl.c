@@ -29,6 +29,21 @@ void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz)
 	return (char *)*arr + (*n)++ * esz;
 }
 
+int nl_collect_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nl_collect *c = data;
+	void *elem;
+
+	if (c->type && nlh->nlmsg_type != c->type)
+		return 0;
+	elem = nk_grow(c->v, c->n, c->cap, c->esz);
+	if (!elem)
+		return -ENOMEM;
+	if (c->parse(nlh, elem))
+		(*c->n)--;
+	return 0;
+}
+
 void nl_err_set(struct nl_err *err, int code, const char *msg)
 {
 	if (!err)

@@ -87,6 +87,23 @@ int nl_decode_error(const struct nlmsghdr *nlh, const struct nlmsghdr *req,
  * capacity *cap) and return it, counted; NULL when out of memory. */
 void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz);
 
+/*
+ * A dump collector: every message (of type, when it is not 0) parsed into a
+ * new last element of a list {T *v; size_t n, cap;}. A message parse refuses
+ * (an entry missing its key attributes) is left out. Give nl_collect_cb and
+ * a struct nl_collect to nl_talk.
+ */
+struct nl_collect {
+	void *v;                  /* &list->v */
+	size_t *n, *cap;
+	size_t esz;
+	int (*parse)(const struct nlmsghdr *nlh, void *elem);
+	uint16_t type;
+};
+#define NL_COLLECT(list, fn, msg_type) \
+	{ &(list)->v, &(list)->n, &(list)->cap, sizeof(*(list)->v), fn, msg_type }
+int nl_collect_cb(const struct nlmsghdr *nlh, void *data);
+
 /* Fill err for a local failure (no kernel reply). */
 void nl_err_set(struct nl_err *err, int code, const char *msg);
 

@@ -131,19 +131,9 @@ int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 	return 0;
 }
 
-static int link_list_cb(const struct nlmsghdr *nlh, void *data)
+static int parse_link(const struct nlmsghdr *nlh, void *l)
 {
-	struct nk_link_list *list = data;
-	struct nk_link *l;
-
-	if (nlh->nlmsg_type != RTM_NEWLINK)
-		return 0;
-	l = nk_grow(&list->v, &list->n, &list->cap, sizeof(*l));
-	if (!l)
-		return -ENOMEM;
-	if (rtnl_parse_link(nlh, l))
-		list->n--;
-	return 0;
+	return rtnl_parse_link(nlh, l);
 }
 
 static int cmp_ifindex(const void *a, const void *b)
@@ -163,13 +153,14 @@ int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *e
 {
 	struct nlmsghdr *nlh = nl_msg(s, RTM_GETLINK, NLM_F_DUMP);
 	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	struct nl_collect c = NL_COLLECT(out, parse_link, RTM_NEWLINK);
 	int ret;
 
 	ifi->ifi_family = AF_UNSPEC;
 	/* Ask for no VF statistics: they only bloat the dump. */
 	mnl_attr_put_u32(nlh, IFLA_EXT_MASK, 0);
 	memset(out, 0, sizeof(*out));
-	ret = nl_talk(s, nlh, sizeof(*ifi), &link_space, link_list_cb, out, err);
+	ret = nl_talk(s, nlh, sizeof(*ifi), &link_space, nl_collect_cb, &c, err);
 	if (ret) {
 		nk_link_list_free(out);
 		return ret;

@@ -20,11 +20,18 @@ struct select_args {
 };
 
 static const struct nk_param select_params[] = {
-	{ "dev", NKP_IFNAME, offsetof(struct select_args, dev), "DEV", 0, 0, NULL, false },
-	{ "id", NKP_U32, offsetof(struct select_args, id), "ID", 1, UINT32_MAX, NULL, false },
+	{ "dev", NKP_IFNAME, offsetof(struct select_args, dev), "DEV", 0, 0, NULL, false, NULL },
+	{ "id", NKP_U32, offsetof(struct select_args, id), "ID", 1, UINT32_MAX, NULL, false, NULL },
 };
-const struct nk_params nk_show_bindings_params = NK_PARAMS("show bindings", select_params);
-const struct nk_params nk_unbind_params = NK_PARAMS("unbind", select_params);
+const struct nk_params cmd_show_bindings_params = {
+	NK_PARAMS("show bindings", struct select_args, select_params)
+};
+static const struct nk_rule unbind_rules[] = {
+	{ NK_RULE_ONE_OF, { "id", "dev" } },
+};
+const struct nk_params cmd_unbind_params = {
+	NK_PARAMS("unbind", struct select_args, select_params), NK_RULES(unbind_rules),
+};
 
 static void print_size(struct out *o, uint64_t size)
 {
@@ -185,15 +192,19 @@ static int add_kernel_bindings(struct nk_ctx *ctx, struct nk_binding_list *l,
 static int load_bindings(struct nk_ctx *ctx, struct nk_binding_list *out, bool *kernel_ok)
 {
 	struct nk_binding_list all;
-	int ret = nk_binding_states(&all);
+	struct nk_ns *here;
+	int ret = nk_ns_here(ctx, &here);
 
 	memset(out, 0, sizeof(*out));
+	if (ret)
+		return ret;
+	ret = nk_binding_states(&all);
 	if (ret)
 		return nk_error_errno(-ret, "cannot read %s", NK_BIND_STATE_DIR);
 	for (size_t i = 0; i < all.n; i++) {
 		struct nk_binding *b;
 
-		if (!nk_binding_here(&all.v[i]))
+		if (!nk_ns_is(here, all.v[i].ns_dev, all.v[i].ns_ino))
 			continue;
 		b = nk_grow(&out->v, &out->n, &out->cap, sizeof(*b));
 		if (!b) {
@@ -212,23 +223,20 @@ static int load_bindings(struct nk_ctx *ctx, struct nk_binding_list *out, bool *
 	return 0;
 }
 
-int cmd_show_bindings(struct nk_ctx *ctx, int argc, char **argv)
+int cmd_show_bindings(struct nk_ctx *ctx, const void *args)
 {
-	struct select_args a = { 0 };
+	const struct select_args *a = args;
 	struct nk_binding_list l;
 	bool kernel_ok;
 	int ret;
 
-	ret = nk_parse_params(&nk_show_bindings_params, argc, argv, &a, NULL);
-	if (ret)
-		return ret;
 	ret = load_bindings(ctx, &l, &kernel_ok);
 	if (ret)
 		return ret;
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "bindings");
 	for (size_t i = 0; i < l.n; i++)
-		if (selected(&l.v[i], &a))
+		if (selected(&l.v[i], a))
 			nk_print_binding(&ctx->out, &l.v[i]);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
@@ -236,81 +244,86 @@ int cmd_show_bindings(struct nk_ctx *ctx, int argc, char **argv)
 	return NK_EXIT_OK;
 }
 
-int cmd_unbind(struct nk_ctx *ctx, int argc, char **argv)
+/* What unbind found among the selected bindings. */
+struct unbind_result {
+	struct nk_binding_list done;            /* released now */
+	const struct nk_binding *stale, *foreign;
+};
+
+/* End the holder of b; a dead one only leaves its state file to remove. */
+static int release_one(struct nk_binding *b, struct unbind_result *r)
 {
-	struct select_args a = { 0 };
-	struct nk_binding_list l, done = { 0 };
-	const struct nk_binding *stale = NULL, *foreign = NULL;
+	struct nk_binding *slot;
+	int ret = b->alive ? nk_binding_release(b) : -ESRCH;
+
+	if (ret == -ESRCH) {
+		/* Its holder died (SIGKILL, OOM): the kernel has let go already. */
+		nk_binding_forget(b);
+		r->stale = b;
+		return 0;
+	}
+	if (ret)
+		return nk_error_errno(-ret, "cannot end the holder of binding %u (pid %d)",
+				      b->id, (int)b->pid);
+	b->alive = false;
+	slot = nk_grow(&r->done.v, &r->done.n, &r->done.cap, sizeof(*slot));
+	if (!slot)
+		return nk_error_errno(ENOMEM, "unbind");
+	*slot = *b;
+	return 0;
+}
+
+/* Nothing was released: why, as one error. */
+static int nothing_unbound(struct nk_ctx *ctx, const struct select_args *a,
+			   const struct unbind_result *r)
+{
+	if (r->stale)
+		return nk_error(NK_EXIT_NOTFOUND,
+				"binding %u is no longer held: its holder (pid %d) died; removed its stale state",
+				r->stale->id, (int)r->stale->pid);
+	if (r->foreign)
+		return nk_error(NK_EXIT_NOTFOUND,
+				"binding %u was not made by nkctl: it ends when the process that made it closes its netlink socket",
+				r->foreign->id);
+	if (a->id)
+		return nk_error(NK_EXIT_NOTFOUND, "binding %u does not exist%s%s", a->id,
+				ctx->netns ? " in " : "", ctx->netns ? ctx->netns : "");
+	return nk_error(NK_EXIT_NOTFOUND, "%s has no binding held by nkctl", a->dev);
+}
+
+int cmd_unbind(struct nk_ctx *ctx, const void *args)
+{
+	const struct select_args *a = args;
+	struct unbind_result r = { 0 };
+	struct nk_binding_list l;
 	bool kernel_ok;
 	int ret;
 
-	ret = nk_parse_params(&nk_unbind_params, argc, argv, &a, NULL);
-	if (ret)
-		return ret;
-	if (!a.dev == !a.id)
-		return nk_error(NK_EXIT_USAGE, "\"unbind\" needs \"id ID\" or \"dev DEV\" (one of them)");
 	ret = load_bindings(ctx, &l, &kernel_ok);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < l.n && !ret; i++) {
-		struct nk_binding *b = &l.v[i], *slot;
-
-		if (!selected(b, &a))
+		if (!selected(&l.v[i], a))
 			continue;
-		if (!b->held) {
-			foreign = b;
-			continue;
-		}
-		if (!b->alive) {
-			/* Its holder died (SIGKILL, OOM): the kernel has let go already. */
-			nk_binding_forget(b);
-			stale = b;
-			continue;
-		}
-		ret = nk_binding_release(b);
-		if (ret == -ESRCH) {
-			nk_binding_forget(b);
-			stale = b;
-			ret = 0;
-			continue;
-		}
-		if (ret) {
-			ret = nk_error_errno(-ret, "cannot end the holder of binding %u (pid %d)",
-					     b->id, (int)b->pid);
-			break;
-		}
-		b->alive = false;
-		slot = nk_grow(&done.v, &done.n, &done.cap, sizeof(*slot));
-		if (!slot) {
-			ret = nk_error_errno(ENOMEM, "unbind");
-			break;
-		}
-		*slot = *b;
-	}
-	if (!ret && !done.n) {
-		if (stale)
-			ret = nk_error(NK_EXIT_NOTFOUND,
-				       "binding %u is no longer held: its holder (pid %d) died; removed its stale state",
-				       stale->id, (int)stale->pid);
-		else if (foreign)
-			ret = nk_error(NK_EXIT_NOTFOUND,
-				       "binding %u was not made by nkctl: it ends when the process that made it closes its netlink socket",
-				       foreign->id);
-		else if (a.id)
-			ret = nk_error(NK_EXIT_NOTFOUND, "binding %u does not exist%s%s", a.id,
-				       ctx->netns ? " in " : "", ctx->netns ? ctx->netns : "");
+		if (l.v[i].held)
+			ret = release_one(&l.v[i], &r);
 		else
-			ret = nk_error(NK_EXIT_NOTFOUND, "%s has no binding held by nkctl", a.dev);
+			r.foreign = &l.v[i];
 	}
+	/* -force: a binding that is already gone is not an error. */
+	if (!ret && !r.done.n && !(ctx->force && !r.foreign))
+		ret = nothing_unbound(ctx, a, &r);
 	if (!ret) {
 		out_begin(&ctx->out);
 		out_arr_open(&ctx->out, "unbound");
-		for (size_t i = 0; i < done.n; i++)
-			nk_print_binding(&ctx->out, &done.v[i]);
+		if (!r.done.n)
+			out_text(&ctx->out, "nothing to unbind\n");
+		for (size_t i = 0; i < r.done.n; i++)
+			nk_print_binding(&ctx->out, &r.done.v[i]);
 		out_arr_close(&ctx->out);
 		out_end(&ctx->out);
 	}
-	free(done.v);
+	free(r.done.v);
 	nk_binding_list_free(&l);
 	return ret;
 }

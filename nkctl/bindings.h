@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * The bind unit's own header (bind.c, bindings.c, bindstate.c, holder.c; the
+ * rest of nkctl sees only their commands, in nkctl.h).
+ *
  * devmem bindings as nkctl keeps them: the binding itself lives in a holder
  * process (it dies with the netlink socket that made it); a state file under
  * NK_BIND_STATE_DIR, locked by the holder for as long as it lives, lets show
@@ -64,10 +67,6 @@ struct nk_binding_list {
 void nk_binding_sort(struct nk_binding_list *l);
 /* Every state file (alive or stale), sorted by id. */
 int nk_binding_states(struct nk_binding_list *out);
-/* The namespace of this thread (the command's, after -n). 0 or -errno. */
-int nk_current_netns(dev_t *dev, ino_t *ino);
-/* Does b's device live in the command's namespace? */
-bool nk_binding_here(const struct nk_binding *b);
 void nk_binding_list_free(struct nk_binding_list *l);
 /* The state file of a binding, and writing one (holder.c). */
 void nk_binding_state_path(char *buf, size_t len, uint32_t id);
@@ -87,14 +86,5 @@ int nk_hold(struct nk_ctx *ctx, struct nk_binding *b, struct nk_dmabuf *d,
 /* One binding object, as bind-rx, bind-tx, show bindings and unbind print it. */
 void nk_print_binding(struct out *o, const struct nk_binding *b);
 const char *nk_hold_mode_name(enum nk_hold_mode mode);
-
-int cmd_bind_rx(struct nk_ctx *ctx, int argc, char **argv);
-int cmd_bind_tx(struct nk_ctx *ctx, int argc, char **argv);
-int cmd_unbind(struct nk_ctx *ctx, int argc, char **argv);
-int cmd_show_bindings(struct nk_ctx *ctx, int argc, char **argv);
-extern const struct nk_params nk_bind_rx_params;
-extern const struct nk_params nk_bind_tx_params;
-extern const struct nk_params nk_unbind_params;
-extern const struct nk_params nk_show_bindings_params;
 
 #endif

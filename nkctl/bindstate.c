@@ -33,25 +33,6 @@ const char *nk_hold_mode_name(enum nk_hold_mode mode)
 	return mode <= NK_HOLD_COMMAND ? mode_names[mode] : "unknown";
 }
 
-int nk_current_netns(dev_t *dev, ino_t *ino)
-{
-	struct stat st;
-
-	if (stat("/proc/thread-self/ns/net", &st))
-		return -errno;
-	*dev = st.st_dev;
-	*ino = st.st_ino;
-	return 0;
-}
-
-bool nk_binding_here(const struct nk_binding *b)
-{
-	dev_t dev = 0;
-	ino_t ino = 0;
-
-	return !nk_current_netns(&dev, &ino) && dev == b->ns_dev && ino == b->ns_ino;
-}
-
 int nk_binding_state_write(int fd, const struct nk_binding *b)
 {
 	FILE *f;

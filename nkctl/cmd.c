@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Table dispatch, help text and the completion listing. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nkctl.h"
@@ -40,13 +42,20 @@ static void list_names(const struct nk_table *t, char *buf, size_t len)
 static void print_usage_line(const char *lead, const struct nk_table *t,
 			     const struct nk_cmd *c)
 {
+	char head[128], synopsis[1024] = "";
+	size_t col;
+
 	if (c->sub) {
 		printf("%s %s %s { COMMAND | help }\n", lead, t->path, c->name);
 		return;
 	}
-	printf("%s %s%s%s%s%s\n", lead, t->path, c->name ? " " : "",
-	       c->name ? c->name : "", c->usage && c->usage[0] ? " " : "",
-	       c->usage ? c->usage : "");
+	col = (size_t)snprintf(head, sizeof(head), "%s %s%s%s", lead, t->path,
+			       c->name ? " " : "", c->name ? c->name : "");
+	if (c->usage)
+		snprintf(synopsis, sizeof(synopsis), "%s", c->usage);
+	else if (c->params)
+		nk_params_usage(c->params, synopsis, sizeof(synopsis), col + 1, col + 1);
+	printf("%s%s%s\n", head, synopsis[0] ? " " : "", synopsis);
 }
 
 void nk_table_help(const struct nk_table *t)
@@ -76,13 +85,30 @@ void nk_cmd_help(const struct nk_table *t, const struct nk_cmd *c)
 	printf("\n%s\n", c->summary);
 }
 
-int nk_no_args(const char *cmd, int argc, char **argv)
+/* Parse argv into the struct the command's table describes, then run it. */
+static int run_cmd(struct nk_ctx *ctx, const struct nk_table *t, const struct nk_cmd *c,
+		   int argc, char **argv)
 {
-	if (argc == 0)
-		return 0;
-	if (argc == 1 && !strcmp(argv[0], "help"))
-		return NK_HELP;
-	return nk_error(NK_EXIT_USAGE, "\"%s\" takes no arguments", cmd);
+	const char *path = strchr(t->path, ' ');
+	void *args = NULL;
+	int ret;
+
+	if (!c->params) {
+		if (argc == 1 && !strcmp(argv[0], "help"))
+			return NK_HELP;
+		if (argc > 0)
+			return nk_error(NK_EXIT_USAGE, "\"%s%s%s\" takes no arguments",
+					path ? path + 1 : "", path ? " " : "", c->name ? c->name : "");
+		return c->run(ctx, NULL);
+	}
+	args = calloc(1, c->params->size ? c->params->size : 1);
+	if (!args)
+		return nk_error_errno(ENOMEM, "%s", c->params->cmd);
+	ret = nk_parse_params(c->params, argc, argv, args, &ctx->given);
+	if (!ret)
+		ret = c->run(ctx, args);
+	free(args);
+	return ret;
 }
 
 int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **argv)
@@ -128,7 +154,7 @@ int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **a
 	}
 	if (c->sub)
 		return nk_dispatch(ctx, c->sub, argc, argv);
-	ret = c->run(ctx, argc, argv);
+	ret = run_cmd(ctx, t, c, argc, argv);
 	if (ret == NK_HELP) {
 		nk_cmd_help(t, c);
 		return NK_EXIT_OK;

@@ -47,9 +47,7 @@ static void holder_say(const struct holder *h, const char *fmt, const char *arg)
 		syslog(LOG_NOTICE, fmt, arg);
 		closelog();
 	} else {
-		fprintf(stderr, "Error: ");
-		fprintf(stderr, fmt, arg);
-		fputc('\n', stderr);
+		nk_error(0, fmt, arg);
 	}
 }
 
@@ -138,17 +136,22 @@ static void close_other_fds(const int *keep, size_t n)
 		close(fds[i]);
 }
 
+/* Keep the command's namespace with its sockets: its generic netlink socket
+ * holds the binding (nk_hold left ctx no other namespace). */
 static void close_other_fds_but_ctx(const struct nk_ctx *ctx, const int *keep, size_t n)
 {
-	int all[8];
+	const struct nk_ns *here = ctx->nns ? ctx->ns[0] : NULL;
+	int all[9];
 	size_t count = 0;
 
 	for (size_t i = 0; i < n && count < 6; i++)
 		all[count++] = keep[i];
-	if (nl_is_open(&ctx->genl))
-		all[count++] = mnl_socket_get_fd(ctx->genl.mnl);
-	if (nl_is_open(&ctx->rtnl))
-		all[count++] = mnl_socket_get_fd(ctx->rtnl.mnl);
+	if (here && nl_is_open(&here->genl))
+		all[count++] = mnl_socket_get_fd(here->genl.mnl);
+	if (here && nl_is_open(&here->rtnl))
+		all[count++] = mnl_socket_get_fd(here->rtnl.mnl);
+	if (here)
+		all[count++] = here->fd;
 	close_other_fds(all, count);
 }
 
@@ -412,6 +415,8 @@ int nk_hold(struct nk_ctx *ctx, struct nk_binding *b, struct nk_dmabuf *d,
 	b->mode = mode;
 	b->held = true;
 	b->alive = true;
+	/* A holder lives on in the command's namespace alone. */
+	nk_ctx_forget_others(ctx);
 	ret = holder_setup(&h, b, mode);
 	if (ret)
 		return ret;

@@ -18,13 +18,6 @@
 #include "rtnl.h"
 #include "nkctl.h"
 
-struct feature {
-	const char *name;
-	bool supported;
-	const char *since;   /* first Linux release with it */
-	char detail[320];
-};
-
 enum netkit_probe { NETKIT_ABSENT = 0, NETKIT_PAIR = 1, NETKIT_SINGLE = 2, NETKIT_UNKNOWN = 3 };
 
 /*
@@ -84,95 +77,191 @@ static bool bpf_attach_type_known(int type, char *detail, size_t len)
 	return true;
 }
 
-static void op_feature(struct feature *f, const struct genl_family *fam, unsigned int cmd)
+/* What the probes share within one command. */
+struct probe_env {
+	struct nk_ctx *ctx;
+	enum netkit_probe netkit;   /* NETKIT_UNKNOWN + 1: not probed yet */
+};
+
+enum probe_result { PROBE_NO, PROBE_YES, PROBE_UNKNOWN };
+
+struct nk_feature_def {
+	const char *name;
+	const char *since;          /* first Linux release with it */
+	const char *what;           /* what needs it, for "needs Linux X" */
+	const char *noun;           /* "this kernel has no NOUN"; NULL: name */
+	enum probe_result (*probe)(struct probe_env *env, const struct nk_feature_def *f,
+				   char *detail, size_t len);
+	unsigned int arg, nest, attr;  /* for the generic probes */
+	const char *path;              /* probe_device */
+};
+
+static enum probe_result yes_no(bool v)
 {
-	f->supported = genl_has_op(fam, cmd);
-	if (!fam->present)
-		snprintf(f->detail, sizeof(f->detail), "no netdev netlink family");
+	return v ? PROBE_YES : PROBE_NO;
 }
 
-static void policy_feature(struct feature *f, struct nl_sock *s,
-			   const struct genl_family *fam, uint8_t cmd,
-			   uint16_t nest, uint16_t attr)
+static const struct genl_family *netdev_family(struct probe_env *env, struct nl_sock **s)
 {
+	const struct genl_family *fam;
+
+	*s = NULL;
+	if (nk_ctx_netdev(env->ctx, s, &fam))
+		return NULL;
+	return fam;
+}
+
+static enum probe_result probe_family(struct probe_env *env, const struct nk_feature_def *f,
+				      char *detail, size_t len)
+{
+	struct nl_sock *s;
+	const struct genl_family *fam = netdev_family(env, &s);
+
+	(void)f;
+	(void)detail;
+	(void)len;
+	return fam ? yes_no(fam->present) : PROBE_UNKNOWN;
+}
+
+/* The netdev family has operation f->arg. */
+static enum probe_result probe_op(struct probe_env *env, const struct nk_feature_def *f,
+				  char *detail, size_t len)
+{
+	struct nl_sock *s;
+	const struct genl_family *fam = netdev_family(env, &s);
+
+	if (!fam)
+		return PROBE_UNKNOWN;
+	if (!fam->present)
+		snprintf(detail, len, "no netdev netlink family");
+	return yes_no(genl_has_op(fam, f->arg));
+}
+
+/* Operation f->arg's policy has attribute f->attr (inside f->nest). */
+static enum probe_result probe_policy(struct probe_env *env, const struct nk_feature_def *f,
+				      char *detail, size_t len)
+{
+	struct nl_sock *s;
+	const struct genl_family *fam = netdev_family(env, &s);
 	struct nl_err err;
 	bool found = false;
 
-	if (!genl_has_op(fam, cmd)) {
-		f->supported = false;
-		return;
-	}
-	if (genl_policy_has_attr(s, "netdev", cmd, nest, attr, &found, &err))
-		snprintf(f->detail, sizeof(f->detail), "policy dump failed: %s",
+	if (!fam)
+		return PROBE_UNKNOWN;
+	if (!genl_has_op(fam, f->arg))
+		return PROBE_NO;
+	if (genl_policy_has_attr(s, "netdev", (uint8_t)f->arg, (uint16_t)f->nest,
+				 (uint16_t)f->attr, &found, &err))
+		snprintf(detail, len, "policy dump failed: %s",
 			 err.msg[0] ? err.msg : strerror(err.code));
-	f->supported = found;
+	return yes_no(found);
 }
 
-int cmd_show_kernel(struct nk_ctx *ctx, int argc, char **argv)
+static enum probe_result probe_netkit(struct probe_env *env, const struct nk_feature_def *f,
+				      char *detail, size_t len)
 {
-	struct feature f[] = {
-		{ "netdev-family", false, "6.4", "" },
-		{ "queue-get", false, "6.8", "" },
-		{ "napi-get", false, "6.8", "" },
-		{ "bind-rx", false, "6.12", "" },
-		{ "bind-tx", false, "6.15", "" },
-		{ "rx-page-size", false, "7.3", "" },
-		{ "queue-create", false, "7.1", "" },
-		{ "lease-netns-id", false, "7.1", "" },
-		{ "netkit", false, "6.7", "" },
-		{ "netkit-single", false, "7.1", "" },
-		{ "tcx", false, "6.6", "" },
-		{ "netkit-bpf", false, "6.7", "" },
-		{ "udmabuf", false, "4.20", "" },
-		{ "dma-heap-system", false, "5.6", "" },
-	};
-	const struct genl_family *fam;
-	struct nl_sock *s;
-	struct utsname un;
-	enum netkit_probe nk;
-	int ret;
-
-	ret = nk_no_args("show kernel", argc, argv);
-	if (ret)
-		return ret;
-	ret = nk_ctx_netdev(ctx, &s, &fam);
-	if (ret)
-		return ret;
-	f[0].supported = fam->present;
-	op_feature(&f[1], fam, NK_NETDEV_CMD_QUEUE_GET);
-	op_feature(&f[2], fam, NK_NETDEV_CMD_NAPI_GET);
-	op_feature(&f[3], fam, NK_NETDEV_CMD_BIND_RX);
-	op_feature(&f[4], fam, NK_NETDEV_CMD_BIND_TX);
-	policy_feature(&f[5], s, fam, NK_NETDEV_CMD_BIND_RX, 0, NK_NETDEV_A_DMABUF_RX_PAGE_SIZE);
-	op_feature(&f[6], fam, NK_NETDEV_CMD_QUEUE_CREATE);
-	policy_feature(&f[7], s, fam, NK_NETDEV_CMD_QUEUE_CREATE, NK_NETDEV_A_QUEUE_LEASE,
-		       NK_NETDEV_A_LEASE_NETNS_ID);
-	nk = netkit_probe();
-	f[8].supported = nk == NETKIT_PAIR || nk == NETKIT_SINGLE;
-	f[9].supported = nk == NETKIT_SINGLE;
-	if (nk == NETKIT_UNKNOWN) {
-		snprintf(f[8].detail, sizeof(f[8].detail), "probe failed (needs CAP_SYS_ADMIN)");
-		snprintf(f[9].detail, sizeof(f[9].detail), "probe failed (needs CAP_SYS_ADMIN)");
+	if (env->netkit == NETKIT_UNKNOWN + 1)
+		env->netkit = netkit_probe();
+	if (env->netkit == NETKIT_UNKNOWN) {
+		snprintf(detail, len, "probe failed (needs CAP_SYS_ADMIN)");
+		return PROBE_UNKNOWN;
 	}
-	f[10].supported = bpf_attach_type_known(NK_BPF_TCX_INGRESS, f[10].detail,
-						sizeof(f[10].detail));
-	f[11].supported = bpf_attach_type_known(NK_BPF_NETKIT_PRIMARY, f[11].detail,
-						sizeof(f[11].detail));
-	f[12].supported = access("/dev/udmabuf", R_OK | W_OK) == 0;
-	f[13].supported = access("/dev/dma_heap/system", R_OK) == 0;
+	return f->arg ? yes_no(env->netkit == NETKIT_SINGLE) :
+			yes_no(env->netkit == NETKIT_PAIR || env->netkit == NETKIT_SINGLE);
+}
 
+static enum probe_result probe_attach_type(struct probe_env *env, const struct nk_feature_def *f,
+					   char *detail, size_t len)
+{
+	(void)env;
+	return yes_no(bpf_attach_type_known((int)f->arg, detail, len));
+}
+
+static enum probe_result probe_device(struct probe_env *env, const struct nk_feature_def *f,
+				      char *detail, size_t len)
+{
+	(void)env;
+	(void)detail;
+	(void)len;
+	return yes_no(access(f->path, (int)f->arg) == 0);
+}
+
+/* One row per feature: show kernel lists them, commands ask for them. */
+#define FEATURE(n, s, w, p) .name = n, .since = s, .what = w, .probe = p
+static const struct nk_feature_def features[NK_FEAT_N] = {
+	[NK_FEAT_NETDEV] = { FEATURE("netdev-family", "6.4", "the netdev netlink family",
+				     probe_family) },
+	[NK_FEAT_QUEUE_GET] = { FEATURE("queue-get", "6.8", "showing queues", probe_op),
+				.arg = NK_NETDEV_CMD_QUEUE_GET },
+	[NK_FEAT_NAPI_GET] = { FEATURE("napi-get", "6.8", "showing NAPIs", probe_op),
+			       .arg = NK_NETDEV_CMD_NAPI_GET },
+	[NK_FEAT_BIND_RX] = { FEATURE("bind-rx", "6.12", "devmem RX", probe_op),
+			      .noun = "netdev bind-rx", .arg = NK_NETDEV_CMD_BIND_RX },
+	[NK_FEAT_BIND_TX] = { FEATURE("bind-tx", "6.15", "devmem TX", probe_op),
+			      .noun = "netdev bind-tx", .arg = NK_NETDEV_CMD_BIND_TX },
+	[NK_FEAT_RX_PAGE_SIZE] = { FEATURE("rx-page-size", "7.3", "rx-page-size", probe_policy),
+				   .arg = NK_NETDEV_CMD_BIND_RX,
+				   .attr = NK_NETDEV_A_DMABUF_RX_PAGE_SIZE },
+	[NK_FEAT_QUEUE_CREATE] = { FEATURE("queue-create", "7.1", "queue leasing", probe_op),
+				   .noun = "netdev queue-create", .arg = NK_NETDEV_CMD_QUEUE_CREATE },
+	[NK_FEAT_LEASE_NETNS_ID] = { FEATURE("lease-netns-id", "7.1", "leasing across namespaces",
+					     probe_policy),
+				     .arg = NK_NETDEV_CMD_QUEUE_CREATE, .nest = NK_NETDEV_A_QUEUE_LEASE,
+				     .attr = NK_NETDEV_A_LEASE_NETNS_ID },
+	[NK_FEAT_NETKIT] = { FEATURE("netkit", "6.7", "netkit devices", probe_netkit) },
+	[NK_FEAT_NETKIT_SINGLE] = { FEATURE("netkit-single", "7.1", "single netkit devices",
+					    probe_netkit), .arg = 1 },
+	[NK_FEAT_TCX] = { FEATURE("tcx", "6.6", "tcx hooks", probe_attach_type),
+			  .arg = NK_BPF_TCX_INGRESS },
+	[NK_FEAT_NETKIT_BPF] = { FEATURE("netkit-bpf", "6.7", "netkit BPF hooks", probe_attach_type),
+				 .arg = NK_BPF_NETKIT_PRIMARY },
+	[NK_FEAT_UDMABUF] = { FEATURE("udmabuf", "4.20", "udmabuf dmabufs", probe_device),
+			      .arg = R_OK | W_OK, .path = "/dev/udmabuf" },
+	[NK_FEAT_DMA_HEAP] = { FEATURE("dma-heap-system", "5.6", "dma-heap dmabufs", probe_device),
+			       .arg = R_OK, .path = "/dev/dma_heap/system" },
+};
+
+int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id)
+{
+	const struct nk_feature_def *f = &features[id];
+	struct probe_env env = { ctx, NETKIT_UNKNOWN + 1 };
+	char detail[320] = "";
+
+	if (f->probe(&env, f, detail, sizeof(detail)) != PROBE_NO)
+		return 0;
+	return nk_error(NK_EXIT_UNSUPPORTED, "this kernel has no %s (%s needs Linux %s+)",
+			f->noun ? f->noun : f->name, f->what, f->since);
+}
+
+const char *nk_feature_since(enum nk_feature id)
+{
+	return features[id].since;
+}
+
+int cmd_show_kernel(struct nk_ctx *ctx, const void *args)
+{
+	struct probe_env env = { ctx, NETKIT_UNKNOWN + 1 };
+	struct utsname un;
+	char detail[320];
+
+	(void)args;
 	if (uname(&un))
 		memset(&un, 0, sizeof(un));
 	out_begin(&ctx->out);
 	out_obj_open(&ctx->out, "kernel");
 	out_str(&ctx->out, "release", "kernel %s\n", un.release);
 	out_arr_open(&ctx->out, "features");
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+	for (size_t i = 0; i < NK_FEAT_N; i++) {
+		const struct nk_feature_def *f = &features[i];
+		enum probe_result r;
+
+		detail[0] = '\0';
+		r = f->probe(&env, f, detail, sizeof(detail));
 		out_obj_open(&ctx->out, NULL);
-		out_str(&ctx->out, "name", "  %-16s", f[i].name);
-		out_bool(&ctx->out, "supported", " %-4s", f[i].supported);
-		out_str(&ctx->out, "since", " (Linux %s+)", f[i].since);
-		out_str(&ctx->out, "detail", f[i].detail[0] ? " %s" : NULL, f[i].detail);
+		out_str(&ctx->out, "name", "  %-16s", f->name);
+		out_bool(&ctx->out, "supported", " %-4s", r == PROBE_YES);
+		out_str(&ctx->out, "since", " (Linux %s+)", f->since);
+		out_str(&ctx->out, "detail", detail[0] ? " %s" : NULL, detail);
 		out_text(&ctx->out, "\n");
 		out_obj_close(&ctx->out);
 	}

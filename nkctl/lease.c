@@ -26,14 +26,16 @@ struct lease_args {
 };
 
 #define LP(kw, type, field, meta, req) \
-	{ kw, type, offsetof(struct lease_args, field), meta, 0, 0, NULL, req }
+	{ kw, type, offsetof(struct lease_args, field), meta, 0, 0, NULL, req, NULL }
 static const struct nk_param lease_params[] = {
 	LP("dev", NKP_IFNAME, dev, "NKDEV", true),
 	LP("from", NKP_IFNAME, from, "PHYS", true),
 	LP("phys-netns", NKP_NETNS, phys_netns, "NETNS", false),
 	LP("queue", NKP_STRING, queue, "LIST", true),
 };
-const struct nk_params nk_lease_params = NK_PARAMS("lease", lease_params);
+const struct nk_params cmd_lease_params = {
+	NK_PARAMS("lease", struct lease_args, lease_params)
+};
 
 static const struct nk_param unlease_params[] = {
 	LP("dev", NKP_IFNAME, dev, "NKDEV", false),
@@ -42,11 +44,20 @@ static const struct nk_param unlease_params[] = {
 	LP("queue", NKP_STRING, queue, "LIST", false),
 	LP("force", NKP_FLAG, force, NULL, false),
 };
-const struct nk_params nk_unlease_params = NK_PARAMS("unlease", unlease_params);
+/* Either the holder, or the NIC's queues. */
+static const struct nk_rule unlease_rules[] = {
+	{ NK_RULE_ONE_OF, { "dev", "from" } },
+	{ NK_RULE_EXCLUSIVE, { "dev", "queue" } },
+	{ NK_RULE_EXCLUSIVE, { "dev", "phys-netns" } },
+	{ NK_RULE_NEEDS, { "from", "queue" } },
+};
+const struct nk_params cmd_unlease_params = {
+	NK_PARAMS("unlease", struct lease_args, unlease_params), NK_RULES(unlease_rules),
+};
 
 /* What one command works on: the netkit device here, the NIC maybe elsewhere. */
 struct lease_job {
-	struct nk_ns phys;
+	struct nk_ns *phys;
 	struct nk_link nk, nic;
 	struct nk_queue_list nic_queues;
 	uint32_t ids[NK_MAX_QUEUES];
@@ -81,7 +92,7 @@ static bool leased_to_us(const struct lease_job *j, const struct nk_queue *q)
 {
 	if (!(q->have & QUEUE_HAVE_LEASE) || q->lease_ifindex != j->nk.ifindex)
 		return false;
-	if (j->phys.here)
+	if (j->phys->here)
 		return !(q->have & QUEUE_HAVE_LEASE_NETNS_ID);
 	return (q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id == j->here_in_phys;
 }
@@ -108,13 +119,11 @@ static int load_nic(struct nk_ctx *ctx, struct lease_job *j, const struct lease_
 	struct nl_err err;
 	int ret;
 
-	ret = nk_ns_open(&j->phys, a->phys_netns);
-	if (ret)
-		return ret;
-	ret = nk_ns_rtnl(ctx, &j->phys, &prt);
-	if (ret)
-		return ret;
-	ret = nk_link_lookup(prt, a->from, 0, &j->nic, nk_ns_name(&j->phys), false);
+	ret = nk_ns_get(ctx, a->phys_netns, &j->phys);
+	if (!ret)
+		ret = nk_ns_rtnl(j->phys, &prt);
+	if (!ret)
+		ret = nk_link_lookup(prt, a->from, 0, &j->nic, nk_ns_name(j->phys), false);
 	if (ret)
 		return ret;
 	if (nk_link_is_netkit(&j->nic))
@@ -124,7 +133,7 @@ static int load_nic(struct nk_ctx *ctx, struct lease_job *j, const struct lease_
 		return nk_error(NK_EXIT_FAIL,
 				"\"%s\" is down and shows no queues; bring it up first (ip link set %s up)",
 				a->from, a->from);
-	ret = nk_ns_netdev(ctx, &j->phys, &pgn, &fam);
+	ret = nk_ns_netdev(j->phys, &pgn, &fam);
 	if (ret)
 		return ret;
 	if (netdev_queue_dump(pgn, fam, j->nic.ifindex, &j->nic_queues, &err))
@@ -135,14 +144,10 @@ static int load_nic(struct nk_ctx *ctx, struct lease_job *j, const struct lease_
 /* Look up the netkit device (here) and the NIC (in phys), with their rules. */
 static int load_devices(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a)
 {
-	struct nl_sock *rt, *prt;
-	struct nl_err err;
-	int ret, cur;
+	struct nk_ns *here;
+	int ret;
 
-	ret = nk_ctx_rtnl(ctx, &rt);
-	if (ret)
-		return ret;
-	ret = nk_link_lookup(rt, a->dev, 0, &j->nk, NULL, false);
+	ret = nk_dev(ctx, a->dev, &j->nk);
 	if (ret)
 		return ret;
 	if (!nk_link_is_netkit(&j->nk))
@@ -157,17 +162,11 @@ static int load_devices(struct nk_ctx *ctx, struct lease_job *j, const struct le
 				a->dev, j->nk.link,
 				(j->nk.have & LINK_HAVE_LINK_NETNSID) ? " in another namespace" : "");
 	ret = load_nic(ctx, j, a, true);
+	if (!ret)
+		ret = nk_ns_here(ctx, &here);
 	if (ret)
 		return ret;
-	ret = nk_ns_rtnl(ctx, &j->phys, &prt);
-	if (ret)
-		return ret;
-	j->here_in_phys = -1;
-	if (!j->phys.here && netns_open_current(&cur) == 0) {
-		if (rtnl_nsid_get(prt, cur, &j->here_in_phys, &err))
-			j->here_in_phys = -1;
-		close(cur);
-	}
+	j->here_in_phys = nk_ns_nsid_of(j->phys, here);
 	return 0;
 }
 
@@ -181,19 +180,19 @@ static int busy_error(struct nk_ctx *ctx, struct lease_job *j, const struct leas
 	int ret;
 
 	if (nk_lease_scan(ctx, &all) == 0)
-		r = nk_lease_of_nic(&all, j->phys.here ? -1 : j->phys.fd, q->ifindex, q->id);
+		r = nk_lease_of_nic(&all, j->phys, q->ifindex, q->id);
 	if (r && r->nk_ifname[0])
 		snprintf(holder, sizeof(holder), "\"%s\" (ifindex %d)", r->nk_ifname, r->nk_ifindex);
 	else
 		snprintf(holder, sizeof(holder), "ifindex %d", q->lease_ifindex);
-	if (r && r->nk_found)
-		snprintf(where, sizeof(where), "%s%s%s", r->nk_ns[0] ? "netns \"" : "this namespace",
-			 r->nk_ns, r->nk_ns[0] ? "\"" : "");
+	if (r && r->nk_ns)
+		snprintf(where, sizeof(where), "%s%s%s", r->nk_ns->here ? "" : "netns \"",
+			 nk_ns_name(r->nk_ns), r->nk_ns->here ? "" : "\"");
 	else if (q->have & QUEUE_HAVE_LEASE_NETNS_ID)
 		snprintf(where, sizeof(where), "a namespace nkctl cannot reach (netns-id %d)",
 			 q->lease_netns_id);
 	else
-		snprintf(where, sizeof(where), "%s", nk_ns_name(&j->phys));
+		snprintf(where, sizeof(where), "%s", nk_ns_name(j->phys));
 	ret = nk_error(NK_EXIT_EXISTS, "\"%s\" queue %u is already leased to %s in %s", a->from,
 		       q->id, holder, where);
 	nk_lease_list_free(&all);
@@ -275,7 +274,7 @@ static int lease_error(const struct nl_err *err, const struct lease_job *j, size
 		{ "Device does not support queue creation", NK_EXIT_UNSUPPORTED,
 		  "leases go into netkit devices" },
 	};
-	char done[512] = "";
+	char done[512] = "", reason[400], held[600];
 	size_t used = 0;
 	int code = nk_exit_from_errno(err->code);
 	const char *hint = NULL;
@@ -293,21 +292,17 @@ static int lease_error(const struct nl_err *err, const struct lease_job *j, size
 		if (i < failed || j->existed[i])
 			used += snprintf(done + used, sizeof(done) - used, "%s%u->%u",
 					 used ? ", " : "", j->ids[i], j->nk_ids[i]);
-	fprintf(stderr, "Error: cannot lease \"%s\" queue %u into \"%s\": %s", j->nic.ifname,
-		j->ids[failed], j->nk.ifname, err->msg[0] ? err->msg : strerror(err->code));
-	if (err->path[0])
-		fprintf(stderr, " (%s%s)", err->missing ? "missing attribute " : "", err->path);
-	if (hint)
-		fprintf(stderr, "; %s", hint);
 	if (used)
-		fprintf(stderr, "; leases held now: %s queue %s", j->nic.ifname, done);
+		snprintf(held, sizeof(held), "leases held now: %s queue %s", j->nic.ifname, done);
 	else
-		fprintf(stderr, "; no lease was made");
-	fputc('\n', stderr);
-	return code;
+		snprintf(held, sizeof(held), "no lease was made");
+	return nk_error(code, "cannot lease \"%s\" queue %u into \"%s\": %s%s%s; %s",
+			j->nic.ifname, j->ids[failed], j->nk.ifname,
+			nk_nl_reason(err, reason, sizeof(reason)), hint ? "; " : "", hint ? hint : "",
+			held);
 }
 
-static void print_leases(struct nk_ctx *ctx, const struct lease_job *j)
+static void print_leases(struct nk_ctx *ctx, const struct lease_job *j, struct nk_ns *here)
 {
 	struct nk_lease_rec r;
 
@@ -315,12 +310,11 @@ static void print_leases(struct nk_ctx *ctx, const struct lease_job *j)
 	out_arr_open(&ctx->out, "leases");
 	for (size_t i = 0; i < j->n; i++) {
 		memset(&r, 0, sizeof(r));
-		if (!j->phys.here)
-			snprintf(r.nic_ns, sizeof(r.nic_ns), "%s", j->phys.spec);
+		r.nic_ns = j->phys;
 		r.nic_ifindex = j->nic.ifindex;
 		snprintf(r.nic_ifname, sizeof(r.nic_ifname), "%s", j->nic.ifname);
 		r.nic_queue = j->ids[i];
-		r.nk_found = true;
+		r.nk_ns = here;
 		r.nk_ifindex = j->nk.ifindex;
 		snprintf(r.nk_ifname, sizeof(r.nk_ifname), "%s", j->nk.ifname);
 		r.nk_queue = j->nk_ids[i];
@@ -331,73 +325,78 @@ static void print_leases(struct nk_ctx *ctx, const struct lease_job *j)
 	out_end(&ctx->out);
 }
 
-int cmd_lease(struct nk_ctx *ctx, int argc, char **argv)
+/* queue-create names the NIC's namespace by the id ours gives it: find or
+ * assign one. -1 when the NIC is here. */
+static int phys_nsid(struct nk_ctx *ctx, const struct lease_job *j, const char *spec,
+		     int32_t *nsid)
 {
-	struct lease_args a = { 0 };
-	struct lease_job *j;
-	const struct genl_family *fam;
-	struct nl_sock *rt, *gn;
+	struct nl_sock *rt;
 	struct nl_err err;
-	int32_t nsid = -1;
 	int ret;
 
-	ret = nk_parse_params(&nk_lease_params, argc, argv, &a, NULL);
+	*nsid = -1;
+	if (j->phys->here)
+		return 0;
+	ret = nk_ctx_rtnl(ctx, &rt);
 	if (ret)
 		return ret;
-	j = calloc(1, sizeof(*j));
-	if (!j)
-		return nk_error_errno(ENOMEM, "lease");
-	j->phys.fd = -1;
-	ret = nk_parse_queue_list("queue", a.queue, j->ids, &j->n);
-	if (ret)
-		goto out;
-	ret = nk_ctx_netdev(ctx, &gn, &fam);
-	if (ret)
-		goto out;
-	if (!genl_has_op(fam, NK_NETDEV_CMD_QUEUE_CREATE)) {
-		ret = nk_error(NK_EXIT_UNSUPPORTED,
-			       "this kernel has no netdev queue-create (queue leasing needs Linux 7.1+)");
-		goto out;
+	if (rtnl_nsid_get(rt, j->phys->fd, nsid, &err) == 0 && *nsid < 0 &&
+	    rtnl_nsid_assign(rt, j->phys->fd, nsid, &err)) {
+		if (err.code == EPERM)
+			return nk_error(NK_EXIT_PERM,
+					"assigning a netns id to \"%s\" needs CAP_NET_ADMIN in the initial user namespace",
+					spec);
+		return nk_error_nl(&err, "cannot assign a netns id to \"%s\"", spec);
 	}
-	ret = load_devices(ctx, j, &a);
-	if (ret)
-		goto out;
-	ret = preflight(ctx, j, &a);
-	if (ret)
-		goto out;
-	if (!j->phys.here) {
-		/* queue-create names the NIC's namespace by its id here. */
-		ret = nk_ctx_rtnl(ctx, &rt);
-		if (ret)
-			goto out;
-		if (rtnl_nsid_get(rt, j->phys.fd, &nsid, &err) == 0 && nsid < 0 &&
-		    rtnl_nsid_assign(rt, j->phys.fd, &nsid, &err)) {
-			ret = err.code == EPERM ?
-			      nk_error(NK_EXIT_PERM,
-				       "assigning a netns id to \"%s\" needs CAP_NET_ADMIN in the initial user namespace",
-				       a.phys_netns) :
-			      nk_error_nl(&err, "cannot assign a netns id to \"%s\"", a.phys_netns);
-			goto out;
-		}
-		if (nsid < 0) {
-			ret = nk_error(NK_EXIT_FAIL, "no netns id for \"%s\"", a.phys_netns);
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < j->n; i++) {
+	if (*nsid < 0)
+		return nk_error(NK_EXIT_FAIL, "no netns id for \"%s\"", spec);
+	return 0;
+}
+
+static int lease_queues(struct nk_ctx *ctx, struct lease_job *j, int32_t nsid)
+{
+	const struct genl_family *fam;
+	struct nl_sock *gn;
+	struct nl_err err;
+	int ret = nk_ctx_netdev(ctx, &gn, &fam);
+
+	for (size_t i = 0; i < j->n && !ret; i++) {
 		if (j->existed[i])
 			continue;
 		if (netdev_queue_create(gn, fam, j->nk.ifindex, j->nic.ifindex, j->ids[i], nsid,
-					&j->nk_ids[i], &err)) {
+					&j->nk_ids[i], &err))
 			ret = lease_error(&err, j, i);
-			goto out;
-		}
 	}
-	print_leases(ctx, j);
-	ret = NK_EXIT_OK;
-out:
+	return ret;
+}
+
+int cmd_lease(struct nk_ctx *ctx, const void *args)
+{
+	const struct lease_args *a = args;
+	struct lease_job *j;
+	struct nk_ns *here;
+	int32_t nsid = -1;
+	int ret;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return nk_error_errno(ENOMEM, "lease");
+	ret = nk_parse_queue_list("queue", a->queue, j->ids, &j->n);
+	if (!ret)
+		ret = nk_feature_need(ctx, NK_FEAT_QUEUE_CREATE);
+	if (!ret)
+		ret = load_devices(ctx, j, a);
+	if (!ret)
+		ret = preflight(ctx, j, a);
+	if (!ret)
+		ret = phys_nsid(ctx, j, a->phys_netns, &nsid);
+	if (!ret)
+		ret = lease_queues(ctx, j, nsid);
+	if (!ret)
+		ret = nk_ns_here(ctx, &here);
+	if (!ret)
+		print_leases(ctx, j, here);
 	nk_queue_list_free(&j->nic_queues);
-	nk_ns_close(&j->phys);
 	free(j);
 	return ret;
 }
@@ -438,6 +437,78 @@ static int nothing_to_unlease(struct nk_ctx *ctx, const char *what)
 	return NK_EXIT_OK;
 }
 
+/* The leases l holds, as the NICs show them (the device may well be down). */
+static int leases_held(struct nk_ctx *ctx, struct nk_ns *hns, const struct nk_link *l,
+		       struct nk_lease_list *all, struct nk_lease_list *ended)
+{
+	int ret = nk_lease_scan(ctx, all);
+
+	if (ret)
+		return nk_error_errno(-ret, "cannot scan the leases");
+	ended->v = calloc(all->n ? all->n : 1, sizeof(*ended->v));
+	if (!ended->v)
+		return nk_error_errno(ENOMEM, "unlease");
+	for (size_t i = 0; i < all->n; i++)
+		if (all->v[i].nk_ifindex == l->ifindex && all->v[i].nk_ns == hns)
+			ended->v[ended->n++] = all->v[i];
+	return 0;
+}
+
+/* Deleting the holder must not pull the rug from under a memory provider
+ * or a pod, unless force says so. */
+static int check_deletable(const struct nk_link *l, const struct nk_lease_list *ended, bool force)
+{
+	bool single = (l->netkit.have & NKA_PAIRING) &&
+		      l->netkit.pairing == NK_NETKIT_DEVICE_SINGLE;
+	char mp[64];
+
+	for (size_t i = 0; i < ended->n && !force; i++) {
+		struct nk_queue q = { .have = ended->v[i].mp, .dmabuf = ended->v[i].dmabuf };
+
+		if (mp_name(&q, mp, sizeof(mp)))
+			return nk_error(NK_EXIT_EXISTS,
+					"\"%s\" queue %u is in use by %s; deleting the device can block until it lets go: stop it first, or add force",
+					l->ifname, ended->v[i].nk_queue, mp);
+	}
+	if (!single && !force)
+		return nk_error(NK_EXIT_EXISTS,
+				"\"%s\" is one side of a netkit pair: ending its leases deletes the pair, the pod's link with it; hold leases in a single device, or add force",
+				l->ifname);
+	return 0;
+}
+
+/* The holder by name or ifindex; -ENODEV (what says which) when it is gone. */
+static int find_holder(struct nl_sock *rt, const char *name, int ifindex, struct nk_link *l,
+		       char *what, size_t len)
+{
+	int ret = nk_link_lookup(rt, name, ifindex, l, NULL, true);
+
+	if (ret == -ENODEV && name)
+		snprintf(what, len, "device \"%s\" does not exist", name);
+	else if (ret == -ENODEV)
+		snprintf(what, len, "the lease holder (ifindex %d) is gone", ifindex);
+	if (ret)
+		return ret;
+	if (!nk_link_is_netkit(l))
+		return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device: it holds no leases",
+				l->ifname);
+	return 0;
+}
+
+/* Delete the holder, printing what ended with it. */
+static int delete_holder(struct nk_ctx *ctx, struct nl_sock *rt, const struct nk_link *l,
+			 const struct nk_lease_list *ended)
+{
+	struct nk_link peer = { 0 };
+	struct nl_err err;
+	bool has_peer = nk_peer_of(rt, l, &peer);
+
+	if (rtnl_link_del(rt, l->ifindex, &err))
+		return nk_error_nl(&err, "cannot delete \"%s\"", l->ifname);
+	print_unleased(ctx, ended, l, has_peer ? &peer : NULL);
+	return NK_EXIT_OK;
+}
+
 /*
  * End every lease of the netkit device name (or ifindex) in hns by deleting
  * it: freely for a single device, with force for one side of a pair (it takes
@@ -447,73 +518,28 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 			  int ifindex, bool force)
 {
 	struct nk_lease_list all = { 0 }, ended = { 0 };
-	struct nk_link l, peer = { 0 };
+	struct nk_link l;
 	struct nl_sock *rt;
-	struct nl_err err;
-	char what[128], mp[64];
-	bool single, has_peer;
+	char what[128];
 	int ret;
 
-	ret = nk_ns_rtnl(ctx, hns, &rt);
+	ret = nk_ns_rtnl(hns, &rt);
 	if (ret)
 		return ret;
-	ret = nk_link_lookup(rt, name, ifindex, &l, NULL, true);
-	if (ret == -ENODEV) {
-		if (name)
-			snprintf(what, sizeof(what), "device \"%s\" does not exist", name);
-		else
-			snprintf(what, sizeof(what), "the lease holder (ifindex %d) is gone", ifindex);
+	ret = find_holder(rt, name, ifindex, &l, what, sizeof(what));
+	if (ret == -ENODEV)
 		return nothing_to_unlease(ctx, what);
-	}
 	if (ret)
 		return ret;
-	if (!nk_link_is_netkit(&l))
-		return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device: it holds no leases",
-				l.ifname);
-	single = (l.netkit.have & NKA_PAIRING) && l.netkit.pairing == NK_NETKIT_DEVICE_SINGLE;
-	/* Its leases, as the NICs show them (the device may well be down). */
-	ret = nk_lease_scan(ctx, &all);
-	if (ret) {
-		ret = nk_error_errno(-ret, "cannot scan the leases");
-		goto out;
-	}
-	ended.v = calloc(all.n ? all.n : 1, sizeof(*ended.v));
-	if (!ended.v) {
-		ret = nk_error_errno(ENOMEM, "unlease");
-		goto out;
-	}
-	for (size_t i = 0; i < all.n; i++)
-		if (all.v[i].nk_ifindex == l.ifindex && nk_lease_held_in(&all.v[i], hns->here ? -1 : hns->fd))
-			ended.v[ended.n++] = all.v[i];
-	if (!ended.n) {
+	ret = leases_held(ctx, hns, &l, &all, &ended);
+	if (!ret && !ended.n) {
 		snprintf(what, sizeof(what), "\"%s\" holds no leases", l.ifname);
 		ret = nothing_to_unlease(ctx, what);
-		goto out;
+	} else if (!ret) {
+		ret = check_deletable(&l, &ended, force);
+		if (!ret)
+			ret = delete_holder(ctx, rt, &l, &ended);
 	}
-	for (size_t i = 0; i < ended.n && !force; i++) {
-		struct nk_queue q = { .have = ended.v[i].mp, .dmabuf = ended.v[i].dmabuf };
-
-		if (mp_name(&q, mp, sizeof(mp))) {
-			ret = nk_error(NK_EXIT_EXISTS,
-				       "\"%s\" queue %u is in use by %s; deleting the device can block until it lets go: stop it first, or add force",
-				       l.ifname, ended.v[i].nk_queue, mp);
-			goto out;
-		}
-	}
-	if (!single && !force) {
-		ret = nk_error(NK_EXIT_EXISTS,
-			       "\"%s\" is one side of a netkit pair: ending its leases deletes the pair, the pod's link with it; hold leases in a single device, or add force",
-			       l.ifname);
-		goto out;
-	}
-	has_peer = nk_peer_of(rt, &l, &peer);
-	if (rtnl_link_del(rt, l.ifindex, &err)) {
-		ret = nk_error_nl(&err, "cannot delete \"%s\"", l.ifname);
-		goto out;
-	}
-	print_unleased(ctx, &ended, &l, has_peer ? &peer : NULL);
-	ret = NK_EXIT_OK;
-out:
 	free(ended.v);
 	nk_lease_list_free(&all);
 	return ret;
@@ -529,52 +555,36 @@ static bool same_holder(const struct nk_queue *a, const struct nk_queue *b)
 	       (!a_ns || a->lease_netns_id == b->lease_netns_id);
 }
 
-static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
+/* The one holder of the listed queues; NULL when none is leased (-force). */
+static int listed_holder(struct nk_ctx *ctx, const struct lease_job *j, const char *from,
+			 const struct nk_queue **first)
 {
-	struct lease_job *j = calloc(1, sizeof(*j));
-	struct nk_ns holder_ns = { .fd = -1 };
-	struct nl_sock *prt;
-	const struct nk_queue *first = NULL;
-	char what[160], spec[300];
-	size_t others = 0;
-	int ret;
-
-	if (!j)
-		return nk_error_errno(ENOMEM, "unlease");
-	ret = nk_parse_queue_list("queue", a->queue, j->ids, &j->n);
-	if (ret)
-		goto out;
-	ret = load_nic(ctx, j, a, false);
-	if (ret)
-		goto out;
-	ret = nk_ns_rtnl(ctx, &j->phys, &prt);
-	if (ret)
-		goto out;
+	*first = NULL;
 	for (size_t i = 0; i < j->n; i++) {
 		const struct nk_queue *q = nic_rx_queue(j, j->ids[i]);
 
 		if (!q || !(q->have & QUEUE_HAVE_LEASE)) {
 			if (ctx->force)
 				continue;
-			ret = nk_error(NK_EXIT_NOTFOUND, "\"%s\" queue %u is not leased%s", a->from,
-				       j->ids[i], q ? "" : " (no such RX queue)");
-			goto out;
+			return nk_error(NK_EXIT_NOTFOUND, "\"%s\" queue %u is not leased%s", from,
+					j->ids[i], q ? "" : " (no such RX queue)");
 		}
-		if (!first) {
-			first = q;
-		} else if (!same_holder(q, first)) {
-			ret = nk_error(NK_EXIT_FAIL,
-				       "\"%s\" queues %u and %u are held by different devices: unlease one holder at a time",
-				       a->from, first->id, q->id);
-			goto out;
-		}
+		if (!*first)
+			*first = q;
+		else if (!same_holder(q, *first))
+			return nk_error(NK_EXIT_FAIL,
+					"\"%s\" queues %u and %u are held by different devices: unlease one holder at a time",
+					from, (*first)->id, q->id);
 	}
-	if (!first) {
-		snprintf(what, sizeof(what), "no queue of \"%s\" in %s is leased", a->from, a->queue);
-		ret = nothing_to_unlease(ctx, what);
-		goto out;
-	}
-	/* The holder goes with all its leases: refuse to end others silently. */
+	return 0;
+}
+
+/* The holder goes with all its leases: refuse to end others silently. */
+static int check_others(const struct lease_job *j, const char *from, const struct nk_queue *first,
+			bool force)
+{
+	size_t others = 0;
+
 	for (size_t i = 0; i < j->nic_queues.n; i++) {
 		const struct nk_queue *q = &j->nic_queues.v[i];
 		bool listed = false;
@@ -585,51 +595,62 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 			listed |= j->ids[k] == q->id;
 		others += !listed;
 	}
-	if (others && !a->force) {
-		ret = nk_error(NK_EXIT_EXISTS,
-			       "the holder of \"%s\" queue %u (ifindex %d) also holds %zu other queue%s of it; unleasing ends them all: list them, or add force",
-			       a->from, first->id, first->lease_ifindex, others, others == 1 ? "" : "s");
+	if (others && !force)
+		return nk_error(NK_EXIT_EXISTS,
+				"the holder of \"%s\" queue %u (ifindex %d) also holds %zu other queue%s of it; unleasing ends them all: list them, or add force",
+				from, first->id, first->lease_ifindex, others, others == 1 ? "" : "s");
+	return 0;
+}
+
+static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
+{
+	struct lease_job *j = calloc(1, sizeof(*j));
+	const struct nk_queue *first = NULL;
+	struct nk_ns *holder_ns;
+	char what[160];
+	int ret;
+
+	if (!j)
+		return nk_error_errno(ENOMEM, "unlease");
+	ret = nk_parse_queue_list("queue", a->queue, j->ids, &j->n);
+	if (!ret)
+		ret = load_nic(ctx, j, a, false);
+	if (!ret)
+		ret = listed_holder(ctx, j, a->from, &first);
+	if (!ret && !first) {
+		snprintf(what, sizeof(what), "no queue of \"%s\" in %s is leased", a->from, a->queue);
+		ret = nothing_to_unlease(ctx, what);
 		goto out;
 	}
+	if (!ret)
+		ret = check_others(j, a->from, first, a->force);
+	if (ret)
+		goto out;
+	holder_ns = j->phys;
 	if (first->have & QUEUE_HAVE_LEASE_NETNS_ID) {
-		ret = nk_ns_find_by_nsid(ctx, prt, first->lease_netns_id, &holder_ns, spec,
-					 sizeof(spec));
-		if (ret)
+		holder_ns = nk_ns_by_nsid(ctx, j->phys, first->lease_netns_id);
+		if (!holder_ns) {
+			ret = nk_error(NK_EXIT_NOTFOUND,
+				       "no namespace nkctl can reach has netns-id %d there",
+				       first->lease_netns_id);
 			goto out;
-		ret = unlease_holder(ctx, &holder_ns, NULL, first->lease_ifindex, a->force);
-	} else {
-		ret = unlease_holder(ctx, &j->phys, NULL, first->lease_ifindex, a->force);
+		}
 	}
+	ret = unlease_holder(ctx, holder_ns, NULL, first->lease_ifindex, a->force);
 out:
-	nk_ns_close(&holder_ns);
 	nk_queue_list_free(&j->nic_queues);
-	nk_ns_close(&j->phys);
 	free(j);
 	return ret;
 }
 
-int cmd_unlease(struct nk_ctx *ctx, int argc, char **argv)
+int cmd_unlease(struct nk_ctx *ctx, const void *args)
 {
-	struct lease_args a = { 0 };
-	struct nk_ns here;
+	const struct lease_args *a = args;
+	struct nk_ns *here;
 	int ret;
 
-	ret = nk_parse_params(&nk_unlease_params, argc, argv, &a, NULL);
-	if (ret)
-		return ret;
-	if (!a.dev == !a.from)
-		return nk_error(NK_EXIT_USAGE, "\"unlease\" needs either \"dev NKDEV\" or \"from PHYS queue LIST\"");
-	if (a.dev && (a.queue || a.phys_netns))
-		return nk_error(NK_EXIT_USAGE,
-				"\"unlease dev\" takes no \"%s\": it ends every lease of the device",
-				a.queue ? "queue" : "phys-netns");
-	if (a.from && !a.queue)
-		return nk_error(NK_EXIT_USAGE, "\"unlease from\" needs \"queue LIST\"");
-	if (a.from)
-		return unlease_from(ctx, &a);
-	nk_ns_open(&here, NULL);
-	ret = unlease_holder(ctx, &here, a.dev, 0, a.force);
-	nk_ns_close(&here);
-	return ret;
+	if (a->from)
+		return unlease_from(ctx, a);
+	ret = nk_ns_here(ctx, &here);
+	return ret ? ret : unlease_holder(ctx, here, a->dev, 0, a->force);
 }
-

@@ -8,21 +8,14 @@
 
 #include "nkctl.h"
 
-#define NK_NS_SPEC 256
-
 struct nk_lease_rec {
 	/* the NIC side, where queue-get shows the lease */
-	char nic_ns[NK_NS_SPEC];   /* "": the command's namespace */
-	dev_t nic_dev;             /* which namespace that is */
-	ino_t nic_ino;
+	struct nk_ns *nic_ns;
 	int nic_ifindex;
 	char nic_ifname[IF_NAMESIZE];
 	uint32_t nic_queue;
-	/* the netkit side */
-	bool nk_found;             /* its namespace was found among the reachable */
-	dev_t nk_dev;              /* ... and which one it is */
-	ino_t nk_ino;
-	char nk_ns[NK_NS_SPEC];    /* "": the command's namespace */
+	/* the netkit side; nk_ns NULL: a namespace nkctl cannot reach */
+	struct nk_ns *nk_ns;
 	int nk_ifindex;
 	char nk_ifname[IF_NAMESIZE];
 	uint32_t nk_queue;
@@ -37,18 +30,16 @@ struct nk_lease_list {
 	size_t n, cap;
 };
 
-/* Scan the command's namespace, the initial one and those under /run/netns. */
+/* Scan every namespace nkctl can reach (nk_ns_reachable). The records point
+ * at namespaces of ctx. */
 int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out);
 void nk_lease_list_free(struct nk_lease_list *l);
 /* The lease held by netkit queue (ifindex, queue) of the command's netns. */
 const struct nk_lease_rec *nk_lease_of_netkit(const struct nk_lease_list *l, int ifindex,
 					      uint32_t queue);
-/* The lease of NIC queue (ifindex, queue) of the namespace of fd (-1: the
- * command's own). */
-const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l, int fd,
-					   int ifindex, uint32_t queue);
-/* Does r's holder live in the namespace of fd (-1: the command's own)? */
-bool nk_lease_held_in(const struct nk_lease_rec *r, int fd);
+/* The lease of NIC queue (ifindex, queue) of namespace ns. */
+const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
+					   const struct nk_ns *ns, int ifindex, uint32_t queue);
 /* One lease object, as "lease", "show leases" and "unlease" print it. */
 void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_existed);
 

@@ -11,22 +11,6 @@
 #include "netns.h"
 #include "show.h"
 
-static const struct nk_choice pairing_choices[] = {
-	{ "pair", NK_NETKIT_DEVICE_PAIR }, { "single", NK_NETKIT_DEVICE_SINGLE }, { NULL, 0 },
-};
-static const struct nk_choice mode_choices[] = {
-	{ "l2", NK_NETKIT_L2 }, { "l3", NK_NETKIT_L3 }, { NULL, 0 },
-};
-/* pass/drop as in the design; forward/blackhole as the kernel's spec and
- * show name them. */
-static const struct nk_choice policy_choices[] = {
-	{ "pass", NK_NETKIT_PASS }, { "drop", NK_NETKIT_DROP },
-	{ "forward", NK_NETKIT_PASS }, { "blackhole", NK_NETKIT_DROP }, { NULL, 0 },
-};
-static const struct nk_choice scrub_choices[] = {
-	{ "none", NK_NETKIT_SCRUB_NONE }, { "default", NK_NETKIT_SCRUB_DEFAULT }, { NULL, 0 },
-};
-
 /* ---- link add ---- */
 
 struct add_args {
@@ -44,19 +28,20 @@ enum {
 };
 
 #define ADD(kw, type, field, meta, min, max, ch) \
-	{ kw, type, offsetof(struct add_args, field), meta, min, max, ch, false }
+	{ kw, type, offsetof(struct add_args, field), meta, min, max, ch, false, NULL }
 static const struct nk_param add_params[] = {
 	/* NEWNAME: completion offers no existing names here. */
-	[A_NAME] = { NULL, NKP_IFNAME, offsetof(struct add_args, name), "NEWNAME", 0, 0, NULL, true },
+	[A_NAME] = { NULL, NKP_IFNAME, offsetof(struct add_args, name), "NEWNAME", 0, 0, NULL, true,
+		     NULL },
 	[A_PEER] = ADD("peer", NKP_IFNAME, peer, "NEWNAME", 0, 0, NULL),
 	[A_NETNS] = ADD("netns", NKP_NETNS, netns, "NETNS", 0, 0, NULL),
 	[A_PEER_NETNS] = ADD("peer-netns", NKP_NETNS, peer_netns, "NETNS", 0, 0, NULL),
-	[A_TYPE] = ADD("type", NKP_ENUM, type, "pair|single", 0, 0, pairing_choices),
-	[A_MODE] = ADD("mode", NKP_ENUM, mode, "l2|l3", 0, 0, mode_choices),
-	[A_POLICY] = ADD("policy", NKP_ENUM, policy, "pass|drop", 0, 0, policy_choices),
-	[A_PEER_POLICY] = ADD("peer-policy", NKP_ENUM, peer_policy, "pass|drop", 0, 0, policy_choices),
-	[A_SCRUB] = ADD("scrub", NKP_ENUM, scrub, "none|default", 0, 0, scrub_choices),
-	[A_PEER_SCRUB] = ADD("peer-scrub", NKP_ENUM, peer_scrub, "none|default", 0, 0, scrub_choices),
+	[A_TYPE] = ADD("type", NKP_ENUM, type, "TYPE", 0, 0, netkit_pairing_words),
+	[A_MODE] = ADD("mode", NKP_ENUM, mode, "MODE", 0, 0, netkit_mode_words),
+	[A_POLICY] = ADD("policy", NKP_ENUM, policy, "POLICY", 0, 0, netkit_policy_words),
+	[A_PEER_POLICY] = ADD("peer-policy", NKP_ENUM, peer_policy, "POLICY", 0, 0, netkit_policy_words),
+	[A_SCRUB] = ADD("scrub", NKP_ENUM, scrub, "SCRUB", 0, 0, netkit_scrub_words),
+	[A_PEER_SCRUB] = ADD("peer-scrub", NKP_ENUM, peer_scrub, "SCRUB", 0, 0, netkit_scrub_words),
 	[A_HEADROOM] = ADD("headroom", NKP_U32, headroom, "N", 0, 65535, NULL),
 	[A_TAILROOM] = ADD("tailroom", NKP_U32, tailroom, "N", 0, 65535, NULL),
 	[A_RXQ] = ADD("rxqueues", NKP_U32, rxqueues, "N", 1, 4096, NULL),
@@ -65,7 +50,9 @@ static const struct nk_param add_params[] = {
 	[A_ADDRESS] = ADD("address", NKP_MAC, address, "MAC", 0, 0, NULL),
 	[A_PEER_ADDRESS] = ADD("peer-address", NKP_MAC, peer_address, "MAC", 0, 0, NULL),
 };
-static const struct nk_params link_add_params = NK_PARAMS("link add", add_params);
+static const struct nk_params link_add_params = {
+	NK_PARAMS("link add", struct add_args, add_params)
+};
 
 #define SEEN(bit) (seen & (1ULL << (bit)))
 
@@ -84,7 +71,7 @@ static int check_add(const struct add_args *a, uint64_t seen)
 						add_params[peer_only[i]].kw);
 		if (SEEN(A_POLICY) && a->policy != NK_NETKIT_PASS)
 			return nk_error(NK_EXIT_USAGE,
-					"a single device only takes \"policy pass\" (it drops what it sends anyway)");
+					"a single device only takes \"policy forward\" (it drops what it sends anyway)");
 	}
 	if (SEEN(A_PEER) && !strcmp(a->peer, a->name))
 		return nk_error(NK_EXIT_USAGE, "\"peer\" must differ from the device name");
@@ -159,107 +146,96 @@ static int create_error(const struct nl_err *err, const struct netkit_req *r)
 	return nk_error_nl(err, "cannot create netkit device \"%s\"", r->name);
 }
 
-/* A socket in netns fd (-1: here) to read back or clean up with. */
-static int open_rtnl_in(struct nl_sock *s, int fd, const char *spec)
-{
-	struct nl_err err;
+/* What link add made, read back from the namespaces it went to. */
+struct made {
+	struct nk_ns *ns, *peer_ns;
+	struct nk_link dev, peer;
+};
 
-	if (netns_nl_open(s, NETLINK_ROUTE, fd, &err))
-		return nk_error_nl(&err, "cannot open an rtnetlink socket in \"%s\"",
-				   spec ? spec : "this namespace");
-	return 0;
-}
-
-static int cmd_link_add(struct nk_ctx *ctx, int argc, char **argv)
+/* Read the device and its peer back; the kernel drops attributes it does
+ * not know, so what it reports is compared with what was asked. */
+static int read_back(const struct netkit_req *r, struct made *m, bool single)
 {
-	struct add_args a = { 0 };
-	struct netkit_req r = { .netns_fd = -1, .peer_netns_fd = -1 };
-	struct nl_sock *rt, here = { 0 }, there = { 0 };
-	struct nk_link dev = { 0 }, peer = { 0 };
-	struct nk_link_list both = { 0 };
-	static const struct nk_queue_list no_queues;
-	static const struct nk_napi_list no_napis;
-	const char *peer_spec, *bad;
+	struct nl_sock *rt;
 	struct nl_err err;
-	uint64_t seen = 0;
-	bool single, peer_apart;
+	const char *bad;
 	char got[64];
 	int ret;
 
-	ret = nk_parse_params(&link_add_params, argc, argv, &a, &seen);
+	ret = nk_ns_rtnl(m->ns, &rt);
 	if (ret)
 		return ret;
-	ret = check_add(&a, seen);
-	if (ret)
-		return ret;
-	fill_req(&r, &a, seen);
-	single = (r.attrs.have & NKA_PAIRING) && r.attrs.pairing == NK_NETKIT_DEVICE_SINGLE;
-	if (a.netns && (ret = nk_netns_open(a.netns, &r.netns_fd)))
-		goto out;
-	if (a.peer_netns && (ret = nk_netns_open(a.peer_netns, &r.peer_netns_fd)))
-		goto out;
-	ret = nk_ctx_rtnl(ctx, &rt);
-	if (ret)
-		goto out;
-	if (netkit_create(rt, &r, &err)) {
-		ret = create_error(&err, &r);
-		goto out;
-	}
-
-	/* Read back what the kernel made: it drops attributes it does not know. */
-	ret = open_rtnl_in(&here, r.netns_fd, a.netns);
-	if (ret)
-		goto out;
-	if (rtnl_link_get(&here, r.name, 0, &dev, &err)) {
-		ret = nk_error_nl(&err, "created \"%s\" but cannot read it back", r.name);
-		goto out;
-	}
-	bad = netkit_mismatch(&r, &dev, false, got, sizeof(got));
-	peer_apart = r.peer_netns_fd >= 0;
-	peer_spec = peer_apart ? a.peer_netns : a.netns;
-	if (!bad && !single && dev.link) {
-		ret = open_rtnl_in(&there, peer_apart ? r.peer_netns_fd : r.netns_fd, peer_spec);
+	if (rtnl_link_get(rt, r->name, 0, &m->dev, &err))
+		return nk_error_nl(&err, "created \"%s\" but cannot read it back", r->name);
+	bad = netkit_mismatch(r, &m->dev, false, got, sizeof(got));
+	if (!bad && !single && m->dev.link) {
+		ret = nk_ns_rtnl(m->peer_ns, &rt);
 		if (ret)
-			goto undo;
-		if (rtnl_link_get(&there, NULL, dev.link, &peer, &err)) {
-			ret = nk_error_nl(&err, "created \"%s\" but cannot read its peer back", r.name);
-			goto undo;
-		}
-		bad = netkit_mismatch(&r, &peer, true, got, sizeof(got));
+			return ret;
+		if (rtnl_link_get(rt, NULL, m->dev.link, &m->peer, &err))
+			return nk_error_nl(&err, "created \"%s\" but cannot read its peer back",
+					   r->name);
+		bad = netkit_mismatch(r, &m->peer, true, got, sizeof(got));
 	}
-	if (bad) {
-		ret = nk_error(NK_EXIT_UNSUPPORTED,
-			       "the kernel ignored \"%s\" (it reported %s): it is older than this request needs; nothing was created",
-			       bad, got);
-		goto undo;
-	}
+	if (bad)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"the kernel ignored \"%s\" (it reported %s): it is older than this request needs; nothing was created",
+				bad, got);
+	return 0;
+}
 
-	both.v = (struct nk_link[2]){ dev, peer };
-	both.n = peer.ifindex && !peer_apart ? 2 : 1;
-	out_begin(&ctx->out);
-	out_arr_open(&ctx->out, "devices");
-	nk_print_link(&ctx->out, &dev, a.netns, &both, &no_queues, &no_napis, NULL);
-	if (peer.ifindex)
-		nk_print_link(&ctx->out, &peer, peer_spec, &both, &no_queues, &no_napis, NULL);
-	out_arr_close(&ctx->out);
-	out_end(&ctx->out);
-	ret = NK_EXIT_OK;
-	goto out;
-undo:
+static void undo_create(struct made *m, const char *name)
+{
+	struct nl_sock *rt = nk_ns_try_rtnl(m->ns);
+	struct nl_err err;
+
 	/* Deleting either side of a pair deletes both. */
-	if (dev.ifindex && rtnl_link_del(&here, dev.ifindex, &err))
-		nk_warn("could not delete \"%s\" again: %s", r.name,
+	if (m->dev.ifindex && rt && rtnl_link_del(rt, m->dev.ifindex, &err))
+		nk_warn("could not delete \"%s\" again: %s", name,
 			err.msg[0] ? err.msg : strerror(err.code));
-out:
-	if (nl_is_open(&here))
-		nl_close(&here);
-	if (nl_is_open(&there))
-		nl_close(&there);
-	if (r.netns_fd >= 0)
-		close(r.netns_fd);
-	if (r.peer_netns_fd >= 0)
-		close(r.peer_netns_fd);
-	return ret;
+}
+
+static void print_made(struct nk_ctx *ctx, const struct add_args *a, const struct made *m)
+{
+	const struct nk_link *l[2] = { &m->dev, &m->peer };
+	const char *spec[2] = { a->netns, a->peer_netns ? a->peer_netns : a->netns };
+
+	nk_print_links(ctx, l, spec, m->peer.ifindex ? 2 : 1);
+}
+
+static int cmd_link_add(struct nk_ctx *ctx, const void *args)
+{
+	const struct add_args *a = args;
+	struct netkit_req r = { .netns_fd = -1, .peer_netns_fd = -1 };
+	struct made m = { 0 };
+	struct nl_sock *rt;
+	struct nl_err err;
+	bool single;
+	int ret;
+
+	ret = check_add(a, ctx->given);
+	if (ret)
+		return ret;
+	fill_req(&r, a, ctx->given);
+	single = (r.attrs.have & NKA_PAIRING) && r.attrs.pairing == NK_NETKIT_DEVICE_SINGLE;
+	ret = nk_ns_get(ctx, a->netns, &m.ns);
+	if (!ret)
+		ret = nk_ns_get(ctx, a->peer_netns ? a->peer_netns : a->netns, &m.peer_ns);
+	if (!ret)
+		ret = nk_ctx_rtnl(ctx, &rt);
+	if (ret)
+		return ret;
+	r.netns_fd = a->netns ? m.ns->fd : -1;
+	r.peer_netns_fd = a->peer_netns ? m.peer_ns->fd : -1;
+	if (netkit_create(rt, &r, &err))
+		return create_error(&err, &r);
+	ret = read_back(&r, &m, single);
+	if (ret) {
+		undo_create(&m, r.name);
+		return ret;
+	}
+	print_made(ctx, a, &m);
+	return NK_EXIT_OK;
 }
 
 /* ---- lookups shared by set and del ---- */
@@ -287,81 +263,77 @@ struct set_args {
 };
 enum { S_NAME, S_POLICY, S_PEER_POLICY };
 static const struct nk_param set_params[] = {
-	[S_NAME] = { NULL, NKP_IFNAME, offsetof(struct set_args, name), "NAME", 0, 0, NULL, true },
-	[S_POLICY] = { "policy", NKP_ENUM, offsetof(struct set_args, policy), "pass|drop", 0, 0,
-		       policy_choices, false },
+	[S_NAME] = { NULL, NKP_IFNAME, offsetof(struct set_args, name), "NAME", 0, 0, NULL, true,
+		     NULL },
+	[S_POLICY] = { "policy", NKP_ENUM, offsetof(struct set_args, policy), "POLICY", 0, 0,
+		       netkit_policy_words, false, NULL },
 	[S_PEER_POLICY] = { "peer-policy", NKP_ENUM, offsetof(struct set_args, peer_policy),
-			    "pass|drop", 0, 0, policy_choices, false },
+			    "POLICY", 0, 0, netkit_policy_words, false, NULL },
 };
-static const struct nk_params link_set_params = NK_PARAMS("link set", set_params);
-
-/* Keywords of "link add" that the kernel fixes at creation. */
-static const char *const creation_only[] = {
-	"type", "mode", "scrub", "peer-scrub", "headroom", "tailroom", "rxqueues", "txqueues",
-	"peer", "netns", "peer-netns", "address", "peer-address", "mtu", NULL,
+static const struct nk_params link_set_params = {
+	NK_PARAMS("link set", struct set_args, set_params),
+	.creation = &link_add_params,
 };
 
-static int cmd_link_set(struct nk_ctx *ctx, int argc, char **argv)
+/* What the change asks for, as netkit attributes. */
+static struct nk_netkit set_change(const struct set_args *a, uint64_t seen)
 {
-	struct set_args a = { 0 };
 	struct nk_netkit change = { 0 };
-	struct nk_link l, after;
-	struct nk_link_list one = { 0 };
-	static const struct nk_queue_list no_queues;
-	static const struct nk_napi_list no_napis;
-	struct nl_sock *rt;
-	struct nl_err err;
-	uint64_t seen = 0;
-	int ret;
 
-	for (int i = 1; i < argc; i++)
-		for (const char *const *c = creation_only; *c; c++)
-			if (!strcmp(argv[i], *c))
-				return nk_error(NK_EXIT_USAGE,
-						"\"%s\" can only be given when the device is created (link add); \"link set\" changes policy and peer-policy",
-						*c);
-	ret = nk_parse_params(&link_set_params, argc, argv, &a, &seen);
-	if (ret)
-		return ret;
-	if (!(seen & ((1ULL << S_POLICY) | (1ULL << S_PEER_POLICY))))
-		return nk_error(NK_EXIT_USAGE, "\"link set\" needs \"policy\" or \"peer-policy\"");
-	ret = nk_ctx_rtnl(ctx, &rt);
-	if (ret)
-		return ret;
-	ret = get_netkit(rt, a.name, &l, false);
-	if (ret)
-		return ret;
-	if ((l.netkit.have & NKA_PAIRING) && l.netkit.pairing == NK_NETKIT_DEVICE_SINGLE)
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"\"%s\" is a single device: its policy cannot change", a.name);
-	if ((l.netkit.have & NKA_PRIMARY) && !l.netkit.primary)
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"\"%s\" is the peer: change netkit settings through its primary device (ifindex %d%s)",
-				a.name, l.link,
-				(l.have & LINK_HAVE_LINK_NETNSID) ? " in another namespace" : "");
 	if (seen & (1ULL << S_POLICY)) {
-		change.policy = a.policy;
+		change.policy = a->policy;
 		change.have |= NKA_POLICY;
 	}
 	if (seen & (1ULL << S_PEER_POLICY)) {
-		change.peer_policy = a.peer_policy;
+		change.peer_policy = a->peer_policy;
 		change.have |= NKA_PEER_POLICY;
 	}
+	return change;
+}
+
+/* Policies change through the primary of a pair only. */
+static int check_settable(const struct nk_link *l)
+{
+	if ((l->netkit.have & NKA_PAIRING) && l->netkit.pairing == NK_NETKIT_DEVICE_SINGLE)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"\"%s\" is a single device: its policy cannot change", l->ifname);
+	if ((l->netkit.have & NKA_PRIMARY) && !l->netkit.primary)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"\"%s\" is the peer: change netkit settings through its primary device (ifindex %d%s)",
+				l->ifname, l->link,
+				(l->have & LINK_HAVE_LINK_NETNSID) ? " in another namespace" : "");
+	return 0;
+}
+
+static int cmd_link_set(struct nk_ctx *ctx, const void *args)
+{
+	const struct set_args *a = args;
+	struct nk_netkit change = set_change(a, ctx->given);
+	struct nk_link l, after;
+	const struct nk_link *one[1] = { &after };
+	const char *here[1] = { NULL };
+	struct nl_sock *rt;
+	struct nl_err err;
+	int ret;
+
+	if (!change.have)
+		return nk_error(NK_EXIT_USAGE, "\"link set\" needs \"policy\" or \"peer-policy\"");
+	ret = nk_ctx_rtnl(ctx, &rt);
+	if (!ret)
+		ret = get_netkit(rt, a->name, &l, false);
+	if (!ret)
+		ret = check_settable(&l);
+	if (ret)
+		return ret;
 	if (netkit_change(rt, l.ifindex, &change, &err))
-		return nk_error_nl(&err, "cannot change \"%s\"", a.name);
+		return nk_error_nl(&err, "cannot change \"%s\"", a->name);
 	if (rtnl_link_get(rt, NULL, l.ifindex, &after, &err))
-		return nk_error_nl(&err, "changed \"%s\" but cannot read it back", a.name);
+		return nk_error_nl(&err, "changed \"%s\" but cannot read it back", a->name);
 	if (((change.have & NKA_POLICY) && after.netkit.policy != change.policy) ||
 	    ((change.have & NKA_PEER_POLICY) && after.netkit.peer_policy != change.peer_policy))
 		return nk_error(NK_EXIT_FAIL, "the kernel accepted the change of \"%s\" but reports the old policy",
-				a.name);
-	one.v = &after;
-	one.n = 1;
-	out_begin(&ctx->out);
-	out_arr_open(&ctx->out, "devices");
-	nk_print_link(&ctx->out, &after, NULL, &one, &no_queues, &no_napis, NULL);
-	out_arr_close(&ctx->out);
-	out_end(&ctx->out);
+				a->name);
+	nk_print_links(ctx, one, here, 1);
 	return NK_EXIT_OK;
 }
 
@@ -371,42 +343,46 @@ struct name_args {
 	const char *name;
 };
 static const struct nk_param del_params[] = {
-	{ NULL, NKP_IFNAME, offsetof(struct name_args, name), "NAME", 0, 0, NULL, true },
+	{ NULL, NKP_IFNAME, offsetof(struct name_args, name), "NAME", 0, 0, NULL, true, NULL },
 };
-static const struct nk_params link_del_params = NK_PARAMS("link del", del_params);
+static const struct nk_params link_del_params = {
+	NK_PARAMS("link del", struct name_args, del_params)
+};
 
-static int cmd_link_del(struct nk_ctx *ctx, int argc, char **argv)
+/* -force: deleting what is already gone succeeds (CNI DEL), with the same
+ * document. */
+static int nothing_deleted(struct nk_ctx *ctx, const char *name)
 {
-	struct name_args a = { 0 };
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "deleted");
+	out_text(&ctx->out, "nothing to delete: \"%s\" does not exist\n", name);
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+	return NK_EXIT_OK;
+}
+
+static int cmd_link_del(struct nk_ctx *ctx, const void *args)
+{
+	const struct name_args *a = args;
 	struct nk_link l, peer = { 0 };
 	struct nl_sock *rt;
 	struct nl_err err;
 	bool has_peer;
 	int ret;
 
-	ret = nk_parse_params(&link_del_params, argc, argv, &a, NULL);
-	if (ret)
-		return ret;
 	ret = nk_ctx_rtnl(ctx, &rt);
 	if (ret)
 		return ret;
-	ret = get_netkit(rt, a.name, &l, ctx->force);
-	if (ret == -ENODEV) {
-		/* -force: deleting what is already gone succeeds (CNI DEL). */
-		out_begin(&ctx->out);
-		out_arr_open(&ctx->out, "deleted");
-		out_text(&ctx->out, "nothing to delete: \"%s\" does not exist\n", a.name);
-		out_arr_close(&ctx->out);
-		out_end(&ctx->out);
-		return NK_EXIT_OK;
-	}
+	ret = get_netkit(rt, a->name, &l, ctx->force);
+	if (ret == -ENODEV)
+		return nothing_deleted(ctx, a->name);
 	if (ret)
 		return ret;
 	has_peer = nk_peer_of(rt, &l, &peer);
 	if (rtnl_link_del(rt, l.ifindex, &err)) {
 		if (err.code == ENODEV && ctx->force)
-			return NK_EXIT_OK;
-		return nk_error_nl(&err, "cannot delete \"%s\"", a.name);
+			return nothing_deleted(ctx, a->name);
+		return nk_error_nl(&err, "cannot delete \"%s\"", a->name);
 	}
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "deleted");
@@ -420,34 +396,27 @@ static int cmd_link_del(struct nk_ctx *ctx, int argc, char **argv)
 /* ---- link show ---- */
 
 static const struct nk_param show_params[] = {
-	{ NULL, NKP_IFNAME, offsetof(struct name_args, name), "NAME", 0, 0, NULL, false },
+	{ NULL, NKP_IFNAME, offsetof(struct name_args, name), "NAME", 0, 0, NULL, false, NULL },
 };
-static const struct nk_params link_show_params = NK_PARAMS("link show", show_params);
+static const struct nk_params link_show_params = {
+	NK_PARAMS("link show", struct name_args, show_params)
+};
 
-static int cmd_link_show(struct nk_ctx *ctx, int argc, char **argv)
+static int cmd_link_show(struct nk_ctx *ctx, const void *args)
 {
-	struct name_args a = { 0 };
-	int ret = nk_parse_params(&link_show_params, argc, argv, &a, NULL);
+	const struct name_args *a = args;
 
-	if (ret)
-		return ret;
-	return nk_show(ctx, a.name, true);
+	return nk_show(ctx, a->name, true);
 }
 
 static const struct nk_cmd link_cmds[] = {
-	{ "add", cmd_link_add, NULL, &link_add_params,
-	  "NAME [ peer PEERNAME ] [ netns NETNS ] [ peer-netns NETNS ] [ type pair|single ]\n"
-	  "                 [ mode l2|l3 ] [ policy pass|drop ] [ peer-policy pass|drop ]\n"
-	  "                 [ scrub none|default ] [ peer-scrub none|default ] [ headroom N ]\n"
-	  "                 [ tailroom N ] [ rxqueues N ] [ txqueues N ] [ mtu N ]\n"
-	  "                 [ address MAC ] [ peer-address MAC ]",
+	{ "add", cmd_link_add, NULL, &link_add_params, NULL,
 	  "create a netkit pair or single device" },
-	{ "set", cmd_link_set, NULL, &link_set_params,
-	  "NAME [ policy pass|drop ] [ peer-policy pass|drop ]",
+	{ "set", cmd_link_set, NULL, &link_set_params, NULL,
 	  "change the default policies (through the primary device)" },
-	{ "del", cmd_link_del, NULL, &link_del_params, "NAME",
+	{ "del", cmd_link_del, NULL, &link_del_params, NULL,
 	  "delete a netkit device (and its peer); with -force a missing one is not an error" },
-	{ "show", cmd_link_show, NULL, &link_show_params, "[ NAME ]",
+	{ "show", cmd_link_show, NULL, &link_show_params, NULL,
 	  "the netkit devices of the namespace, as in show" },
 };
 const struct nk_table nk_link_table = NK_TABLE("nkctl link", link_cmds);

@@ -41,3 +41,11 @@ bool nk_peer_of(struct nl_sock *s, const struct nk_link *l, struct nk_link *peer
 	peer->ifindex = l->link;
 	return true;
 }
+
+int nk_dev(struct nk_ctx *ctx, const char *name, struct nk_link *l)
+{
+	struct nl_sock *rt;
+	int ret = nk_ctx_rtnl(ctx, &rt);
+
+	return ret ? ret : nk_link_lookup(rt, name, 0, l, NULL, false);
+}

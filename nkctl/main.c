@@ -12,84 +12,151 @@
 #include "netns.h"
 #include "rtnl.h"
 #include "nkctl.h"
-#include "bindings.h"
 
 #ifndef NKCTL_VERSION
 #define NKCTL_VERSION "unknown"
 #endif
 
 static void usage(void);
-static int cmd_version(struct nk_ctx *ctx, int argc, char **argv);
-static int cmd_list(struct nk_ctx *ctx, int argc, char **argv);
+static int cmd_version(struct nk_ctx *ctx, const void *args);
+static int cmd_list(struct nk_ctx *ctx, const void *args);
 
 static const struct nk_cmd top_cmds[] = {
 	{ "show", NULL, &nk_show_table, NULL, NULL,
 	  "devices, queues, NAPIs and leases; kernel features" },
 	{ "link", NULL, &nk_link_table, NULL, NULL,
 	  "create, change, delete and list netkit devices" },
-	{ "lease", cmd_lease, NULL, &nk_lease_params,
-	  "dev NKDEV from PHYS [ phys-netns NETNS ] queue LIST",
+	{ "lease", cmd_lease, NULL, &cmd_lease_params, NULL,
 	  "lease RX queues of a physical NIC into a netkit peer or single device" },
-	{ "unlease", cmd_unlease, NULL, &nk_unlease_params,
+	{ "unlease", cmd_unlease, NULL, &cmd_unlease_params,
 	  "{ dev NKDEV | from PHYS [ phys-netns NETNS ] queue LIST } [ force ]",
 	  "end leases by deleting the netkit device that holds them" },
-	{ "bind-rx", cmd_bind_rx, NULL, &nk_bind_rx_params,
-	  "dev DEV queue LIST dmabuf SOURCE [ size SIZE ] [ hugepages ] [ rx-page-size N ] [ foreground | -- CMD [ ARGS... ] ]",
+	{ "bind-rx", cmd_bind_rx, NULL, &cmd_bind_rx_params, NULL,
 	  "bind a dmabuf to RX queues for devmem TCP and hold the binding" },
-	{ "bind-tx", cmd_bind_tx, NULL, &nk_bind_tx_params,
-	  "dev DEV dmabuf SOURCE [ size SIZE ] [ hugepages ] [ foreground | -- CMD [ ARGS... ] ]",
+	{ "bind-tx", cmd_bind_tx, NULL, &cmd_bind_tx_params, NULL,
 	  "bind a dmabuf for devmem TCP transmit and hold the binding" },
-	{ "unbind", cmd_unbind, NULL, &nk_unbind_params, "{ id ID | dev DEV }",
+	{ "unbind", cmd_unbind, NULL, &cmd_unbind_params, NULL,
 	  "end bindings held by nkctl (the kernel then releases them)" },
 	{ "redirect", NULL, &nk_redirect_table, NULL, NULL,
 	  "BPF programs that steer packets between a netkit device and the NIC" },
-	{ "version", cmd_version, NULL, NULL, "", "print the version" },
+	{ "version", cmd_version, NULL, NULL, NULL, "print the version" },
 };
 const struct nk_table nk_top_table = {
 	"nkctl", sizeof(top_cmds) / sizeof(top_cmds[0]), top_cmds, usage
 };
 
-/* Hidden: the listing bash completion reads. Not in the table on purpose. */
-static const struct nk_cmd list_cmd = { "__list", cmd_list, NULL, NULL, "", "" };
+/* ---- global options: one table for parsing, usage, completion and docs ---- */
+
+enum opt_id { OPT_JSON, OPT_PRETTY, OPT_NETNS, OPT_BATCH, OPT_FORCE, OPT_VERSION, OPT_HELP };
+
+struct nk_option {
+	enum opt_id id;
+	const char *names[4];   /* every spelling, exact; the last is the --long one */
+	const char *meta;       /* the value, or NULL for a switch */
+	const char *help;
+};
+
+static const struct nk_option options[] = {
+	{ OPT_JSON, { "-j", "-json", "--json" }, NULL, "JSON output (one document per command)" },
+	{ OPT_PRETTY, { "-p", "-pretty", "--pretty" }, NULL, "indented JSON (implies -j)" },
+	{ OPT_NETNS, { "-n", "-netns", "--netns" }, "NETNS", "run in network namespace NETNS" },
+	{ OPT_BATCH, { "-b", "-batch", "--batch" }, "FILE", "read commands from FILE (- : stdin)" },
+	{ OPT_FORCE, { "-f", "-force", "--force" }, NULL,
+	  "batch: go on after a failed line; deletes: an absent object is success" },
+	{ OPT_VERSION, { "-V", "-version", "--version" }, NULL, "print the version" },
+	{ OPT_HELP, { "-h", "-help", "--help" }, NULL, "print this help" },
+};
+
+static const char *long_name(const struct nk_option *o)
+{
+	size_t n = 0;
+
+	while (n < 4 && o->names[n])
+		n++;
+	return o->names[n - 1];
+}
+
+/* The option word names (or, for "--long=VALUE", starts); *val gets the
+ * value after '=' then. */
+static const struct nk_option *find_option(const char *word, const char **val)
+{
+	*val = NULL;
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		const struct nk_option *o = &options[i];
+		size_t len = strlen(long_name(o));
+
+		for (size_t k = 0; k < 4 && o->names[k]; k++)
+			if (!strcmp(word, o->names[k]))
+				return o;
+		if (o->meta && !strncmp(word, long_name(o), len) && word[len] == '=') {
+			*val = word + len + 1;
+			return o;
+		}
+	}
+	return NULL;
+}
 
 static void usage(void)
 {
 	printf("Usage: nkctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 	       "       nkctl [ OPTIONS ] -batch FILE\n"
 	       "       nkctl help [ OBJECT ]\n"
-	       "where  OPTIONS := { -j | --json | -p | --pretty | -n | --netns NETNS |\n"
-	       "                    -b | -batch | --batch FILE | -f | -force | --force |\n"
-	       "                    -V | --version | -h | --help }\n"
-	       "       NETNS is a name under " NETNS_RUN_DIR " or a path such as /proc/PID/ns/net\n"
+	       "where  OPTIONS :=\n");
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		const struct nk_option *o = &options[i];
+		char names[64];
+
+		snprintf(names, sizeof(names), "%s | %s%s%s", o->names[0], long_name(o),
+			 o->meta ? " " : "", o->meta ? o->meta : "");
+		printf("         %-22s %s\n", names, o->help);
+	}
+	printf("       NETNS is a name under " NETNS_RUN_DIR " or a path such as /proc/PID/ns/net\n"
+	       "       (-json, -pretty, -netns ... and --netns=NETNS are accepted too)\n"
 	       "\n");
 }
 
-static int cmd_version(struct nk_ctx *ctx, int argc, char **argv)
+static int cmd_version(struct nk_ctx *ctx, const void *args)
 {
-	int ret = nk_no_args("version", argc, argv);
-
-	if (ret)
-		return ret;
+	(void)args;
 	out_begin(&ctx->out);
 	out_str(&ctx->out, "version", "nkctl %s\n", NKCTL_VERSION);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;
 }
 
-/* "__list": every command path and its keywords; "__list ifnames": the
- * devices of the namespace. Tab-separated, for completions/nkctl. */
-static int cmd_list(struct nk_ctx *ctx, int argc, char **argv)
+/* "__list": global options, every command path and its keywords;
+ * "__list ifnames": the devices of the namespace. Tab-separated, for
+ * completions/nkctl and the docs test. */
+struct list_args {
+	const char *what;
+};
+static const struct nk_param list_param[] = {
+	{ NULL, NKP_STRING, offsetof(struct list_args, what), "ifnames", 0, 0, NULL, false, NULL },
+};
+static const struct nk_params list_params = { NK_PARAMS("__list", struct list_args, list_param) };
+
+static void list_options(void)
 {
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		for (size_t k = 0; k < 4 && options[i].names[k]; k++)
+			printf("opt\t%s\t%s\n", options[i].names[k],
+			       options[i].meta ? options[i].meta : "");
+}
+
+static int cmd_list(struct nk_ctx *ctx, const void *args)
+{
+	const struct list_args *a = args;
 	struct nk_link_list links;
 	struct nl_sock *s = NULL;
 	struct nl_err err;
 	int ret;
 
-	if (argc == 0) {
+	if (!a->what) {
+		list_options();
 		nk_table_list(&nk_top_table, "");
 		return NK_EXIT_OK;
 	}
-	if (argc > 1 || strcmp(argv[0], "ifnames"))
+	if (strcmp(a->what, "ifnames"))
 		return nk_error(NK_EXIT_USAGE, "__list takes nothing or \"ifnames\"");
 	ret = nk_ctx_rtnl(ctx, &s);
 	if (ret)
@@ -102,66 +169,9 @@ static int cmd_list(struct nk_ctx *ctx, int argc, char **argv)
 	return NK_EXIT_OK;
 }
 
-void nk_ctx_init(struct nk_ctx *ctx)
-{
-	memset(ctx, 0, sizeof(*ctx));
-}
-
-void nk_ctx_release(struct nk_ctx *ctx)
-{
-	if (nl_is_open(&ctx->rtnl))
-		nl_close(&ctx->rtnl);
-	if (nl_is_open(&ctx->genl))
-		nl_close(&ctx->genl);
-	memset(&ctx->netdev, 0, sizeof(ctx->netdev));
-}
-
-int nk_ctx_rtnl(struct nk_ctx *ctx, struct nl_sock **s)
-{
-	struct nl_err err;
-
-	if (!nl_is_open(&ctx->rtnl) && nl_open(&ctx->rtnl, NETLINK_ROUTE, &err))
-		return nk_error_nl(&err, "cannot open an rtnetlink socket");
-	*s = &ctx->rtnl;
-	return 0;
-}
-
-int nk_ctx_netdev(struct nk_ctx *ctx, struct nl_sock **s,
-		  const struct genl_family **fam)
-{
-	struct nl_err err;
-
-	if (!nl_is_open(&ctx->genl) && nl_open(&ctx->genl, NETLINK_GENERIC, &err))
-		return nk_error_nl(&err, "cannot open a generic netlink socket");
-	if (genl_resolve(&ctx->genl, "netdev", &ctx->netdev, &err))
-		return nk_error_nl(&err, "cannot resolve the netdev family");
-	*s = &ctx->genl;
-	*fam = &ctx->netdev;
-	return 0;
-}
-
-void nk_ctx_flush(struct nk_ctx *ctx)
-{
-	sigset_t hold, old;
-
-	if (!ctx->json_mem) {
-		fflush(stdout);
-		return;
-	}
-	if (fflush(ctx->json_mem) || !ctx->json_len)
-		return;
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigaddset(&hold, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &hold, &old);
-	fwrite(ctx->json_buf, 1, ctx->json_len, stdout);
-	fflush(stdout);
-	rewind(ctx->json_mem);
-	ctx->json_len = 0;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
+/* Hidden: the listing bash completion reads. Not in the table on purpose. */
+static const struct nk_cmd list_cmd = { "__list", cmd_list, NULL, &list_params, NULL, "" };
+static const struct nk_table list_table = { "nkctl", 1, &list_cmd, NULL };
 
 static int run_words(struct nk_ctx *ctx, int argc, char **argv)
 {
@@ -176,10 +186,11 @@ static int run_words(struct nk_ctx *ctx, int argc, char **argv)
 	}
 	out_init(&ctx->out, fp, ctx->json, ctx->pretty);
 	if (argc > 0 && !strcmp(argv[0], list_cmd.name))
-		ret = list_cmd.run(ctx, argc - 1, argv + 1);
+		ret = nk_dispatch(ctx, &list_table, argc, argv);
 	else
 		ret = nk_dispatch(ctx, &nk_top_table, argc, argv);
 	nk_ctx_flush(ctx);
+	nk_ctx_end_command(ctx);
 	if (ctx->json_mem) {
 		fclose(ctx->json_mem);
 		free(ctx->json_buf);
@@ -266,82 +277,55 @@ static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 			 const char **batch)
 {
 	while (*argc > 0 && (*argv)[0][0] == '-') {
-		const char *o = (*argv)[0];
-		const char *val = NULL;
+		const char *word = (*argv)[0], *val;
+		const struct nk_option *o;
 
-		if (!strcmp(o, "--")) {
+		if (!strcmp(word, "--")) {
 			(*argc)--;
 			(*argv)++;
 			break;
 		}
-		if (!strcmp(o, "-j") || !strcmp(o, "--json")) {
-			ctx->json = true;
-		} else if (!strcmp(o, "-p") || !strcmp(o, "--pretty")) {
-			ctx->pretty = true;
-		} else if (!strcmp(o, "-f") || !strcmp(o, "-force") || !strcmp(o, "--force")) {
-			ctx->force = true;
-		} else if (!strcmp(o, "-V") || !strcmp(o, "--version")) {
-			printf("nkctl %s\n", NKCTL_VERSION);
-			exit(NK_EXIT_OK);
-		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			nk_table_help(&nk_top_table);
-			exit(NK_EXIT_OK);
-		} else if (!strcmp(o, "-n") || !strcmp(o, "--netns") ||
-			   !strcmp(o, "-b") || !strcmp(o, "-batch") || !strcmp(o, "--batch")) {
+		o = find_option(word, &val);
+		if (!o)
+			return nk_error(NK_EXIT_USAGE, "unknown option \"%s\"; try \"nkctl help\"", word);
+		if (o->meta && !val) {
 			if (*argc < 2)
-				return nk_error(NK_EXIT_USAGE, "option \"%s\" needs a value", o);
+				return nk_error(NK_EXIT_USAGE, "option \"%s\" needs a value", word);
 			val = (*argv)[1];
-			if (!strcmp(o, "-n") || !strcmp(o, "--netns")) {
-				if (ctx->netns)
-					return nk_error(NK_EXIT_USAGE, "duplicate \"%s\"", o);
-				ctx->netns = val;
-			} else {
-				if (*batch)
-					return nk_error(NK_EXIT_USAGE, "duplicate \"%s\"", o);
-				*batch = val;
-			}
 			(*argc)--;
 			(*argv)++;
-		} else if (!strncmp(o, "--netns=", 8)) {
-			ctx->netns = o + 8;
-		} else {
-			return nk_error(NK_EXIT_USAGE, "unknown option \"%s\"; try \"nkctl help\"", o);
+		}
+		switch (o->id) {
+		case OPT_JSON:
+			ctx->json = true;
+			break;
+		case OPT_PRETTY:
+			ctx->pretty = true;
+			ctx->json = true;
+			break;
+		case OPT_FORCE:
+			ctx->force = true;
+			break;
+		case OPT_NETNS:
+			if (ctx->netns)
+				return nk_error(NK_EXIT_USAGE, "duplicate \"%s\"", word);
+			ctx->netns = val;
+			break;
+		case OPT_BATCH:
+			if (*batch)
+				return nk_error(NK_EXIT_USAGE, "duplicate \"%s\"", word);
+			*batch = val;
+			break;
+		case OPT_VERSION:
+			printf("nkctl %s\n", NKCTL_VERSION);
+			exit(NK_EXIT_OK);
+		case OPT_HELP:
+			nk_table_help(&nk_top_table);
+			exit(NK_EXIT_OK);
 		}
 		(*argc)--;
 		(*argv)++;
 	}
-	return 0;
-}
-
-int nk_netns_open(const char *spec, int *fd)
-{
-	int ret = netns_open(spec, fd);
-
-	if (ret == -EINVAL)
-		return nk_error(NK_EXIT_USAGE, "\"%s\" is not a network namespace name or path", spec);
-	if (ret == -ENOENT)
-		return nk_error(NK_EXIT_NOTFOUND, "network namespace \"%s\" does not exist", spec);
-	if (ret == -ELOOP)
-		return nk_error(NK_EXIT_USAGE,
-				"%s/%s is a symbolic link, not a namespace: nkctl does not follow links there",
-				NETNS_RUN_DIR, spec);
-	if (ret)
-		return nk_error_errno(-ret, "cannot open network namespace \"%s\"", spec);
-	return 0;
-}
-
-static int enter_netns(const char *spec)
-{
-	int fd, ret = nk_netns_open(spec, &fd);
-
-	if (ret)
-		return ret;
-	ret = netns_enter(fd);
-	close(fd);
-	if (ret == -EINVAL)
-		return nk_error(NK_EXIT_USAGE, "\"%s\" is not a network namespace", spec);
-	if (ret)
-		return nk_error_errno(-ret, "cannot enter network namespace \"%s\"", spec);
 	return 0;
 }
 
@@ -365,7 +349,7 @@ int main(int argc, char **argv)
 	if (!batch && argc == 0)
 		return nk_error(NK_EXIT_USAGE, "no command given; try \"nkctl help\"");
 	if (ctx.netns) {
-		ret = enter_netns(ctx.netns);
+		ret = nk_ctx_enter(&ctx);
 		if (ret)
 			return ret;
 	}

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "args.h"
 #include "err.h"
@@ -11,9 +12,27 @@
 #include "nl.h"
 #include "out.h"
 
+#define NK_NS_SPEC 256
+
 /*
- * Everything one command needs: the parsed global options, and netlink
- * sockets opened lazily in the command's namespace. Reset for every batch line.
+ * A network namespace nkctl reaches, with its sockets opened on first use.
+ * The context keeps each namespace once (by device and inode), so two
+ * handles are the same namespace exactly when they are the same pointer.
+ */
+struct nk_ns {
+	char spec[NK_NS_SPEC];  /* how it was named; "" for the command's own */
+	int fd;
+	dev_t dev;
+	ino_t ino;
+	bool here;              /* the command's namespace (after -n) */
+	struct nl_sock rtnl, genl;
+	struct genl_family netdev;
+};
+
+/*
+ * Everything one command needs: the parsed global options, the namespaces it
+ * reaches and their sockets. The per-command part is reset for every batch
+ * line.
  */
 struct nk_ctx {
 	/* global options */
@@ -26,17 +45,52 @@ struct nk_ctx {
 	FILE *json_mem;          /* JSON is built here, then written whole */
 	char *json_buf;
 	size_t json_len;
-	struct nl_sock rtnl;
-	struct nl_sock genl;
-	struct genl_family netdev;
+	uint64_t given;          /* which of the command's parameters were given */
+	/* namespaces: [0] is the command's own once opened */
+	struct nk_ns **ns;
+	size_t nns, ns_cap;
+	bool ns_enumerated;      /* every reachable namespace is in ns */
 };
 
 void nk_ctx_init(struct nk_ctx *ctx);
 /* Write the JSON built so far to stdout in one go, SIGINT and SIGTERM held
  * off meanwhile, so an interrupted command prints a whole document or none. */
 void nk_ctx_flush(struct nk_ctx *ctx);
+/* After a command: forget every namespace but the command's own (a batch's
+ * next line sees namespaces afresh). */
+void nk_ctx_end_command(struct nk_ctx *ctx);
+/* Close every namespace but the command's own (a holder keeps only that). */
+void nk_ctx_forget_others(struct nk_ctx *ctx);
 void nk_ctx_release(struct nk_ctx *ctx);
-/* Open on first use; on failure print the error and return its exit code. */
+
+/* Enter the namespace of -n for the rest of the process. */
+int nk_ctx_enter(struct nk_ctx *ctx);
+/* Open a namespace given by name or path into *fd; prints the error,
+ * returns its exit code. */
+int nk_netns_open(const char *spec, int *fd);
+
+/* The command's own namespace. */
+int nk_ns_here(struct nk_ctx *ctx, struct nk_ns **ns);
+/* The namespace named spec (NULL: the command's own). */
+int nk_ns_get(struct nk_ctx *ctx, const char *spec, struct nk_ns **ns);
+/* Every namespace nkctl can reach: its own, the initial one and those under
+ * /run/netns. The array belongs to ctx. */
+int nk_ns_reachable(struct nk_ctx *ctx, struct nk_ns *const **list, size_t *n);
+/* The reachable namespace that viewer's namespace calls nsid, or NULL. */
+struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid);
+/* The id viewer's namespace gives ns (-1: none yet). */
+int32_t nk_ns_nsid_of(struct nk_ns *viewer, const struct nk_ns *ns);
+/* Is ns the namespace (dev, ino) recorded elsewhere (state files)? */
+bool nk_ns_is(const struct nk_ns *ns, dev_t dev, ino_t ino);
+/* "this namespace" or its name, for messages. */
+const char *nk_ns_name(const struct nk_ns *ns);
+/* Sockets in ns; on failure print the error and return its exit code. */
+int nk_ns_rtnl(struct nk_ns *ns, struct nl_sock **s);
+int nk_ns_netdev(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
+/* The same without a word on failure (NULL), for scans over namespaces. */
+struct nl_sock *nk_ns_try_rtnl(struct nk_ns *ns);
+struct nl_sock *nk_ns_try_netdev(struct nk_ns *ns, const struct genl_family **fam);
+/* The same in the command's own namespace. */
 int nk_ctx_rtnl(struct nk_ctx *ctx, struct nl_sock **s);
 int nk_ctx_netdev(struct nk_ctx *ctx, struct nl_sock **s,
 		  const struct genl_family **fam);
@@ -48,12 +102,15 @@ int nk_ctx_netdev(struct nk_ctx *ctx, struct nl_sock **s,
  * an unknown word. The same tables drive help and the completion listing.
  */
 struct nk_table;
+/* A command's handler gets its parameters parsed into the struct its table
+ * describes (params->size bytes; NULL when it takes none). */
+typedef int (*nk_run_fn)(struct nk_ctx *ctx, const void *args);
 struct nk_cmd {
 	const char *name;
-	int (*run)(struct nk_ctx *ctx, int argc, char **argv);
+	nk_run_fn run;
 	const struct nk_table *sub;
-	const struct nk_params *params;
-	const char *usage;     /* argument synopsis, after the command's name */
+	const struct nk_params *params;  /* NULL: no arguments */
+	const char *usage;     /* only where the table cannot say it; NULL: generated */
 	const char *summary;   /* one line */
 };
 
@@ -71,36 +128,6 @@ void nk_cmd_help(const struct nk_table *t, const struct nk_cmd *c);
 /* The machine-readable listing behind bash completion. */
 void nk_table_list(const struct nk_table *t, const char *prefix);
 
-/* For commands without arguments: 0, NK_HELP for "help", or a usage error. */
-int nk_no_args(const char *cmd, int argc, char **argv);
-
-/* Open a namespace given by name or path; prints the error, returns its exit
- * code. */
-int nk_netns_open(const char *spec, int *fd);
-
-/*
- * Another namespace a command reaches into (phys-netns, peer-netns): its own
- * sockets, or the context's when it is the command's namespace after all.
- */
-struct nk_ns {
-	const char *spec;   /* as the user gave it; NULL: the command's own */
-	int fd;             /* -1 when spec is NULL */
-	bool here;          /* the command's own namespace */
-	struct nl_sock rtnl, genl;
-	struct genl_family netdev;
-};
-int nk_ns_open(struct nk_ns *ns, const char *spec);
-void nk_ns_close(struct nk_ns *ns);
-const char *nk_ns_name(const struct nk_ns *ns);
-int nk_ns_rtnl(struct nk_ctx *ctx, struct nk_ns *ns, struct nl_sock **s);
-int nk_ns_netdev(struct nk_ctx *ctx, struct nk_ns *ns, struct nl_sock **s,
-		 const struct genl_family **fam);
-/* Which namespace nkctl can reach (its own, the initial one, those under
- * /run/netns) does the netns of viewer call nsid? Opens it into out and its
- * spec into spec; not found is an error. */
-int nk_ns_find_by_nsid(struct nk_ctx *ctx, struct nl_sock *viewer, int32_t nsid,
-		       struct nk_ns *out, char *spec, size_t spec_len);
-
 struct nk_link;
 /* Get a device by name (or by ifindex when name is NULL). Not found is exit
  * status 3 with an error naming where (NULL: nothing), or -ENODEV without a
@@ -110,19 +137,39 @@ int nk_link_lookup(struct nl_sock *s, const char *name, int ifindex, struct nk_l
 /* l's peer by IFLA_LINK (named only when it is in the same namespace);
  * false when l has none. */
 bool nk_peer_of(struct nl_sock *s, const struct nk_link *l, struct nk_link *peer);
+/* Device name of the command's namespace: not found is exit status 3. */
+int nk_dev(struct nk_ctx *ctx, const char *name, struct nk_link *l);
 
 extern const struct nk_table nk_top_table;
 extern const struct nk_table nk_show_table;
 extern const struct nk_table nk_link_table;
 extern const struct nk_table nk_redirect_table;
 
-extern const struct nk_params nk_lease_params;
-extern const struct nk_params nk_unlease_params;
+/* Kernel features: show kernel lists them; a command that needs one asks. */
+enum nk_feature {
+	NK_FEAT_NETDEV, NK_FEAT_QUEUE_GET, NK_FEAT_NAPI_GET, NK_FEAT_BIND_RX, NK_FEAT_BIND_TX,
+	NK_FEAT_RX_PAGE_SIZE, NK_FEAT_QUEUE_CREATE, NK_FEAT_LEASE_NETNS_ID, NK_FEAT_NETKIT,
+	NK_FEAT_NETKIT_SINGLE, NK_FEAT_TCX, NK_FEAT_NETKIT_BPF, NK_FEAT_UDMABUF, NK_FEAT_DMA_HEAP,
+	NK_FEAT_N
+};
+/* 0 when the kernel has it (or it cannot tell); else "this kernel has no
+ * ... (needs Linux X+)" and the exit code. */
+int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id);
+/* The first Linux release with it, for messages that say more. */
+const char *nk_feature_since(enum nk_feature id);
 
-int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv);
-int cmd_lease(struct nk_ctx *ctx, int argc, char **argv);
-int cmd_unlease(struct nk_ctx *ctx, int argc, char **argv);
-int cmd_show_kernel(struct nk_ctx *ctx, int argc, char **argv);
-int cmd_show_leases(struct nk_ctx *ctx, int argc, char **argv);
+/* The commands of the top table, each in its own file with its params. */
+#define NK_COMMAND(fn) \
+	extern const struct nk_params fn##_params; \
+	int fn(struct nk_ctx *ctx, const void *args)
+NK_COMMAND(cmd_lease);
+NK_COMMAND(cmd_unlease);
+NK_COMMAND(cmd_bind_rx);
+NK_COMMAND(cmd_bind_tx);
+NK_COMMAND(cmd_unbind);
+NK_COMMAND(cmd_show_devices);
+NK_COMMAND(cmd_show_bindings);
+int cmd_show_kernel(struct nk_ctx *ctx, const void *args);
+int cmd_show_leases(struct nk_ctx *ctx, const void *args);
 
 #endif

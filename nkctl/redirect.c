@@ -28,27 +28,32 @@
 #include "redirect.skel.h"
 #include "rtnl.h"
 
-enum { HOOK_TCX_INGRESS, HOOK_TCX_EGRESS, HOOK_NETKIT_PRIMARY, HOOK_NETKIT_PEER, HOOK_N };
-static const struct {
-	const char *name;
-	uint32_t attach_type;
-} hooks[HOOK_N] = {
-	[HOOK_TCX_INGRESS] = { "tcx-ingress", NK_BPF_TCX_INGRESS },
-	[HOOK_TCX_EGRESS] = { "tcx-egress", NK_BPF_TCX_EGRESS },
-	[HOOK_NETKIT_PRIMARY] = { "netkit-primary", NK_BPF_NETKIT_PRIMARY },
-	[HOOK_NETKIT_PEER] = { "netkit-peer", NK_BPF_NETKIT_PEER },
+/* The hooks, by their attach type; a hook's word is also its pin's name. */
+static const struct nk_choice hook_words[] = {
+	{ "tcx-ingress", NK_BPF_TCX_INGRESS, NULL }, { "tcx-egress", NK_BPF_TCX_EGRESS, NULL },
+	{ "netkit-primary", NK_BPF_NETKIT_PRIMARY, NULL },
+	{ "netkit-peer", NK_BPF_NETKIT_PEER, NULL }, { NULL, 0, NULL },
 };
-static const struct nk_choice hook_choices[] = {
-	{ "tcx-ingress", HOOK_TCX_INGRESS }, { "tcx-egress", HOOK_TCX_EGRESS },
-	{ "netkit-primary", HOOK_NETKIT_PRIMARY }, { "netkit-peer", HOOK_NETKIT_PEER },
-	{ NULL, 0 },
-};
+#define HOOK_N (NK_ARRAY_SIZE(hook_words) - 1)
 
-enum { ACTION_NEIGH, ACTION_PEER };
-static const char *const action_names[] = { "redirect-neigh", "redirect-peer" };
-static const char *const prog_names[] = { "nk_neigh", "nk_peer" };
-static const struct nk_choice action_choices[] = {
-	{ "redirect-neigh", ACTION_NEIGH }, { "redirect-peer", ACTION_PEER }, { NULL, 0 },
+static bool hook_is_netkit(uint32_t hook)
+{
+	return hook == NK_BPF_NETKIT_PRIMARY || hook == NK_BPF_NETKIT_PEER;
+}
+
+static const char *hook_name(uint32_t hook)
+{
+	return nk_choice_word(hook_words, hook);
+}
+
+enum { ACTION_NEIGH, ACTION_PEER, ACTION_N };
+static const struct nk_choice action_words[] = {
+	{ "redirect-neigh", ACTION_NEIGH, NULL }, { "redirect-peer", ACTION_PEER, NULL },
+	{ NULL, 0, NULL },
+};
+/* The program of bpf/redirect.bpf.c that does each action. */
+static const char *const action_progs[ACTION_N] = {
+	[ACTION_NEIGH] = "nk_neigh", [ACTION_PEER] = "nk_peer",
 };
 
 struct redirect_args {
@@ -58,24 +63,30 @@ struct redirect_args {
 };
 enum { R_DEV, R_TO, R_PREFIX, R_HOOK, R_ACTION };
 #define RP(kw, type, field, meta, ch, req) \
-	{ kw, type, offsetof(struct redirect_args, field), meta, 0, 0, ch, req }
+	{ kw, type, offsetof(struct redirect_args, field), meta, 0, 0, ch, req, NULL }
 static const struct nk_param attach_params[] = {
 	[R_DEV] = RP("dev", NKP_IFNAME, dev, "DEV", NULL, true),
-	[R_TO] = RP("to", NKP_IFNAME, to, "DEV", NULL, true),
+	[R_TO] = RP("to", NKP_IFNAME, to, "TARGET", NULL, true),
 	[R_PREFIX] = RP("prefix", NKP_LIST, prefixes, "PREFIX", NULL, false),
-	[R_HOOK] = RP("hook", NKP_ENUM, hook, "HOOK", hook_choices, false),
-	[R_ACTION] = RP("action", NKP_ENUM, action, "ACTION", action_choices, false),
+	[R_HOOK] = RP("hook", NKP_ENUM, hook, "HOOK", hook_words, false),
+	[R_ACTION] = RP("action", NKP_ENUM, action, "ACTION", action_words, false),
 };
-static const struct nk_params attach_p = NK_PARAMS("redirect attach", attach_params);
+static const struct nk_params attach_p = {
+	NK_PARAMS("redirect attach", struct redirect_args, attach_params)
+};
 static const struct nk_param detach_params[] = {
 	RP("dev", NKP_IFNAME, dev, "DEV", NULL, true),
-	RP("hook", NKP_ENUM, hook, "HOOK", hook_choices, false),
+	RP("hook", NKP_ENUM, hook, "HOOK", hook_words, false),
 };
-static const struct nk_params detach_p = NK_PARAMS("redirect detach", detach_params);
+static const struct nk_params detach_p = {
+	NK_PARAMS("redirect detach", struct redirect_args, detach_params)
+};
 static const struct nk_param show_params[] = {
 	RP("dev", NKP_IFNAME, dev, "DEV", NULL, false),
 };
-static const struct nk_params show_p = NK_PARAMS("redirect show", show_params);
+static const struct nk_params show_p = {
+	NK_PARAMS("redirect show", struct redirect_args, show_params)
+};
 
 /* ---- prefixes ---- */
 
@@ -158,23 +169,20 @@ struct pin_dir {
 	int lock_fd;
 };
 
-static int ns_dir(char *buf, size_t len)
+/* The pin directory of the command's namespace, by its inode. */
+static int ns_dir(struct nk_ctx *ctx, char *buf, size_t len)
 {
-	struct stat st;
-	int fd, ret = netns_open_current(&fd);
+	struct nk_ns *here;
+	int ret = nk_ns_here(ctx, &here);
 
-	if (ret)
-		return ret;
-	ret = fstat(fd, &st) ? -errno : 0;
-	close(fd);
 	if (!ret)
-		snprintf(buf, len, NK_BPFFS "/nkctl/net%lu", (unsigned long)st.st_ino);
+		snprintf(buf, len, NK_BPFFS "/nkctl/net%lu", (unsigned long)here->ino);
 	return ret;
 }
 
 /* The device's pin directory, created 0700 and locked (serialises nkctl
  * invocations on the same device); create false: only when it exists. */
-static int pin_dir_open(struct pin_dir *d, int ifindex, bool create)
+static int pin_dir_open(struct nk_ctx *ctx, struct pin_dir *d, int ifindex, bool create)
 {
 	int ret;
 
@@ -182,9 +190,9 @@ static int pin_dir_open(struct pin_dir *d, int ifindex, bool create)
 	ret = nk_bpffs_ensure();
 	if (ret)
 		return nk_error_errno(-ret, "cannot mount bpffs on " NK_BPFFS);
-	ret = ns_dir(d->ns, sizeof(d->ns));
+	ret = ns_dir(ctx, d->ns, sizeof(d->ns));
 	if (ret)
-		return nk_error_errno(-ret, "cannot identify this network namespace");
+		return ret;
 	snprintf(d->dev, sizeof(d->dev), "%s/dev%d", d->ns, ifindex);
 	if (!create && access(d->dev, F_OK))
 		return -ENOENT;
@@ -241,8 +249,8 @@ static int read_pinned(int link_fd, struct pinned *p)
 	pinfo.nr_map_ids = 8;
 	pinfo.map_ids = (uint64_t)(uintptr_t)map_ids;
 	if (bpf_obj_get_info_by_fd(prog_fd, &pinfo, &len) == 0) {
-		for (int a = 0; a < 2; a++)
-			if (!strcmp(pinfo.name, prog_names[a]))
+		for (int a = 0; a < ACTION_N; a++)
+			if (!strcmp(pinfo.name, action_progs[a]))
 				p->action = a;
 		for (uint32_t i = 0; i < pinfo.nr_map_ids && i < 8; i++) {
 			struct bpf_map_info minfo;
@@ -290,7 +298,7 @@ static int load_program(struct nk_redirect **skel, int action,
 	return 0;
 }
 
-static int attach_error(int err, const char *dev, int hook)
+static int attach_error(int err, const char *dev, uint32_t hook)
 {
 	const char *why;
 
@@ -305,22 +313,22 @@ static int attach_error(int err, const char *dev, int hook)
 		why = "a single netkit device has no netkit hooks";
 		break;
 	case EINVAL:
-		why = hook >= HOOK_NETKIT_PRIMARY ? "this kernel has no netkit BPF hooks (Linux 6.7+)" :
-						     "this kernel has no tcx (Linux 6.6+)";
+		why = hook_is_netkit(hook) ? "this kernel has no netkit BPF hooks (Linux 6.7+)" :
+					     "this kernel has no tcx (Linux 6.6+)";
 		break;
 	case EEXIST:
 		why = "the hook is full or the program is attached already";
 		break;
 	default:
-		return nk_error_errno(err, "cannot attach to %s of \"%s\"", hooks[hook].name, dev);
+		return nk_error_errno(err, "cannot attach to %s of \"%s\"", hook_name(hook), dev);
 	}
 	/* The wrong kind or role of device: "not supported by this device". */
 	return nk_error(err == EEXIST ? NK_EXIT_EXISTS : NK_EXIT_UNSUPPORTED,
-			"cannot attach to %s of \"%s\": %s (%s)", hooks[hook].name, dev, why,
+			"cannot attach to %s of \"%s\": %s (%s)", hook_name(hook), dev, why,
 			strerror(err));
 }
 
-static void print_redirect(struct out *o, const struct nk_link *dev, int hook,
+static void print_redirect(struct out *o, const struct nk_link *dev, uint32_t hook,
 			   const struct pinned *p, const struct nk_link_list *links,
 			   const char *pin, int changed)
 {
@@ -329,9 +337,9 @@ static void print_redirect(struct out *o, const struct nk_link *dev, int hook,
 	out_obj_open(o, NULL);
 	out_uint(o, "ifindex", NULL, (unsigned int)dev->ifindex);
 	out_str(o, "ifname", "%s", dev->ifname[0] ? dev->ifname : "?");
-	out_str(o, "hook", " %s", hooks[hook].name);
+	out_str(o, "hook", " %s", hook_name(hook));
 	if (p->action >= 0)
-		out_str(o, "action", " %s", action_names[p->action]);
+		out_str(o, "action", " %s", nk_choice_word(action_words, (uint32_t)p->action));
 	out_obj_open(o, "target");
 	out_uint(o, "ifindex", NULL, p->cfg.target_ifindex);
 	out_str(o, "ifname", " to %s", target ? target->ifname : "?");
@@ -351,271 +359,306 @@ static void print_redirect(struct out *o, const struct nk_link *dev, int hook,
 	out_obj_close(o);
 }
 
-static int cmd_redirect_attach(struct nk_ctx *ctx, int argc, char **argv)
+/* The program's configuration from the command line. */
+static int attach_cfg(const struct redirect_args *a, const struct nk_link *target,
+		      struct nk_redirect_cfg *cfg)
 {
-	struct redirect_args a = { 0 };
-	struct nk_redirect_cfg cfg = { 0 };
-	struct nk_link dev, target;
-	struct nk_link_list links = { 0 };
-	struct nk_redirect *skel = NULL;
-	struct pin_dir d = { .lock_fd = -1 };
-	struct pinned now;
-	char pin[PIN_LEN];
-	struct nl_sock *rt;
-	uint64_t seen = 0;
-	int action, prog_fd, link_fd = -1, ret, changed = 1;
+	int ret;
 
-	ret = nk_parse_params(&attach_p, argc, argv, &a, &seen);
-	if (ret)
-		return ret;
-	for (size_t i = 0; i < a.prefixes.n; i++) {
-		ret = parse_prefix(a.prefixes.v[i], &cfg);
+	memset(cfg, 0, sizeof(*cfg));
+	for (size_t i = 0; i < a->prefixes.n; i++) {
+		ret = parse_prefix(a->prefixes.v[i], cfg);
 		if (ret)
 			return ret;
 	}
-	/* Pod ingress (prefixes) hands packets to the peer; pod egress goes
-	 * out through the NIC's neighbour. */
-	action = (seen & (1ULL << R_ACTION)) ? (int)a.action :
-		 a.prefixes.n ? ACTION_PEER : ACTION_NEIGH;
-	ret = nk_ctx_rtnl(ctx, &rt);
-	if (ret)
-		return ret;
-	ret = nk_link_lookup(rt, a.dev, 0, &dev, NULL, false);
-	if (ret)
-		return ret;
-	ret = nk_link_lookup(rt, a.to, 0, &target, NULL, false);
-	if (ret)
-		return ret;
-	if (target.ifindex == dev.ifindex)
-		return nk_error(NK_EXIT_USAGE, "\"to\" must be another device than \"dev\"");
-	cfg.target_ifindex = (uint32_t)target.ifindex;
-	cfg.keep_nd = 1;
+	cfg->target_ifindex = (uint32_t)target->ifindex;
+	cfg->keep_nd = 1;
+	return 0;
+}
 
-	ret = pin_dir_open(&d, dev.ifindex, true);
+/* A new link for prog on the hook, pinned at pin. Returns the link's fd. */
+static int attach_new(const struct nk_link *dev, uint32_t hook, int prog_fd, const char *pin,
+		      int *link_fd)
+{
+	*link_fd = bpf_link_create(prog_fd, dev->ifindex, (enum bpf_attach_type)hook, NULL);
+	if (*link_fd < 0)
+		return attach_error(errno, dev->ifname, hook);
+	/* Closing an unpinned link detaches it again. */
+	if (bpf_obj_pin(*link_fd, pin))
+		return nk_error_errno(errno, "cannot pin the link at %s", pin);
+	return 0;
+}
+
+/*
+ * Make the pinned link at pin run action with cfg: nothing when it does
+ * already (*changed false), a program swapped inside the live link when it
+ * runs another one, a new link when there is none or its device is gone.
+ */
+static int attach_pinned(const struct nk_link *dev, uint32_t hook, int action,
+			 const struct nk_redirect_cfg *cfg, const char *pin, int *link_fd,
+			 bool *changed)
+{
+	struct nk_redirect *skel = NULL;
+	struct pinned now;
+	bool live;
+	int prog_fd, ret;
+
+	*link_fd = bpf_obj_get(pin);
+	live = *link_fd >= 0 && read_pinned(*link_fd, &now) == 0 && !now.defunct;
+	*changed = !live || now.action != action || memcmp(&now.cfg, cfg, sizeof(*cfg));
+	if (!*changed)
+		return 0;
+	if (!live && *link_fd >= 0) {
+		/* A defunct one (its device was deleted): start afresh. */
+		close(*link_fd);
+		*link_fd = -1;
+		unlink(pin);
+	}
+	ret = load_program(&skel, action, cfg, &prog_fd);
 	if (ret)
-		goto out;
-	snprintf(pin, sizeof(pin), "%s/%s", d.dev, hooks[a.hook].name);
-	link_fd = bpf_obj_get(pin);
-	if (link_fd >= 0 && read_pinned(link_fd, &now) == 0 && !now.defunct) {
-		if (now.action == action && !memcmp(&now.cfg, &cfg, sizeof(cfg))) {
-			changed = 0;
-			goto print;
-		}
-		/* Another configuration: swap the program inside the link. */
-		ret = load_program(&skel, action, &cfg, &prog_fd);
-		if (ret) {
-			ret = nk_error_errno(-ret, "cannot load the redirect program");
-			goto out;
-		}
-		if (bpf_link_update(link_fd, prog_fd, NULL)) {
-			ret = nk_error_errno(errno, "cannot replace the program of %s", pin);
-			goto out;
-		}
-	} else {
-		/* None, or a defunct one (its device was deleted): start afresh. */
-		if (link_fd >= 0) {
-			close(link_fd);
-			unlink(pin);
-		}
-		ret = load_program(&skel, action, &cfg, &prog_fd);
-		if (ret) {
-			ret = nk_error_errno(-ret, "cannot load the redirect program");
-			goto out;
-		}
-		link_fd = bpf_link_create(prog_fd, dev.ifindex,
-					  (enum bpf_attach_type)hooks[a.hook].attach_type, NULL);
-		if (link_fd < 0) {
-			ret = attach_error(errno, a.dev, (int)a.hook);
-			goto out;
-		}
-		if (bpf_obj_pin(link_fd, pin)) {
-			/* Closing the unpinned link detaches it again. */
-			ret = nk_error_errno(errno, "cannot pin the link at %s", pin);
-			goto out;
-		}
-	}
-print:
-	ret = read_pinned(link_fd, &now);
-	if (ret) {
-		ret = nk_error_errno(-ret, "cannot read back %s", pin);
-		goto out;
-	}
-	links.v = (struct nk_link[2]){ dev, target };
+		ret = nk_error_errno(-ret, "cannot load the redirect program");
+	else if (live && bpf_link_update(*link_fd, prog_fd, NULL))
+		ret = nk_error_errno(errno, "cannot replace the program of %s", pin);
+	else if (!live)
+		ret = attach_new(dev, hook, prog_fd, pin, link_fd);
+	nk_redirect__destroy(skel);
+	return ret;
+}
+
+static void print_attached(struct nk_ctx *ctx, const struct nk_link *dev,
+			   const struct nk_link *target, uint32_t hook, const struct pinned *p,
+			   const char *pin, bool changed)
+{
+	struct nk_link_list links;
+
+	links.v = (struct nk_link[2]){ *dev, *target };
 	links.n = 2;
 	if (links.v[0].ifindex > links.v[1].ifindex) {
-		links.v[0] = target;
-		links.v[1] = dev;
+		links.v[0] = *target;
+		links.v[1] = *dev;
 	}
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "redirects");
-	print_redirect(&ctx->out, &dev, (int)a.hook, &now, &links, pin, changed);
+	print_redirect(&ctx->out, dev, hook, p, &links, pin, changed);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
-	ret = NK_EXIT_OK;
+}
+
+static int cmd_redirect_attach(struct nk_ctx *ctx, const void *args)
+{
+	const struct redirect_args *a = args;
+	uint32_t hook = (ctx->given & (1ULL << R_HOOK)) ? a->hook : NK_BPF_TCX_INGRESS;
+	struct nk_redirect_cfg cfg;
+	struct nk_link dev, target;
+	struct pin_dir d = { .lock_fd = -1 };
+	struct pinned now;
+	char pin[PIN_LEN];
+	int action, link_fd = -1, ret;
+	bool changed;
+
+	/* Pod ingress (prefixes) hands packets to the peer; pod egress goes
+	 * out through the NIC's neighbour. */
+	action = (ctx->given & (1ULL << R_ACTION)) ? (int)a->action :
+		 a->prefixes.n ? ACTION_PEER : ACTION_NEIGH;
+	ret = nk_dev(ctx, a->dev, &dev);
+	if (!ret)
+		ret = nk_dev(ctx, a->to, &target);
+	if (!ret && target.ifindex == dev.ifindex)
+		ret = nk_error(NK_EXIT_USAGE, "\"to\" must be another device than \"dev\"");
+	if (!ret)
+		ret = attach_cfg(a, &target, &cfg);
+	if (!ret)
+		ret = pin_dir_open(ctx, &d, dev.ifindex, true);
+	if (ret)
+		goto out;
+	snprintf(pin, sizeof(pin), "%s/%s", d.dev, hook_name(hook));
+	ret = attach_pinned(&dev, hook, action, &cfg, pin, &link_fd, &changed);
+	if (!ret && read_pinned(link_fd, &now))
+		ret = nk_error_errno(errno, "cannot read back %s", pin);
+	if (!ret)
+		print_attached(ctx, &dev, &target, hook, &now, pin, changed);
 out:
 	if (link_fd >= 0)
 		close(link_fd);
-	nk_redirect__destroy(skel);
 	pin_dir_close(&d);
 	return ret;
 }
 
-static int cmd_redirect_detach(struct nk_ctx *ctx, int argc, char **argv)
+static void print_detached(struct nk_ctx *ctx, const struct nk_link *dev, const uint32_t *done,
+			   size_t n)
 {
-	struct redirect_args a = { .hook = UINT32_MAX };
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "detached");
+	for (size_t i = 0; i < n; i++) {
+		out_obj_open(&ctx->out, NULL);
+		out_uint(&ctx->out, "ifindex", NULL, (unsigned int)dev->ifindex);
+		out_str(&ctx->out, "ifname", "detached %s", dev->ifname);
+		out_str(&ctx->out, "hook", " %s\n", hook_name(done[i]));
+		out_obj_close(&ctx->out);
+	}
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+}
+
+static int cmd_redirect_detach(struct nk_ctx *ctx, const void *args)
+{
+	const struct redirect_args *a = args;
+	bool one = ctx->given & (1ULL << 1);   /* hook */
 	struct pin_dir d = { .lock_fd = -1 };
 	struct nk_link dev;
-	struct nl_sock *rt;
 	char pin[PIN_LEN];
-	int done[HOOK_N], n = 0, ret;
+	uint32_t done[HOOK_N];
+	size_t n = 0;
+	int ret;
 
-	ret = nk_parse_params(&detach_p, argc, argv, &a, NULL);
+	ret = nk_dev(ctx, a->dev, &dev);
 	if (ret)
 		return ret;
-	ret = nk_ctx_rtnl(ctx, &rt);
-	if (ret)
-		return ret;
-	ret = nk_link_lookup(rt, a.dev, 0, &dev, NULL, false);
-	if (ret)
-		return ret;
-	ret = pin_dir_open(&d, dev.ifindex, false);
+	ret = pin_dir_open(ctx, &d, dev.ifindex, false);
 	if (ret && ret != -ENOENT)
 		return ret;
-	for (int h = 0; ret == 0 && h < HOOK_N; h++) {
-		if (a.hook != UINT32_MAX && (uint32_t)h != a.hook)
+	for (const struct nk_choice *h = hook_words; ret == 0 && h->name; h++) {
+		if (one && h->value != a->hook)
 			continue;
-		snprintf(pin, sizeof(pin), "%s/%s", d.dev, hooks[h].name);
+		snprintf(pin, sizeof(pin), "%s/%s", d.dev, h->name);
 		/* The pin holds the link: unlinking it detaches the program. */
 		if (unlink(pin) == 0)
-			done[n++] = h;
+			done[n++] = h->value;
 	}
 	if (ret == 0)
 		rmdir(d.dev); /* fails while other hooks stay pinned: fine */
 	pin_dir_close(&d);
 	if (!n && !ctx->force)
-		return nk_error(NK_EXIT_NOTFOUND, "nkctl has no redirect on \"%s\"%s%s", a.dev,
-				a.hook != UINT32_MAX ? " at " : "",
-				a.hook != UINT32_MAX ? hooks[a.hook].name : "");
-	out_begin(&ctx->out);
-	out_arr_open(&ctx->out, "detached");
-	for (int i = 0; i < n; i++) {
-		out_obj_open(&ctx->out, NULL);
-		out_uint(&ctx->out, "ifindex", NULL, (unsigned int)dev.ifindex);
-		out_str(&ctx->out, "ifname", "detached %s", dev.ifname);
-		out_str(&ctx->out, "hook", " %s\n", hooks[done[i]].name);
-		out_obj_close(&ctx->out);
-	}
-	out_arr_close(&ctx->out);
-	out_end(&ctx->out);
+		return nk_error(NK_EXIT_NOTFOUND, "nkctl has no redirect on \"%s\"%s%s", a->dev,
+				one ? " at " : "", one ? hook_name(a->hook) : "");
+	print_detached(ctx, &dev, done, n);
 	return NK_EXIT_OK;
 }
 
 /* ---- show ---- */
 
-static int cmd_redirect_show(struct nk_ctx *ctx, int argc, char **argv)
+/* nkctl's pins in dir (one device's): print each, note its link id. */
+static void show_pins(struct out *o, const char *dir, int ifindex,
+		      const struct nk_link_list *links, uint32_t *ours, size_t *nours)
 {
-	struct redirect_args a = { 0 };
+	char pin[PIN_LEN];
+
+	for (const struct nk_choice *h = hook_words; h->name; h++) {
+		const struct nk_link *l = nk_link_find(links, ifindex);
+		struct nk_link gone = { .ifindex = ifindex };
+		struct pinned p;
+		int fd;
+
+		snprintf(pin, sizeof(pin), "%s/%s", dir, h->name);
+		fd = bpf_obj_get(pin);
+		if (fd < 0)
+			continue;
+		if (read_pinned(fd, &p) == 0) {
+			if (*nours < 256)
+				ours[(*nours)++] = p.link.id;
+			print_redirect(o, l && !p.defunct ? l : &gone, h->value, &p, links, pin, -1);
+		}
+		close(fd);
+	}
+}
+
+/* Every dev<ifindex> directory of this namespace, also of devices that are
+ * gone (their links are defunct). */
+static void show_ours(struct nk_ctx *ctx, int only, const struct nk_link_list *links,
+		      uint32_t *ours, size_t *nours)
+{
+	char ns[NS_DIR_LEN], dir[NS_DIR_LEN + 300];
+	struct dirent *e;
+	DIR *dd;
+
+	if (nk_bpffs_ensure() || ns_dir(ctx, ns, sizeof(ns)))
+		return;
+	dd = opendir(ns);
+	while (dd && (e = readdir(dd))) {
+		int ifindex;
+
+		if (sscanf(e->d_name, "dev%d", &ifindex) != 1 || (only && ifindex != only))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", ns, e->d_name);
+		show_pins(&ctx->out, dir, ifindex, links, ours, nours);
+	}
+	if (dd)
+		closedir(dd);
+}
+
+static void print_foreign(struct out *o, const struct nk_link *l, uint32_t hook,
+			  uint32_t prog_id, uint32_t link_id)
+{
+	struct bpf_prog_info info;
+	uint32_t len = sizeof(info);
+	int fd;
+
+	memset(&info, 0, sizeof(info));
+	fd = bpf_prog_get_fd_by_id(prog_id);
+	if (fd >= 0) {
+		bpf_obj_get_info_by_fd(fd, &info, &len);
+		close(fd);
+	}
+	out_obj_open(o, NULL);
+	out_uint(o, "ifindex", NULL, (unsigned int)l->ifindex);
+	out_str(o, "ifname", "%s", l->ifname);
+	out_str(o, "hook", " %s foreign", hook_name(hook));
+	out_uint(o, "prog-id", " prog-id %llu", prog_id);
+	out_str(o, "prog-name", " %s", info.name);
+	out_uint(o, "link-id", " link-id %llu\n", link_id);
+	out_obj_close(o);
+}
+
+/* Programs of others on the same hooks, from BPF_PROG_QUERY. */
+static void show_foreign(struct out *o, const struct nk_link *l, const uint32_t *ours,
+			 size_t nours)
+{
+	for (const struct nk_choice *h = hook_words; h->name; h++) {
+		uint32_t progs[64], lids[64] = { 0 }, cnt = 64;
+
+		if (hook_is_netkit(h->value) && !(nk_link_is_netkit(l) && l->netkit.primary))
+			continue;
+		if (nk_bpf_query(l->ifindex, h->value, progs, lids, &cnt))
+			continue;
+		for (uint32_t k = 0; k < cnt && k < 64; k++) {
+			bool mine = false;
+
+			for (size_t m = 0; m < nours; m++)
+				mine |= lids[k] && ours[m] == lids[k];
+			if (!mine)
+				print_foreign(o, l, h->value, progs[k], lids[k]);
+		}
+	}
+}
+
+static int cmd_redirect_show(struct nk_ctx *ctx, const void *args)
+{
+	const struct redirect_args *a = args;
 	struct nk_link_list links = { 0 };
 	struct nk_link one;
 	struct nl_sock *rt;
 	struct nl_err err;
-	char ns[NS_DIR_LEN], dir[NS_DIR_LEN + 300], pin[PIN_LEN];
 	uint32_t ours[256];
 	size_t nours = 0;
 	int only = 0, ret;
 
-	ret = nk_parse_params(&show_p, argc, argv, &a, NULL);
-	if (ret)
-		return ret;
 	ret = nk_ctx_rtnl(ctx, &rt);
-	if (ret)
-		return ret;
-	if (a.dev) {
-		ret = nk_link_lookup(rt, a.dev, 0, &one, NULL, false);
-		if (ret)
-			return ret;
+	if (!ret && a->dev) {
+		ret = nk_link_lookup(rt, a->dev, 0, &one, NULL, false);
 		only = one.ifindex;
 	}
+	if (ret)
+		return ret;
 	if (rtnl_link_dump(rt, &links, &err))
 		return nk_error_nl(&err, "cannot list devices");
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "redirects");
-	/* nkctl's pins: every dev<ifindex> directory of this namespace, also of
-	 * devices that are gone (their links are defunct). */
-	if (nk_bpffs_ensure() == 0 && ns_dir(ns, sizeof(ns)) == 0) {
-		DIR *dd = opendir(ns);
-		struct dirent *e;
-
-		while (dd && (e = readdir(dd))) {
-			int ifindex;
-
-			if (sscanf(e->d_name, "dev%d", &ifindex) != 1 || (only && ifindex != only))
-				continue;
-			snprintf(dir, sizeof(dir), "%s/%s", ns, e->d_name);
-			for (int h = 0; h < HOOK_N; h++) {
-				const struct nk_link *l = nk_link_find(&links, ifindex);
-				struct nk_link gone = { .ifindex = ifindex };
-				struct pinned p;
-				int fd;
-
-				snprintf(pin, sizeof(pin), "%s/%s", dir, hooks[h].name);
-				fd = bpf_obj_get(pin);
-				if (fd < 0)
-					continue;
-				if (read_pinned(fd, &p) == 0) {
-					if (nours < 256)
-						ours[nours++] = p.link.id;
-					print_redirect(&ctx->out, l && !p.defunct ? l : &gone, h, &p,
-						       &links, pin, -1);
-				}
-				close(fd);
-			}
-		}
-		if (dd)
-			closedir(dd);
-	}
+	show_ours(ctx, only, &links, ours, &nours);
 	out_arr_close(&ctx->out);
-	/* Programs of others on the same hooks, from BPF_PROG_QUERY. */
 	out_arr_open(&ctx->out, "foreign");
-	for (size_t i = 0; i < links.n; i++) {
-		const struct nk_link *l = &links.v[i];
-
-		if (only && l->ifindex != only)
-			continue;
-		for (int h = 0; h < HOOK_N; h++) {
-			uint32_t progs[64], lids[64] = { 0 }, cnt = 64;
-
-			if (h >= HOOK_NETKIT_PRIMARY && !(nk_link_is_netkit(l) && l->netkit.primary))
-				continue;
-			if (nk_bpf_query(l->ifindex, hooks[h].attach_type, progs, lids, &cnt))
-				continue;
-			for (uint32_t k = 0; k < cnt && k < 64; k++) {
-				struct bpf_prog_info info;
-				uint32_t len = sizeof(info);
-				bool mine = false;
-				int fd;
-
-				for (size_t m = 0; m < nours; m++)
-					mine |= lids[k] && ours[m] == lids[k];
-				if (mine)
-					continue;
-				memset(&info, 0, sizeof(info));
-				fd = bpf_prog_get_fd_by_id(progs[k]);
-				if (fd >= 0) {
-					bpf_obj_get_info_by_fd(fd, &info, &len);
-					close(fd);
-				}
-				out_obj_open(&ctx->out, NULL);
-				out_uint(&ctx->out, "ifindex", NULL, (unsigned int)l->ifindex);
-				out_str(&ctx->out, "ifname", "%s", l->ifname);
-				out_str(&ctx->out, "hook", " %s foreign", hooks[h].name);
-				out_uint(&ctx->out, "prog-id", " prog-id %llu", progs[k]);
-				out_str(&ctx->out, "prog-name", " %s", info.name);
-				out_uint(&ctx->out, "link-id", " link-id %llu\n", lids[k]);
-				out_obj_close(&ctx->out);
-			}
-		}
-	}
+	for (size_t i = 0; i < links.n; i++)
+		if (!only || links.v[i].ifindex == only)
+			show_foreign(&ctx->out, &links.v[i], ours, nours);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 	nk_link_list_free(&links);
@@ -623,13 +666,11 @@ static int cmd_redirect_show(struct nk_ctx *ctx, int argc, char **argv)
 }
 
 static const struct nk_cmd redirect_cmds[] = {
-	{ "attach", cmd_redirect_attach, NULL, &attach_p,
-	  "dev DEV to TARGET [ prefix PREFIX ]... [ hook tcx-ingress|tcx-egress|netkit-primary|netkit-peer ]\n"
-	  "                      [ action redirect-neigh|redirect-peer ]",
+	{ "attach", cmd_redirect_attach, NULL, &attach_p, NULL,
 	  "steer DEV's packets to TARGET with a built-in BPF program, pinned" },
-	{ "detach", cmd_redirect_detach, NULL, &detach_p, "dev DEV [ hook HOOK ]",
+	{ "detach", cmd_redirect_detach, NULL, &detach_p, NULL,
 	  "remove nkctl's programs from DEV (with -force: none is not an error)" },
-	{ "show", cmd_redirect_show, NULL, &show_p, "[ dev DEV ]",
+	{ "show", cmd_redirect_show, NULL, &show_p, NULL,
 	  "nkctl's programs with their configuration, and the others on the same hooks" },
 };
 const struct nk_table nk_redirect_table = NK_TABLE("nkctl redirect", redirect_cmds);

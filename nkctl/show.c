@@ -13,25 +13,27 @@
 #include "netdev.h"
 #include "rtnl.h"
 #include "show.h"
-#include "bindings.h"
+#include "netkit.h"
 
 struct show_args {
 	const char *dev;
 };
 
 static const struct nk_param show_params[] = {
-	{ "dev", NKP_IFNAME, offsetof(struct show_args, dev), "NAME", 0, 0, NULL, false },
+	{ "dev", NKP_IFNAME, offsetof(struct show_args, dev), "NAME", 0, 0, NULL, false, NULL },
 };
-const struct nk_params nk_show_params = NK_PARAMS("show", show_params);
+const struct nk_params cmd_show_devices_params = {
+	NK_PARAMS("show", struct show_args, show_params)
+};
 
 static const struct nk_cmd show_cmds[] = {
-	{ NULL, cmd_show_devices, NULL, &nk_show_params, "[ dev NAME ]",
+	{ NULL, cmd_show_devices, NULL, &cmd_show_devices_params, NULL,
 	  "every device of the namespace (or one) with its queues and NAPIs" },
-	{ "kernel", cmd_show_kernel, NULL, NULL, "",
+	{ "kernel", cmd_show_kernel, NULL, NULL, NULL,
 	  "which netkit, queue-lease, devmem and BPF features this kernel has" },
-	{ "leases", cmd_show_leases, NULL, NULL, "",
+	{ "leases", cmd_show_leases, NULL, NULL, NULL,
 	  "every RX queue lease visible from the namespaces nkctl can reach" },
-	{ "bindings", cmd_show_bindings, NULL, &nk_show_bindings_params, "[ dev DEV ] [ id ID ]",
+	{ "bindings", cmd_show_bindings, NULL, &cmd_show_bindings_params, NULL,
 	  "devmem dmabuf bindings of the namespace: held by nkctl (alive or stale) or seen on queues" },
 };
 const struct nk_table nk_show_table = NK_TABLE("nkctl show", show_cmds);
@@ -61,33 +63,6 @@ static const char *enum_name(char *buf, size_t len, const char *const *names,
 	return buf;
 }
 
-const char *nk_netkit_policy_name(char *buf, size_t len, uint32_t v)
-{
-	static const char *const names[] = { [NK_NETKIT_PASS] = "forward",
-					      [NK_NETKIT_DROP] = "blackhole" };
-	return enum_name(buf, len, names, sizeof(names) / sizeof(names[0]), v);
-}
-
-const char *nk_netkit_mode_name(char *buf, size_t len, uint32_t v)
-{
-	static const char *const names[] = { [NK_NETKIT_L2] = "l2", [NK_NETKIT_L3] = "l3" };
-	return enum_name(buf, len, names, 2, v);
-}
-
-const char *nk_netkit_scrub_name(char *buf, size_t len, uint32_t v)
-{
-	static const char *const names[] = { [NK_NETKIT_SCRUB_NONE] = "none",
-					      [NK_NETKIT_SCRUB_DEFAULT] = "default" };
-	return enum_name(buf, len, names, 2, v);
-}
-
-const char *nk_netkit_pairing_name(char *buf, size_t len, uint32_t v)
-{
-	static const char *const names[] = { [NK_NETKIT_DEVICE_PAIR] = "pair",
-					      [NK_NETKIT_DEVICE_SINGLE] = "single" };
-	return enum_name(buf, len, names, 2, v);
-}
-
 static void print_flags(struct out *o, unsigned int flags)
 {
 	bool first = true;
@@ -114,19 +89,19 @@ static void print_netkit(struct out *o, const struct nk_netkit *nk)
 		out_bool(o, "primary", NULL, nk->primary);
 	out_text(o, nk->primary ? " primary" : " peer");
 	if (nk->have & NKA_PAIRING)
-		out_str(o, "pairing", " pairing %s", nk_netkit_pairing_name(b, sizeof(b), nk->pairing));
+		out_str(o, "pairing", " pairing %s", nk_choice_name(netkit_pairing_words, nk->pairing, b, sizeof(b)));
 	if (nk->have & NKA_MODE)
-		out_str(o, "mode", " mode %s", nk_netkit_mode_name(b, sizeof(b), nk->mode));
+		out_str(o, "mode", " mode %s", nk_choice_name(netkit_mode_words, nk->mode, b, sizeof(b)));
 	if (nk->have & NKA_POLICY)
-		out_str(o, "policy", " policy %s", nk_netkit_policy_name(b, sizeof(b), nk->policy));
+		out_str(o, "policy", " policy %s", nk_choice_name(netkit_policy_words, nk->policy, b, sizeof(b)));
 	if (nk->have & NKA_PEER_POLICY)
 		out_str(o, "peer-policy", " peer-policy %s",
-			nk_netkit_policy_name(b, sizeof(b), nk->peer_policy));
+			nk_choice_name(netkit_policy_words, nk->peer_policy, b, sizeof(b)));
 	if (nk->have & NKA_SCRUB)
-		out_str(o, "scrub", " scrub %s", nk_netkit_scrub_name(b, sizeof(b), nk->scrub));
+		out_str(o, "scrub", " scrub %s", nk_choice_name(netkit_scrub_words, nk->scrub, b, sizeof(b)));
 	if (nk->have & NKA_PEER_SCRUB)
 		out_str(o, "peer-scrub", " peer-scrub %s",
-			nk_netkit_scrub_name(b, sizeof(b), nk->peer_scrub));
+			nk_choice_name(netkit_scrub_words, nk->peer_scrub, b, sizeof(b)));
 	if (nk->have & NKA_HEADROOM)
 		out_uint(o, "headroom", " headroom %llu", nk->headroom);
 	if (nk->have & NKA_TAILROOM)
@@ -148,8 +123,8 @@ static void print_lease(struct out *o, const struct nk_queue *q,
 		out_str(o, "ifname", " (%s)", holder->ifname);
 	else if (rec && rec->nk_ifname[0])
 		out_str(o, "ifname", " (%s)", rec->nk_ifname);
-	if (rec && rec->nk_found && rec->nk_ns[0])
-		out_str(o, "netns", " netns %s", rec->nk_ns);
+	if (rec && rec->nk_ns && !rec->nk_ns->here)
+		out_str(o, "netns", " netns %s", rec->nk_ns->spec);
 	if (q->have & QUEUE_HAVE_LEASE_QUEUE) {
 		out_obj_open(o, "queue");
 		out_uint(o, "id", " queue %llu", q->lease_queue_id);
@@ -167,8 +142,8 @@ static void print_leased_from(struct out *o, const struct nk_lease_rec *r)
 	out_obj_open(o, "leased-from");
 	out_uint(o, "ifindex", NULL, (unsigned int)r->nic_ifindex);
 	out_str(o, "ifname", " leased-from %s", r->nic_ifname);
-	if (r->nic_ns[0])
-		out_str(o, "netns", " netns %s", r->nic_ns);
+	if (!r->nic_ns->here)
+		out_str(o, "netns", " netns %s", r->nic_ns->spec);
 	out_obj_open(o, "queue");
 	out_uint(o, "id", " queue %llu", r->nic_queue);
 	out_str(o, "type", NULL, "rx");
@@ -176,10 +151,12 @@ static void print_leased_from(struct out *o, const struct nk_lease_rec *r)
 	out_obj_close(o);
 }
 
-static void print_queues(struct out *o, const struct nk_link *l, const struct nk_queue *q,
-			 size_t n, const struct nk_link_list *links,
-			 const struct nk_lease_list *leases)
+static void print_queues(struct out *o, const struct nk_link *l, const struct nk_view *v)
 {
+	const struct nk_lease_list *leases = &v->leases;
+	size_t n;
+	const struct nk_queue *q = nk_queues_of(&v->queues, l->ifindex, &n);
+
 	out_arr_open(o, "queues");
 	for (size_t i = 0; i < n; i++, q++) {
 		out_obj_open(o, NULL);
@@ -203,9 +180,9 @@ static void print_queues(struct out *o, const struct nk_link *l, const struct nk
 			out_obj_close(o);
 		}
 		if (q->have & QUEUE_HAVE_LEASE)
-			print_lease(o, q, links,
-				    leases ? nk_lease_of_nic(leases, -1, l->ifindex, q->id) : NULL);
-		if (leases && nk_link_is_netkit(l) && q->type == NK_NETDEV_QUEUE_TYPE_RX) {
+			print_lease(o, q, &v->links,
+				    nk_lease_of_nic(leases, v->here, l->ifindex, q->id));
+		if (nk_link_is_netkit(l) && q->type == NK_NETDEV_QUEUE_TYPE_RX) {
 			const struct nk_lease_rec *r = nk_lease_of_netkit(leases, l->ifindex, q->id);
 
 			if (r)
@@ -255,14 +232,10 @@ static void print_address(struct out *o, const struct nk_link *l)
 }
 
 void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
-		   const struct nk_link_list *links,
-		   const struct nk_queue_list *queues,
-		   const struct nk_napi_list *napis,
-		   const struct nk_lease_list *leases)
+		   const struct nk_view *v)
 {
-	const struct nk_queue *q;
 	const struct nk_napi *n;
-	size_t nq, nn;
+	size_t nn;
 	char b[32];
 
 	out_obj_open(o, NULL);
@@ -288,7 +261,7 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		const struct nk_link *peer = NULL;
 
 		if (!(l->have & LINK_HAVE_LINK_NETNSID))
-			peer = nk_link_find(links, l->link);
+			peer = nk_link_find(&v->links, l->link);
 		out_uint(o, "link", " link %llu", (unsigned int)l->link);
 		if (peer)
 			out_str(o, "link-ifname", " (%s)", peer->ifname);
@@ -297,9 +270,8 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		out_int(o, "link-netnsid", " link-netnsid %lld", l->link_netnsid);
 	if (nk_link_is_netkit(l))
 		print_netkit(o, &l->netkit);
-	q = nk_queues_of(queues, l->ifindex, &nq);
-	print_queues(o, l, q, nq, links, leases);
-	n = nk_napis_of(napis, l->ifindex, &nn);
+	print_queues(o, l, v);
+	n = nk_napis_of(&v->napis, l->ifindex, &nn);
 	print_napis(o, n, nn);
 	out_text(o, "\n");
 	out_obj_close(o);
@@ -317,27 +289,52 @@ static bool has_lease_parts(const struct nk_link_list *links, const struct nk_qu
 	return false;
 }
 
-int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
+void nk_view_free(struct nk_view *v)
 {
-	struct nk_link_list links = { 0 };
-	struct nk_queue_list queues = { 0 };
-	struct nk_napi_list napis = { 0 };
-	struct nk_lease_list leases = { 0 };
+	nk_link_list_free(&v->links);
+	nk_queue_list_free(&v->queues);
+	nk_napi_list_free(&v->napis);
+	nk_lease_list_free(&v->leases);
+}
+
+/* Links, queues and NAPIs of this namespace (queues and NAPIs of ifindex
+ * only, when it is not 0), and the leases when this namespace can hold one. */
+static int view_load(struct nk_ctx *ctx, int ifindex, struct nk_view *v)
+{
 	const struct genl_family *fam;
 	struct nl_sock *rt, *gn;
 	struct nl_err err;
+	int ret;
+
+	ret = nk_ns_here(ctx, &v->here);
+	if (!ret)
+		ret = nk_ns_rtnl(v->here, &rt);
+	if (!ret)
+		ret = nk_ns_netdev(v->here, &gn, &fam);
+	if (ret)
+		return ret;
+	/* The whole link table even for one device: lease and peer names. */
+	if (rtnl_link_dump(rt, &v->links, &err))
+		return nk_error_nl(&err, "cannot list devices");
+	if (netdev_queue_dump(gn, fam, ifindex, &v->queues, &err))
+		return nk_error_nl(&err, "cannot list queues");
+	if (netdev_napi_dump(gn, fam, ifindex, &v->napis, &err))
+		return nk_error_nl(&err, "cannot list NAPI instances");
+	/* Leases: the NIC side is in the queue dump, the netkit side only in
+	 * the NIC's namespace. Scan only when this namespace can be part of one. */
+	if (has_lease_parts(&v->links, &v->queues))
+		nk_lease_scan(ctx, &v->leases);
+	return 0;
+}
+
+int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
+{
+	struct nk_view v = { 0 };
+	struct nk_link one;
 	int ifindex = 0, ret;
 
-	ret = nk_ctx_rtnl(ctx, &rt);
-	if (ret)
-		return ret;
-	ret = nk_ctx_netdev(ctx, &gn, &fam);
-	if (ret)
-		return ret;
 	if (dev) {
-		struct nk_link one;
-
-		ret = nk_link_lookup(rt, dev, 0, &one, NULL, false);
+		ret = nk_dev(ctx, dev, &one);
 		if (ret)
 			return ret;
 		if (netkit_only && !nk_link_is_netkit(&one))
@@ -346,54 +343,54 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 					one.kind[0] ? ")" : "");
 		ifindex = one.ifindex;
 	}
-	/* The whole link table even for one device: lease and peer names. */
-	ret = rtnl_link_dump(rt, &links, &err);
-	if (ret) {
-		ret = nk_error_nl(&err, "cannot list devices");
-		goto out;
-	}
-	ret = netdev_queue_dump(gn, fam, ifindex, &queues, &err);
-	if (ret) {
-		ret = nk_error_nl(&err, "cannot list queues");
-		goto out;
-	}
-	ret = netdev_napi_dump(gn, fam, ifindex, &napis, &err);
-	if (ret) {
-		ret = nk_error_nl(&err, "cannot list NAPI instances");
-		goto out;
-	}
-	/* Leases: the NIC side is in the queue dump, the netkit side only in
-	 * the NIC's namespace. Scan only when this namespace can be part of one. */
-	if (has_lease_parts(&links, &queues))
-		nk_lease_scan(ctx, &leases);
-	out_begin(&ctx->out);
-	out_arr_open(&ctx->out, "devices");
-	for (size_t i = 0; i < links.n; i++) {
-		const struct nk_link *l = &links.v[i];
+	ret = view_load(ctx, ifindex, &v);
+	if (!ret) {
+		out_begin(&ctx->out);
+		out_arr_open(&ctx->out, "devices");
+		for (size_t i = 0; i < v.links.n; i++) {
+			const struct nk_link *l = &v.links.v[i];
 
-		if ((ifindex && l->ifindex != ifindex) || (netkit_only && !nk_link_is_netkit(l)))
-			continue;
-		nk_print_link(&ctx->out, l, NULL, &links, &queues, &napis, &leases);
+			if ((ifindex && l->ifindex != ifindex) ||
+			    (netkit_only && !nk_link_is_netkit(l)))
+				continue;
+			nk_print_link(&ctx->out, l, NULL, &v);
+		}
+		out_arr_close(&ctx->out);
+		out_end(&ctx->out);
 	}
-	out_arr_close(&ctx->out);
-	out_end(&ctx->out);
-out:
-	nk_link_list_free(&links);
-	nk_queue_list_free(&queues);
-	nk_napi_list_free(&napis);
-	nk_lease_list_free(&leases);
+	nk_view_free(&v);
 	return ret;
 }
 
-int cmd_show_devices(struct nk_ctx *ctx, int argc, char **argv)
+int cmd_show_devices(struct nk_ctx *ctx, const void *args)
 {
-	struct show_args args = { 0 };
-	int ret;
+	const struct show_args *a = args;
 
-	ret = nk_parse_params(&nk_show_params, argc, argv, &args, NULL);
-	if (ret)
-		return ret;
-	return nk_show(ctx, args.dev, false);
+	return nk_show(ctx, a->dev, false);
+}
+
+void nk_print_links(struct nk_ctx *ctx, const struct nk_link *const *l,
+		    const char *const *netns, size_t n)
+{
+	struct nk_view v = { 0 };
+	struct nk_link both[2];
+
+	/* Peer names come from the links printed together when they share a
+	 * namespace. */
+	for (size_t i = 0; i < n && i < 2; i++)
+		both[i] = *l[i];
+	v.links.v = both;
+	v.links.n = n == 2 && netns[0] == netns[1] ? 2 : 1;
+	if (v.links.n == 2 && both[0].ifindex > both[1].ifindex) {
+		both[0] = *l[1];
+		both[1] = *l[0];
+	}
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "devices");
+	for (size_t i = 0; i < n; i++)
+		nk_print_link(&ctx->out, l[i], netns[i], &v);
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
 }
 
 void nk_print_deleted(struct out *o, const struct nk_link *l, const struct nk_link *peer)

@@ -9,26 +9,30 @@
 #include "nkctl.h"
 #include "rtnl.h"
 
-struct nk_lease_list;
+#include "leases.h"
 
-extern const struct nk_params nk_show_params;
+/* What show prints from: the dumps of one namespace. A printer is handed
+ * the view; lists a command did not dump stay empty. */
+struct nk_view {
+	struct nk_link_list links;
+	struct nk_queue_list queues;
+	struct nk_napi_list napis;
+	struct nk_lease_list leases;
+	struct nk_ns *here;        /* whose queues these are (lease look-ups) */
+};
+void nk_view_free(struct nk_view *v);
 
 /* Every device (or dev) of the current netns as {"devices": [...]}. */
 int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only);
 /* One device object; netns (or NULL) is printed as "netns". */
 void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
-		   const struct nk_link_list *links,
-		   const struct nk_queue_list *queues,
-		   const struct nk_napi_list *napis,
-		   const struct nk_lease_list *leases);
+		   const struct nk_view *v);
+/* The {"devices": [...]} document of links alone (link add, link set). */
+void nk_print_links(struct nk_ctx *ctx, const struct nk_link *const *l, const char *const *netns,
+		    size_t n);
 
 /* Entries of a "deleted" array: the device and, when it had one, its peer
  * (which the kernel deletes with it). */
 void nk_print_deleted(struct out *o, const struct nk_link *l, const struct nk_link *peer);
-
-const char *nk_netkit_policy_name(char *buf, size_t len, uint32_t v);
-const char *nk_netkit_mode_name(char *buf, size_t len, uint32_t v);
-const char *nk_netkit_scrub_name(char *buf, size_t len, uint32_t v);
-const char *nk_netkit_pairing_name(char *buf, size_t len, uint32_t v);
 
 #endif

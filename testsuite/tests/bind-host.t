@@ -11,17 +11,20 @@ ip -n "$NS" link add vA type veth peer name vB
 ip -n "$NS" link set vA up
 
 if [ ! -e /dev/udmabuf ]; then
-	expect_error 5 "no udmabuf" -n "$NS" -f bind-rx dev vA queue 0 dmabuf udmabuf size 4M
+	expect_error 5 "no udmabuf" -n "$NS" bind-rx dev vA queue 0 dmabuf udmabuf size 4M no-preflight
 	expect_match "$ERR" 'udmabuf is not available: /dev/udmabuf is missing \(kernel option CONFIG_UDMABUF; modprobe udmabuf\)' "says what is missing"
 else
 	echo "# /dev/udmabuf exists here: its absence is not tested"
 fi
 if [ ! -e /dev/dma_heap/system ]; then
-	expect_error 3 "no dma-heap" -n "$NS" -f bind-tx dev vA dmabuf heap system size 4M
+	expect_error 3 "no dma-heap" -n "$NS" bind-tx dev vA dmabuf heap system size 4M no-preflight
 	expect_match "$ERR" 'dma-heap "system" does not exist under /dev/dma_heap' "names the heap"
 fi
 expect_error 5 "a veth cannot do devmem" -n "$NS" bind-rx dev vA queue 0 dmabuf udmabuf size 4M
 expect_match "$ERR" 'vA is a virtual device \(veth\) without a DMA device' "says why before making a dmabuf"
+# -force continues batches and forgives absent objects: it never turns the checks off.
+expect_error 5 "-force keeps the preflight" -n "$NS" -force bind-rx dev vA queue 0 dmabuf udmabuf size 4M
+expect_match "$ERR" 'vA is a virtual device \(veth\) without a DMA device' "the same check ran"
 expect_error 5 "loopback neither" -n "$NS" bind-tx dev lo dmabuf udmabuf size 4M
 expect_error 3 "no such device" -n "$NS" bind-rx dev nope queue 0 dmabuf udmabuf size 4M
 expect_error 1 "no dmabuf" -n "$NS" bind-rx dev vA queue 0

@@ -31,14 +31,14 @@ no_trace() {
 	expect_eq "$(grep -l "netns-ino $(stat -L -c %i /run/netns/$HOST)\$\|netns-ino $(stat -L -c %i /run/netns/$POD)\$" /run/nkctl/bindings/* 2>/dev/null)" "" "$1: no state file (of $s)"
 }
 
-# The kernel's own refusals, reached with -f (no preflight).
-expect_error 5 "bind-rx on a netdevsim queue" -n "$HOST" -f bind-rx dev "$SIM" queue 0 dmabuf udmabuf size 4M
+# The kernel's own refusals, reached with no-preflight.
+expect_error 5 "bind-rx on a netdevsim queue" -n "$HOST" bind-rx dev "$SIM" queue 0 dmabuf udmabuf size 4M no-preflight
 expect_match "$ERR" "^Error: bind-rx on $SIM: Device doesn't support DMA\$" "the kernel's words, one line"
-expect_error 5 "bind-rx on the leased netkit queue" -n "$POD" -f bind-rx dev nkp queue 1 dmabuf udmabuf size 4M
+expect_error 5 "bind-rx on the leased netkit queue" -n "$POD" bind-rx dev nkp queue 1 dmabuf udmabuf size 4M no-preflight
 expect_match "$ERR" "Device doesn't support DMA" "netkit resolves to netdevsim, which has no DMA"
-expect_error 5 "bind-rx on a netkit queue without a lease" -n "$POD" -f bind-rx dev nkp queue 0 dmabuf udmabuf size 4M
+expect_error 5 "bind-rx on a netkit queue without a lease" -n "$POD" bind-rx dev nkp queue 0 dmabuf udmabuf size 4M no-preflight
 expect_match "$ERR" "Device doesn't support DMA" "the kernel's refusal for an unleased queue"
-expect_error 2 "bind-rx on a queue the netkit does not have" -n "$POD" -f bind-rx dev nkp queue 3 dmabuf udmabuf size 4M
+expect_error 2 "bind-rx on a queue the netkit does not have" -n "$POD" bind-rx dev nkp queue 3 dmabuf udmabuf size 4M no-preflight
 expect_match "$ERR" "\(queues\.id\)\$" "the kernel names the bad attribute"
 expect_error 5 "bind-tx on the netkit with a lease" -n "$POD" bind-tx dev nkp dmabuf udmabuf size 4M
 expect_match "$ERR" "No DMA-capable device found for netmem TX" "the kernel's words for TX"
@@ -46,9 +46,9 @@ expect_error 5 "bind-tx on netdevsim" -n "$HOST" bind-tx dev "$SIM" dmabuf heap 
 expect_match "$ERR" "Driver does not support netmem TX" "netdevsim cannot do netmem TX"
 ip -n "$HOST" link add vA type veth peer name vB
 ip -n "$HOST" link set vA up
-expect_error 5 "bind-rx on a veth (kernel)" -n "$HOST" -f bind-rx dev vA queue 0 dmabuf udmabuf size 4M
+expect_error 5 "bind-rx on a veth (kernel)" -n "$HOST" bind-rx dev vA queue 0 dmabuf udmabuf size 4M no-preflight
 expect_match "$ERR" "does not support devmem \(no queue management operations\)" "no queue API"
-expect_error 5 "bind-tx on a veth (kernel)" -n "$HOST" -f bind-tx dev vA dmabuf udmabuf size 4M
+expect_error 5 "bind-tx on a veth (kernel)" -n "$HOST" bind-tx dev vA dmabuf udmabuf size 4M no-preflight
 expect_error 1 "a bad fd" -n "$HOST" bind-tx dev "$SIM" dmabuf fd 77
 expect_match "$ERR" 'no such open descriptor' "names the descriptor"
 expect_error 1 "an fd that is no dmabuf" -n "$HOST" bind-tx dev "$SIM" dmabuf fd 0
@@ -104,7 +104,7 @@ expect_error 5 "all checks pass: the kernel refuses the DMA" -n "$POD" bind-rx d
 expect_match "$ERR" "Device doesn't support DMA" "the kernel's refusal"
 
 # dmabuf sources: creation succeeds up to the bind, refusals are clear.
-expect_error 5 "a dma-heap dmabuf reaches the kernel" -n "$HOST" -f bind-rx dev "$SIM" queue 0 dmabuf heap system size 8M
+expect_error 5 "a dma-heap dmabuf reaches the kernel" -n "$HOST" bind-rx dev "$SIM" queue 0 dmabuf heap system size 8M no-preflight
 expect_match "$ERR" "Device doesn't support DMA" "the heap dmabuf was made and sent"
 expect_error 3 "a heap that does not exist" -n "$HOST" bind-rx dev "$SIM" queue 0 dmabuf heap nosuch size 4M
 expect_error 1 "size not page-aligned" -n "$HOST" bind-rx dev "$SIM" queue 0 dmabuf udmabuf size 5000
@@ -121,7 +121,7 @@ old=$(cat /proc/sys/vm/nr_hugepages)
 echo $((old + 2)) > /proc/sys/vm/nr_hugepages
 defer "echo $old > /proc/sys/vm/nr_hugepages"
 if [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge 2 ]; then
-	expect_error 5 "a huge-page udmabuf with rx-page-size 16K reaches the kernel" -n "$HOST" -f bind-rx dev "$SIM" queue 0 \
+	expect_error 5 "a huge-page udmabuf with rx-page-size 16K reaches the kernel" -n "$HOST" bind-rx dev "$SIM" queue 0 \ no-preflight
 		dmabuf udmabuf size 4M hugepages rx-page-size 16384
 	expect_match "$ERR" "Device doesn't support DMA" "the huge-page dmabuf was made and sent"
 fi

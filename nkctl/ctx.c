@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command context: the namespaces a command reaches, each opened once
+ * with its netlink sockets, and the whole-document JSON output.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/netlink.h>
+
+#include "netns.h"
+#include "nkctl.h"
+#include "rtnl.h"
+
+void nk_ctx_init(struct nk_ctx *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+static void ns_free(struct nk_ns *ns)
+{
+	if (nl_is_open(&ns->rtnl))
+		nl_close(&ns->rtnl);
+	if (nl_is_open(&ns->genl))
+		nl_close(&ns->genl);
+	if (ns->fd >= 0)
+		close(ns->fd);
+	free(ns);
+}
+
+void nk_ctx_forget_others(struct nk_ctx *ctx)
+{
+	for (size_t i = 1; i < ctx->nns; i++)
+		ns_free(ctx->ns[i]);
+	ctx->nns = ctx->nns ? 1 : 0;
+	ctx->ns_enumerated = false;
+}
+
+void nk_ctx_end_command(struct nk_ctx *ctx)
+{
+	nk_ctx_forget_others(ctx);
+	ctx->given = 0;
+}
+
+void nk_ctx_release(struct nk_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nns; i++)
+		ns_free(ctx->ns[i]);
+	free(ctx->ns);
+	ctx->ns = NULL;
+	ctx->nns = ctx->ns_cap = 0;
+	ctx->ns_enumerated = false;
+}
+
+void nk_ctx_flush(struct nk_ctx *ctx)
+{
+	sigset_t hold, old;
+
+	if (!ctx->json_mem) {
+		fflush(stdout);
+		return;
+	}
+	if (fflush(ctx->json_mem) || !ctx->json_len)
+		return;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	fwrite(ctx->json_buf, 1, ctx->json_len, stdout);
+	fflush(stdout);
+	rewind(ctx->json_mem);
+	ctx->json_len = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* ---- opening namespaces ---- */
+
+int nk_netns_open(const char *spec, int *fd)
+{
+	int ret = netns_open(spec, fd);
+
+	if (ret == -EINVAL)
+		return nk_error(NK_EXIT_USAGE, "\"%s\" is not a network namespace name or path", spec);
+	if (ret == -ENOENT)
+		return nk_error(NK_EXIT_NOTFOUND, "network namespace \"%s\" does not exist", spec);
+	if (ret == -ELOOP)
+		return nk_error(NK_EXIT_USAGE,
+				"%s/%s is a symbolic link, not a namespace: nkctl does not follow links there",
+				NETNS_RUN_DIR, spec);
+	if (ret)
+		return nk_error_errno(-ret, "cannot open network namespace \"%s\"", spec);
+	return 0;
+}
+
+int nk_ctx_enter(struct nk_ctx *ctx)
+{
+	int fd, ret = nk_netns_open(ctx->netns, &fd);
+
+	if (ret)
+		return ret;
+	ret = netns_enter(fd);
+	close(fd);
+	if (ret == -EINVAL)
+		return nk_error(NK_EXIT_USAGE, "\"%s\" is not a network namespace", ctx->netns);
+	if (ret)
+		return nk_error_errno(-ret, "cannot enter network namespace \"%s\"", ctx->netns);
+	return 0;
+}
+
+/* Keep fd as a namespace of ctx, or hand back the one it already is. */
+static struct nk_ns *ns_adopt(struct nk_ctx *ctx, const char *spec, int fd)
+{
+	struct nk_ns *ns, **slot;
+	struct stat st;
+
+	if (fstat(fd, &st)) {
+		close(fd);
+		return NULL;
+	}
+	for (size_t i = 0; i < ctx->nns; i++) {
+		if (ctx->ns[i]->dev == st.st_dev && ctx->ns[i]->ino == st.st_ino) {
+			close(fd);
+			return ctx->ns[i];
+		}
+	}
+	ns = calloc(1, sizeof(*ns));
+	slot = ns ? nk_grow(&ctx->ns, &ctx->nns, &ctx->ns_cap, sizeof(*ctx->ns)) : NULL;
+	if (!slot) {
+		free(ns);
+		close(fd);
+		return NULL;
+	}
+	snprintf(ns->spec, sizeof(ns->spec), "%s", spec);
+	ns->fd = fd;
+	ns->dev = st.st_dev;
+	ns->ino = st.st_ino;
+	ns->here = ctx->nns == 1;
+	*slot = ns;
+	return ns;
+}
+
+int nk_ns_here(struct nk_ctx *ctx, struct nk_ns **ns)
+{
+	int fd, ret;
+
+	if (ctx->nns) {
+		*ns = ctx->ns[0];
+		return 0;
+	}
+	ret = netns_open_current(&fd);
+	if (ret)
+		return nk_error_errno(-ret, "cannot identify this network namespace");
+	*ns = ns_adopt(ctx, "", fd);
+	return *ns ? 0 : nk_error_errno(errno ? errno : ENOMEM, "cannot identify this network namespace");
+}
+
+int nk_ns_get(struct nk_ctx *ctx, const char *spec, struct nk_ns **ns)
+{
+	int fd, ret = nk_ns_here(ctx, ns);
+
+	if (ret || !spec)
+		return ret;
+	ret = nk_netns_open(spec, &fd);
+	if (ret)
+		return ret;
+	*ns = ns_adopt(ctx, spec, fd);
+	return *ns ? 0 : nk_error_errno(errno ? errno : ENOMEM, "cannot open network namespace \"%s\"", spec);
+}
+
+int nk_ns_reachable(struct nk_ctx *ctx, struct nk_ns *const **list, size_t *n)
+{
+	struct nk_ns *here;
+	struct dirent *e;
+	DIR *d;
+	int fd, ret = nk_ns_here(ctx, &here);
+
+	if (ret)
+		return ret;
+	if (!ctx->ns_enumerated) {
+		if (netns_open("/proc/1/ns/net", &fd) == 0)
+			ns_adopt(ctx, "/proc/1/ns/net", fd);
+		d = opendir(NETNS_RUN_DIR);
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] != '.' && netns_open(e->d_name, &fd) == 0)
+				ns_adopt(ctx, e->d_name, fd);
+		if (d)
+			closedir(d);
+		ctx->ns_enumerated = true;
+	}
+	*list = ctx->ns;
+	*n = ctx->nns;
+	return 0;
+}
+
+int32_t nk_ns_nsid_of(struct nk_ns *viewer, const struct nk_ns *ns)
+{
+	struct nl_sock *s = nk_ns_try_rtnl(viewer);
+	struct nl_err err;
+	int32_t id = -1;
+
+	if (viewer == ns || !s || rtnl_nsid_get(s, ns->fd, &id, &err))
+		return -1;
+	return id;
+}
+
+struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid)
+{
+	struct nk_ns *const *all;
+	size_t n;
+
+	if (nk_ns_reachable(ctx, &all, &n))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (all[i] != viewer && nk_ns_nsid_of(viewer, all[i]) == nsid)
+			return all[i];
+	return NULL;
+}
+
+bool nk_ns_is(const struct nk_ns *ns, dev_t dev, ino_t ino)
+{
+	return ns->dev == dev && ns->ino == ino;
+}
+
+const char *nk_ns_name(const struct nk_ns *ns)
+{
+	return ns->here || !ns->spec[0] ? "this namespace" : ns->spec;
+}
+
+/* ---- sockets ---- */
+
+static int ns_sock(struct nk_ns *ns, struct nl_sock *s, int proto, struct nl_err *err)
+{
+	if (nl_is_open(s))
+		return 0;
+	return netns_nl_open(s, proto, ns->here ? -1 : ns->fd, err);
+}
+
+static int ns_sock_error(const struct nk_ns *ns, const struct nl_err *err, const char *what)
+{
+	if (ns->here)
+		return nk_error_nl(err, "cannot open %s socket", what);
+	return nk_error_nl(err, "cannot open %s socket in \"%s\"", what, nk_ns_name(ns));
+}
+
+struct nl_sock *nk_ns_try_rtnl(struct nk_ns *ns)
+{
+	struct nl_err err;
+
+	return ns_sock(ns, &ns->rtnl, NETLINK_ROUTE, &err) ? NULL : &ns->rtnl;
+}
+
+struct nl_sock *nk_ns_try_netdev(struct nk_ns *ns, const struct genl_family **fam)
+{
+	struct nl_err err;
+
+	if (ns_sock(ns, &ns->genl, NETLINK_GENERIC, &err) ||
+	    genl_resolve(&ns->genl, "netdev", &ns->netdev, &err))
+		return NULL;
+	*fam = &ns->netdev;
+	return &ns->genl;
+}
+
+int nk_ns_rtnl(struct nk_ns *ns, struct nl_sock **s)
+{
+	struct nl_err err;
+
+	if (ns_sock(ns, &ns->rtnl, NETLINK_ROUTE, &err))
+		return ns_sock_error(ns, &err, "an rtnetlink");
+	*s = &ns->rtnl;
+	return 0;
+}
+
+int nk_ns_netdev(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam)
+{
+	struct nl_err err;
+
+	if (ns_sock(ns, &ns->genl, NETLINK_GENERIC, &err))
+		return ns_sock_error(ns, &err, "a generic netlink");
+	if (genl_resolve(&ns->genl, "netdev", &ns->netdev, &err))
+		return nk_error_nl(&err, "cannot resolve the netdev family");
+	*s = &ns->genl;
+	*fam = &ns->netdev;
+	return 0;
+}
+
+int nk_ctx_rtnl(struct nk_ctx *ctx, struct nl_sock **s)
+{
+	struct nk_ns *here;
+	int ret = nk_ns_here(ctx, &here);
+
+	return ret ? ret : nk_ns_rtnl(here, s);
+}
+
+int nk_ctx_netdev(struct nk_ctx *ctx, struct nl_sock **s, const struct genl_family **fam)
+{
+	struct nk_ns *here;
+	int ret = nk_ns_here(ctx, &here);
+
+	return ret ? ret : nk_ns_netdev(here, s, fam);
+}
