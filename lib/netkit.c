@@ -159,6 +159,27 @@ int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err)
 	return nl_talk(s, nlh, sizeof(*ifi), &netkit_link_space, NULL, NULL, err);
 }
 
+/* What is the same on both sides: asked for, it must come back as asked. */
+static const char *side_free_mismatch(const struct netkit_req *r, const struct nk_link *l,
+				      char *got, size_t got_len)
+{
+	const struct nk_netkit *want = &r->attrs, *have = &l->netkit;
+	const struct { bool asked; uint32_t want, have; const char *name; } same[] = {
+		{ want->have & NKA_HEADROOM, want->headroom, have->headroom, "headroom" },
+		{ want->have & NKA_TAILROOM, want->tailroom, have->tailroom, "tailroom" },
+		{ r->set & NKR_RXQ, r->rxqueues, l->num_rx_queues, "rxqueues" },
+		{ r->set & NKR_MTU, r->mtu, l->mtu, "mtu" },
+	};
+
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		if (same[i].asked && same[i].have != same[i].want) {
+			snprintf(got, got_len, "%u", same[i].have);
+			return same[i].name;
+		}
+	}
+	return NULL;
+}
+
 const char *netkit_mismatch(const struct netkit_req *r, const struct nk_link *l,
 			    bool peer_side, char *got, size_t got_len)
 {
@@ -204,21 +225,5 @@ const char *netkit_mismatch(const struct netkit_req *r, const struct nk_link *l,
 			return u32s[i].name;
 		}
 	}
-	if ((want->have & NKA_HEADROOM) && have->headroom != want->headroom) {
-		snprintf(got, got_len, "%u", have->headroom);
-		return "headroom";
-	}
-	if ((want->have & NKA_TAILROOM) && have->tailroom != want->tailroom) {
-		snprintf(got, got_len, "%u", have->tailroom);
-		return "tailroom";
-	}
-	if ((r->set & NKR_RXQ) && l->num_rx_queues != r->rxqueues) {
-		snprintf(got, got_len, "%u", l->num_rx_queues);
-		return "rxqueues";
-	}
-	if ((r->set & NKR_MTU) && l->mtu != r->mtu) {
-		snprintf(got, got_len, "%u", l->mtu);
-		return "mtu";
-	}
-	return NULL;
+	return side_free_mismatch(r, l, got, got_len);
 }

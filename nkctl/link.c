@@ -137,7 +137,8 @@ static int create_error(const struct nl_err *err, const struct netkit_req *r)
 {
 	if (err->code == EOPNOTSUPP && (!err->msg[0] || strstr(err->msg, "Unknown device type")))
 		return nk_error(NK_EXIT_UNSUPPORTED,
-				"this kernel has no netkit devices (Linux 6.7+ with CONFIG_NETKIT)%s",
+				"this kernel has no netkit devices (Linux %s+ with CONFIG_NETKIT)%s",
+				nk_feature_since(NK_FEAT_NETKIT),
 				(r->set & NKR_TXQ) && r->txqueues > 1 ?
 				", or it allows only 1 TX queue" : "");
 	if (err->code == EEXIST)

@@ -298,9 +298,10 @@ static int load_program(struct nk_redirect **skel, int action,
 	return 0;
 }
 
-static int attach_error(int err, const char *dev, uint32_t hook)
+static int attach_error(struct nk_ctx *ctx, int err, const char *dev, uint32_t hook)
 {
 	const char *why;
+	int ret;
 
 	switch (err) {
 	case EACCES:
@@ -313,8 +314,10 @@ static int attach_error(int err, const char *dev, uint32_t hook)
 		why = "a single netkit device has no netkit hooks";
 		break;
 	case EINVAL:
-		why = hook_is_netkit(hook) ? "this kernel has no netkit BPF hooks (Linux 6.7+)" :
-					     "this kernel has no tcx (Linux 6.6+)";
+		ret = nk_feature_need(ctx, hook_is_netkit(hook) ? NK_FEAT_NETKIT_BPF : NK_FEAT_TCX);
+		if (ret)
+			return ret;
+		why = "the kernel refused this hook for this device";
 		break;
 	case EEXIST:
 		why = "the hook is full or the program is attached already";
@@ -377,12 +380,12 @@ static int attach_cfg(const struct redirect_args *a, const struct nk_link *targe
 }
 
 /* A new link for prog on the hook, pinned at pin. Returns the link's fd. */
-static int attach_new(const struct nk_link *dev, uint32_t hook, int prog_fd, const char *pin,
-		      int *link_fd)
+static int attach_new(struct nk_ctx *ctx, const struct nk_link *dev, uint32_t hook, int prog_fd,
+		      const char *pin, int *link_fd)
 {
 	*link_fd = bpf_link_create(prog_fd, dev->ifindex, (enum bpf_attach_type)hook, NULL);
 	if (*link_fd < 0)
-		return attach_error(errno, dev->ifname, hook);
+		return attach_error(ctx, errno, dev->ifname, hook);
 	/* Closing an unpinned link detaches it again. */
 	if (bpf_obj_pin(*link_fd, pin))
 		return nk_error_errno(errno, "cannot pin the link at %s", pin);
@@ -394,7 +397,7 @@ static int attach_new(const struct nk_link *dev, uint32_t hook, int prog_fd, con
  * already (*changed false), a program swapped inside the live link when it
  * runs another one, a new link when there is none or its device is gone.
  */
-static int attach_pinned(const struct nk_link *dev, uint32_t hook, int action,
+static int attach_pinned(struct nk_ctx *ctx, const struct nk_link *dev, uint32_t hook, int action,
 			 const struct nk_redirect_cfg *cfg, const char *pin, int *link_fd,
 			 bool *changed)
 {
@@ -420,7 +423,7 @@ static int attach_pinned(const struct nk_link *dev, uint32_t hook, int action,
 	else if (live && bpf_link_update(*link_fd, prog_fd, NULL))
 		ret = nk_error_errno(errno, "cannot replace the program of %s", pin);
 	else if (!live)
-		ret = attach_new(dev, hook, prog_fd, pin, link_fd);
+		ret = attach_new(ctx, dev, hook, prog_fd, pin, link_fd);
 	nk_redirect__destroy(skel);
 	return ret;
 }
@@ -472,7 +475,7 @@ static int cmd_redirect_attach(struct nk_ctx *ctx, const void *args)
 	if (ret)
 		goto out;
 	snprintf(pin, sizeof(pin), "%s/%s", d.dev, hook_name(hook));
-	ret = attach_pinned(&dev, hook, action, &cfg, pin, &link_fd, &changed);
+	ret = attach_pinned(ctx, &dev, hook, action, &cfg, pin, &link_fd, &changed);
 	if (!ret && read_pinned(link_fd, &now))
 		ret = nk_error_errno(errno, "cannot read back %s", pin);
 	if (!ret)

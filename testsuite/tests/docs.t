@@ -41,6 +41,13 @@ while IFS=$'\t' read -r kind path kw meta; do
 done <<<"$LIST"
 pass "every keyword is documented"
 
+# Every global option of the options table is in nkctl(8), each spelling.
+while IFS=$'\t' read -r kind opt meta; do
+	[ "$kind" = opt ] || continue
+	grep -Fq -- "*$opt*" "$top/man/nkctl.8.scd" || fail "nkctl.8 does not document option \"$opt\""
+done <<<"$LIST"
+pass "every global option is documented"
+
 # Nothing documented that the code lacks: objects in nkctl(8) exist.
 for obj in $(sed -n '/^# OBJECTS/,/^# EXIT/p' "$top/man/nkctl.8.scd" | grep -o '^\*[a-z-]*\*' | tr -d '*'); do
 	printf '%s\n' "$LIST" | grep -q "^cmd	$obj\b" || fail "nkctl(8) documents \"$obj\" that the code lacks"
@@ -83,4 +90,8 @@ ns_new NS
 expect_match "$(comp nkctl -n '')" "(^| )$NS( |$)" "namespace names for -n"
 ip -n "$NS" link add cmpl0 type dummy 2>/dev/null || ip -n "$NS" link add cmpl0 type veth peer name cmpl1
 expect_match "$(comp nkctl -n "$NS" show dev c)" '^cmpl0 ' "interface names inside the -n namespace"
+expect_eq "$(comp nkctl "--netns=$NS" show dev c)" "$(comp nkctl -n "$NS" show dev c)" "--netns=NS completes as -n NS"
+expect_match "$(comp nkctl "--netns=${NS:0:6}")" "(^| )--netns=$NS( |\$)" "--netns= completes namespace names"
+expect_match "$(comp nkctl -n /proc/sel)" '^/proc/self' "-n completes paths"
+expect_match "$(comp nkctl -js)" '^-json $' "single-dash long options"
 done_testing
