@@ -214,6 +214,57 @@ void nk_choice_list(const struct nk_choice *choices, const char *sep, char *buf,
 		append(buf, len, &used, "%s%s", used ? sep : "", c->name);
 }
 
+/* Edit distance of a and b, or more than max (then it stops counting). */
+static size_t edits(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64];
+
+	if (la >= 64 || lb >= 64 || (la > lb ? la - lb : lb - la) > max)
+		return max + 1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+void nk_suggest_try(struct nk_suggest *s, const char *cand)
+{
+	size_t len = strlen(s->word), score;
+
+	if (!cand || !cand[0] || !len)
+		return;
+	/* A prefix beats any edit (nkctl has no abbreviations: it only says). */
+	score = !strncmp(cand, s->word, len) ? 0 : edits(s->word, cand, 2) + 1;
+	if (score > 3 || (len < 3 && score > 1))
+		return;
+	if (!s->best || score < s->score) {
+		s->best = cand;
+		s->score = score;
+	}
+}
+
+const char *nk_suggest_text(const struct nk_suggest *s, char *buf, size_t len)
+{
+	if (!s->best)
+		return "";
+	snprintf(buf, len, " (did you mean \"%s\"?)", s->best);
+	return buf;
+}
+
 static void list_keywords(char *buf, size_t len, const struct nk_params *p)
 {
 	size_t used = 0;
@@ -291,6 +342,9 @@ static int store(const struct nk_param *d, const char *kw, const char *val,
 		if (l->n == NK_STRLIST_MAX)
 			return nk_error(NK_EXIT_USAGE, "\"%s\" given more than %d times", kw,
 					NK_STRLIST_MAX);
+		for (size_t i = 0; i < l->n; i++)
+			if (!strcmp(l->v[i], val))
+				return nk_error(NK_EXIT_USAGE, "\"%s %s\" is given twice", kw, val);
 		l->v[l->n++] = val;
 		return 0;
 	}
@@ -438,11 +492,26 @@ static int take_keyword(const struct nk_params *p, size_t idx, int argc, char **
 	}
 }
 
+static int unknown_word(const struct nk_params *p, const char *word)
+{
+	struct nk_suggest sg = { .word = word };
+	char kws[512], hint[96];
+
+	if (word[0] == '-')
+		return nk_error(NK_EXIT_USAGE,
+				"unknown argument \"%s\" for \"%s\": options go before the object (nkctl %s %s ...)",
+				word, p->cmd, word, p->cmd);
+	for (size_t i = 0; i < p->n; i++)
+		nk_suggest_try(&sg, p->v[i].kw);
+	list_keywords(kws, sizeof(kws), p);
+	return nk_error(NK_EXIT_USAGE, "unknown argument \"%s\" for \"%s\"%s; expected one of: %s",
+			word, p->cmd, nk_suggest_text(&sg, hint, sizeof(hint)), kws);
+}
+
 int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest,
 		    uint64_t *seen)
 {
 	uint64_t given = 0;
-	char kws[512];
 	int ret;
 
 	for (int i = 0; i < argc; i++) {
@@ -469,9 +538,7 @@ int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest
 		ret = refuse_creation_only(p, word);
 		if (ret)
 			return ret;
-		list_keywords(kws, sizeof(kws), p);
-		return nk_error(NK_EXIT_USAGE, "unknown argument \"%s\" for \"%s\"; expected one of: %s",
-				word, p->cmd, kws);
+		return unknown_word(p, word);
 	}
 	ret = check_required(p, given);
 	if (ret)
@@ -482,6 +549,18 @@ int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest
 }
 
 /* ---- usage synopses, generated from the tables ---- */
+
+/* Choices too many to stand inline: the synopsis names them META and lists
+ * them below ("HOOK := { ... }"). */
+static bool long_enum(const struct nk_param *d)
+{
+	char choices[192];
+
+	if (d->type != NKP_ENUM || !d->meta)
+		return false;
+	nk_choice_list(d->choices, "|", choices, sizeof(choices));
+	return strlen(choices) > 24;
+}
 
 /* One keyword as the synopsis shows it, without brackets. */
 static void param_words(const struct nk_param *d, char *buf, size_t len)
@@ -494,7 +573,7 @@ static void param_words(const struct nk_param *d, char *buf, size_t len)
 		snprintf(buf, len, "%s", d->kw);
 	} else if (d->type == NKP_REST) {
 		snprintf(buf, len, "%s %s [ ARGS... ]", d->kw, d->meta ? d->meta : "CMD");
-	} else if (d->type == NKP_ENUM) {
+	} else if (d->type == NKP_ENUM && !long_enum(d)) {
 		nk_choice_list(d->choices, "|", choices, sizeof(choices));
 		snprintf(buf, len, "%s %s", d->kw, choices);
 	} else {
@@ -583,5 +662,34 @@ void nk_params_usage(const struct nk_params *p, char *buf, size_t len, size_t fi
 		}
 		append(buf, len, &used, "%s", item);
 		col += n;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		if (!long_enum(&p->v[i]))
+			continue;
+		nk_choice_list(p->v[i].choices, " | ", item, sizeof(item));
+		append(buf, len, &used, "\n       %s := { %s }", p->v[i].meta, item);
+	}
+}
+
+void nk_wrap(const char *text, char *buf, size_t len, size_t first_col, size_t indent)
+{
+	size_t used = 0, col = first_col;
+	const char *p = text;
+
+	buf[0] = '\0';
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (used && col + 1 + n > 80) {
+			append(buf, len, &used, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (used) {
+			append(buf, len, &used, " ");
+			col++;
+		}
+		append(buf, len, &used, "%.*s", (int)n, p);
+		col += n;
+		p += n;
+		p += strspn(p, " ");
 	}
 }

@@ -107,6 +107,19 @@ int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest
 
 /* Is word one of p's keywords? */
 bool nk_params_has(const struct nk_params *p, const char *word);
+/*
+ * The closest word to one the user mistyped: offer each candidate, then read
+ * best (NULL when none is close: a prefix of it, or at most two edits away).
+ */
+struct nk_suggest {
+	const char *word;
+	const char *best;
+	size_t score;
+};
+void nk_suggest_try(struct nk_suggest *s, const char *cand);
+/* " (did you mean \"best\"?)" or "", to follow the unknown word. */
+const char *nk_suggest_text(const struct nk_suggest *s, char *buf, size_t len);
+
 /* The index of keyword kw in p, or -1. */
 int nk_params_find(const struct nk_params *p, const char *kw);
 
@@ -116,6 +129,9 @@ int nk_params_find(const struct nk_params *p, const char *kw);
  * optional keywords as [ a | b ], a one-of rule as { a | b }. Wrapped at 80
  * columns with continuation lines indented by indent.
  */
+/* text broken at spaces so that no line passes 80 columns, the first line
+ * starting at column first_col and the others indented by indent. */
+void nk_wrap(const char *text, char *buf, size_t len, size_t first_col, size_t indent);
 void nk_params_usage(const struct nk_params *p, char *buf, size_t len, size_t first_col,
 		     size_t indent);
 

@@ -37,18 +37,17 @@ int nk_exit_from_errno(int err)
 
 /* An error is one line whatever the words in it (an argument may hold a new
  * line): control characters are printed escaped. */
-static void put_line(const char *s)
+static void put_escaped(const unsigned char *p, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
+	while (len) {
 		size_t n = 0;
 
-		while (p[n] && p[n] >= 0x20 && p[n] != 0x7f)
+		while (n < len && p[n] >= 0x20 && p[n] != 0x7f)
 			n++;
 		fwrite(p, 1, n, stderr);
 		p += n;
-		if (!*p)
+		len -= n;
+		if (!len)
 			break;
 		if (*p == '\n')
 			fputs("\\n", stderr);
@@ -57,6 +56,30 @@ static void put_line(const char *s)
 		else
 			fprintf(stderr, "\\x%02x", *p);
 		p++;
+		len--;
+	}
+}
+
+/* A word longer than this (a 10,000-character device name) is shortened. */
+#define NK_ERR_WORD_MAX 64
+
+/* The line, each over-long word cut to its start and its length. */
+static void put_line(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = strcspn((const char *)p, " \"");
+
+		if (n > NK_ERR_WORD_MAX) {
+			put_escaped(p, NK_ERR_WORD_MAX / 2);
+			fprintf(stderr, "...(%zu characters)", n);
+		} else {
+			put_escaped(p, n);
+		}
+		p += n;
+		if (*p)
+			fputc(*p++, stderr);
 	}
 }
 

@@ -39,24 +39,15 @@ static const struct nl_attr_desc napi_attrs[] = {
 };
 const struct nl_attr_space netdev_napi_space = NL_SPACE(napi_attrs);
 
-const char *nk_queue_type_name(uint32_t type)
-{
-	switch (type) {
-	case NK_NETDEV_QUEUE_TYPE_RX: return "rx";
-	case NK_NETDEV_QUEUE_TYPE_TX: return "tx";
-	default: return "unknown";
-	}
-}
+const struct nk_choice netdev_queue_type_words[] = {
+	{ "rx", NK_NETDEV_QUEUE_TYPE_RX, NULL }, { "tx", NK_NETDEV_QUEUE_TYPE_TX, NULL },
+	{ NULL, 0, NULL },
+};
 
-const char *nk_napi_threaded_name(uint32_t threaded)
-{
-	switch (threaded) {
-	case 0: return "disabled";
-	case 1: return "enabled";
-	case 2: return "busy-poll";
-	default: return "unknown";
-	}
-}
+const struct nk_choice netdev_napi_threaded_words[] = {
+	{ "disabled", 0, NULL }, { "enabled", 1, NULL }, { "busy-poll", 2, NULL },
+	{ NULL, 0, NULL },
+};
 
 static void parse_lease(struct nk_queue *q, const struct nlattr *nest)
 {

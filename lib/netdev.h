@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "genl.h"
+#include "args.h"
 #include "nl.h"
 
 enum {
@@ -82,8 +83,10 @@ int netdev_queue_create(struct nl_sock *s, const struct genl_family *fam,
 			int nk_ifindex, int phys_ifindex, uint32_t phys_queue,
 			int32_t netns_id, uint32_t *new_id, struct nl_err *err);
 
-const char *nk_queue_type_name(uint32_t type);
-const char *nk_napi_threaded_name(uint32_t threaded);
+/* The words of the netdev family's enums (args.h), for printing; an unknown
+ * value prints as "unknown(N)" through nk_choice_name(). */
+extern const struct nk_choice netdev_queue_type_words[];
+extern const struct nk_choice netdev_napi_threaded_words[];
 
 /* Attribute names of netdev requests, for extack paths. */
 extern const struct nl_attr_space netdev_queue_space;

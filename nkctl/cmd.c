@@ -52,7 +52,7 @@ static void print_usage_line(const char *lead, const struct nk_table *t,
 	col = (size_t)snprintf(head, sizeof(head), "%s %s%s%s", lead, t->path,
 			       c->name ? " " : "", c->name ? c->name : "");
 	if (c->usage)
-		snprintf(synopsis, sizeof(synopsis), "%s", c->usage);
+		nk_wrap(c->usage, synopsis, sizeof(synopsis), col + 1, col + 1);
 	else if (c->params)
 		nk_params_usage(c->params, synopsis, sizeof(synopsis), col + 1, col + 1);
 	printf("%s%s%s\n", head, synopsis[0] ? " " : "", synopsis);
@@ -74,15 +74,20 @@ void nk_table_help(const struct nk_table *t)
 	printf("\n");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct nk_cmd *c = &t->cmds[i];
+		char summary[512];
 
-		printf("  %-14s %s\n", c->name ? c->name : "(default)", c->summary);
+		nk_wrap(c->summary, summary, sizeof(summary), 17, 17);
+		printf("  %-14s %s\n", c->name ? c->name : "(default)", summary);
 	}
 }
 
 void nk_cmd_help(const struct nk_table *t, const struct nk_cmd *c)
 {
+	char summary[512];
+
 	print_usage_line("Usage:", t, c);
-	printf("\n%s\n", c->summary);
+	nk_wrap(c->summary, summary, sizeof(summary), 0, 0);
+	printf("\n%s\n", summary);
 }
 
 /* Parse argv into the struct the command's table describes, then run it. */
@@ -109,6 +114,31 @@ static int run_cmd(struct nk_ctx *ctx, const struct nk_table *t, const struct nk
 		ret = c->run(ctx, args);
 	free(args);
 	return ret;
+}
+
+/* A word that is no command here: say what was meant, where that is clear. */
+static int unknown_command(const struct nk_table *t, const char *word)
+{
+	const struct nk_cmd *d = default_cmd(t);
+	struct nk_suggest sg = { .word = word };
+	char names[512], hint[160];
+
+	if (word[0] == '-' && strcmp(t->path, "nkctl"))
+		return nk_error(NK_EXIT_USAGE,
+				"unknown command \"%s\" for \"%s\": options go before the object (nkctl %s %s ...)",
+				word, t->path, word, t->path + strlen("nkctl "));
+	for (size_t i = 0; i < t->n; i++)
+		nk_suggest_try(&sg, t->cmds[i].name);
+	for (size_t i = 0; d && d->params && i < d->params->n; i++)
+		nk_suggest_try(&sg, d->params->v[i].kw);
+	nk_suggest_text(&sg, hint, sizeof(hint));
+	/* "show eth0" as ip-link has it: name the keyword. */
+	if (!sg.best && d && nk_params_has(d->params, "dev"))
+		snprintf(hint, sizeof(hint), " (a device is named with \"dev\": %s dev %s)",
+			 t->path, word);
+	list_names(t, names, sizeof(names));
+	return nk_error(NK_EXIT_USAGE, "unknown command \"%s\" for \"%s\"%s; expected one of: %s",
+			word, t->path, hint, names);
 }
 
 int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **argv)
@@ -147,10 +177,7 @@ int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **a
 		return nk_error(NK_EXIT_USAGE, "\"%s\" needs a command; expected one of: %s",
 				t->path, names);
 	} else {
-		list_names(t, names, sizeof(names));
-		return nk_error(NK_EXIT_USAGE,
-				"unknown command \"%s\" for \"%s\"; expected one of: %s",
-				argv[0], t->path, names);
+		return unknown_command(t, argv[0]);
 	}
 	if (c->sub)
 		return nk_dispatch(ctx, c->sub, argc, argv);

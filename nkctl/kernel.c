@@ -65,17 +65,6 @@ static enum netkit_probe netkit_probe(void)
 
 /* BPF_PROG_QUERY on loopback: EINVAL means the attach type is unknown; any
  * other answer (0, ENXIO "not a netkit device") means the kernel knows it. */
-static bool bpf_attach_type_known(int type, char *detail, size_t len)
-{
-	__u32 cnt = 0, flags = 0;
-	int ret = bpf_prog_query(1, (enum bpf_attach_type)type, 0, &flags, NULL, &cnt);
-
-	if (ret < 0 && errno == EINVAL)
-		return false;
-	if (ret < 0 && errno != ENXIO && errno != EOPNOTSUPP)
-		snprintf(detail, len, "query failed: %s", strerror(errno));
-	return true;
-}
 
 /* What the probes share within one command. */
 struct probe_env {
@@ -83,7 +72,11 @@ struct probe_env {
 	enum netkit_probe netkit;   /* NETKIT_UNKNOWN + 1: not probed yet */
 };
 
+/* unknown: the probe could not run (permissions), so it says nothing. */
 enum probe_result { PROBE_NO, PROBE_YES, PROBE_UNKNOWN };
+static const char *const probe_words[] = {
+	[PROBE_NO] = "no", [PROBE_YES] = "yes", [PROBE_UNKNOWN] = "unknown",
+};
 
 struct nk_feature_def {
 	const char *name;
@@ -95,6 +88,22 @@ struct nk_feature_def {
 	unsigned int arg, nest, attr;  /* for the generic probes */
 	const char *path;              /* probe_device */
 };
+
+static enum probe_result bpf_attach_type_known(int type, char *detail, size_t len)
+{
+	__u32 cnt = 0, flags = 0;
+	int ret = bpf_prog_query(1, (enum bpf_attach_type)type, 0, &flags, NULL, &cnt);
+
+	if (ret < 0 && errno == EINVAL)
+		return PROBE_NO;
+	if (ret < 0 && (errno == EPERM || errno == EACCES)) {
+		snprintf(detail, len, "needs CAP_NET_ADMIN");
+		return PROBE_UNKNOWN;
+	}
+	if (ret < 0 && errno != ENXIO && errno != EOPNOTSUPP)
+		snprintf(detail, len, "query failed: %s", strerror(errno));
+	return PROBE_YES;
+}
 
 static enum probe_result yes_no(bool v)
 {
@@ -163,7 +172,7 @@ static enum probe_result probe_netkit(struct probe_env *env, const struct nk_fea
 	if (env->netkit == NETKIT_UNKNOWN + 1)
 		env->netkit = netkit_probe();
 	if (env->netkit == NETKIT_UNKNOWN) {
-		snprintf(detail, len, "probe failed (needs CAP_SYS_ADMIN)");
+		snprintf(detail, len, "needs CAP_SYS_ADMIN");
 		return PROBE_UNKNOWN;
 	}
 	return f->arg ? yes_no(env->netkit == NETKIT_SINGLE) :
@@ -174,16 +183,18 @@ static enum probe_result probe_attach_type(struct probe_env *env, const struct n
 					   char *detail, size_t len)
 {
 	(void)env;
-	return yes_no(bpf_attach_type_known((int)f->arg, detail, len));
+	return bpf_attach_type_known((int)f->arg, detail, len);
 }
 
 static enum probe_result probe_device(struct probe_env *env, const struct nk_feature_def *f,
 				      char *detail, size_t len)
 {
 	(void)env;
-	(void)detail;
-	(void)len;
-	return yes_no(access(f->path, (int)f->arg) == 0);
+	if (access(f->path, F_OK))
+		return PROBE_NO;
+	if (access(f->path, (int)f->arg))
+		snprintf(detail, len, "%s: %s", f->path, strerror(errno));
+	return PROBE_YES;
 }
 
 /* One row per feature: show kernel lists them, commands ask for them. */
@@ -260,9 +271,10 @@ int cmd_show_kernel(struct nk_ctx *ctx, const void *args)
 		r = f->probe(&env, f, detail, sizeof(detail));
 		out_obj_open(&ctx->out, NULL);
 		out_str(&ctx->out, "name", "  %-16s", f->name);
-		out_bool(&ctx->out, "supported", " %-4s", r == PROBE_YES);
+		out_bool(&ctx->out, "supported", NULL, r == PROBE_YES);
+		out_str(&ctx->out, "state", " %s", probe_words[r]);
+		out_str(&ctx->out, "detail", detail[0] ? " (%s)" : NULL, detail);
 		out_str(&ctx->out, "since", " (Linux %s+)", f->since);
-		out_str(&ctx->out, "detail", detail[0] ? " %s" : NULL, detail);
 		out_text(&ctx->out, "\n");
 		out_obj_close(&ctx->out);
 	}

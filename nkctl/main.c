@@ -61,8 +61,7 @@ static const struct nk_option options[] = {
 	{ OPT_PRETTY, { "-p", "-pretty", "--pretty" }, NULL, "indented JSON (implies -j)" },
 	{ OPT_NETNS, { "-n", "-netns", "--netns" }, "NETNS", "run in network namespace NETNS" },
 	{ OPT_BATCH, { "-b", "-batch", "--batch" }, "FILE", "read commands from FILE (- : stdin)" },
-	{ OPT_FORCE, { "-f", "-force", "--force" }, NULL,
-	  "batch: go on after a failed line; deletes: an absent object is success" },
+	{ OPT_FORCE, { "-f", "-force", "--force" }, NULL, "go on; what is already gone is done" },
 	{ OPT_VERSION, { "-V", "-version", "--version" }, NULL, "print the version" },
 	{ OPT_HELP, { "-h", "-help", "--help" }, NULL, "print this help" },
 };
@@ -272,6 +271,18 @@ static int run_batch(struct nk_ctx *ctx, const char *name)
 	return status;
 }
 
+static int unknown_option(const char *word)
+{
+	struct nk_suggest sg = { .word = word };
+	char hint[96];
+
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		for (size_t k = 0; k < 4 && options[i].names[k]; k++)
+			nk_suggest_try(&sg, options[i].names[k]);
+	return nk_error(NK_EXIT_USAGE, "unknown option \"%s\"%s; try \"nkctl help\"", word,
+			nk_suggest_text(&sg, hint, sizeof(hint)));
+}
+
 /* Global options are matched exactly (no abbreviations). */
 static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 			 const char **batch)
@@ -287,7 +298,7 @@ static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 		}
 		o = find_option(word, &val);
 		if (!o)
-			return nk_error(NK_EXIT_USAGE, "unknown option \"%s\"; try \"nkctl help\"", word);
+			return unknown_option(word);
 		if (o->meta && !val) {
 			if (*argc < 2)
 				return nk_error(NK_EXIT_USAGE, "option \"%s\" needs a value", word);

@@ -113,6 +113,7 @@ static void print_lease(struct out *o, const struct nk_queue *q,
 			const struct nk_link_list *links, const struct nk_lease_rec *rec)
 {
 	const struct nk_link *holder = NULL;
+	char b[24];
 
 	/* The lease names a device of another netns when netns-id is given. */
 	if (!(q->have & QUEUE_HAVE_LEASE_NETNS_ID))
@@ -128,7 +129,8 @@ static void print_lease(struct out *o, const struct nk_queue *q,
 	if (q->have & QUEUE_HAVE_LEASE_QUEUE) {
 		out_obj_open(o, "queue");
 		out_uint(o, "id", " queue %llu", q->lease_queue_id);
-		out_str(o, "type", NULL, nk_queue_type_name(q->lease_queue_type));
+		out_str(o, "type", NULL,
+			nk_choice_name(netdev_queue_type_words, q->lease_queue_type, b, sizeof(b)));
 		out_obj_close(o);
 	}
 	if (q->have & QUEUE_HAVE_LEASE_NETNS_ID)
@@ -154,13 +156,15 @@ static void print_leased_from(struct out *o, const struct nk_lease_rec *r)
 static void print_queues(struct out *o, const struct nk_link *l, const struct nk_view *v)
 {
 	const struct nk_lease_list *leases = &v->leases;
+	char b[24];
 	size_t n;
 	const struct nk_queue *q = nk_queues_of(&v->queues, l->ifindex, &n);
 
 	out_arr_open(o, "queues");
 	for (size_t i = 0; i < n; i++, q++) {
 		out_obj_open(o, NULL);
-		out_str(o, "type", "\n    queue %s", nk_queue_type_name(q->type));
+		out_str(o, "type", "\n    queue %s",
+			nk_choice_name(netdev_queue_type_words, q->type, b, sizeof(b)));
 		out_uint(o, "id", " %llu", q->id);
 		if (q->have & QUEUE_HAVE_NAPI)
 			out_uint(o, "napi-id", " napi %llu", q->napi_id);
@@ -195,6 +199,8 @@ static void print_queues(struct out *o, const struct nk_link *l, const struct nk
 
 static void print_napis(struct out *o, const struct nk_napi *n, size_t count)
 {
+	char b[24];
+
 	out_arr_open(o, "napis");
 	for (size_t i = 0; i < count; i++, n++) {
 		out_obj_open(o, NULL);
@@ -204,7 +210,8 @@ static void print_napis(struct out *o, const struct nk_napi *n, size_t count)
 		if (n->have & NAPI_HAVE_PID)
 			out_uint(o, "pid", " pid %llu", n->pid);
 		if (n->have & NAPI_HAVE_THREADED)
-			out_str(o, "threaded", " threaded %s", nk_napi_threaded_name(n->threaded));
+			out_str(o, "threaded", " threaded %s",
+				nk_choice_name(netdev_napi_threaded_words, n->threaded, b, sizeof(b)));
 		if (n->have & NAPI_HAVE_DEFER)
 			out_uint(o, "defer-hard-irqs", " defer-hard-irqs %llu", n->defer_hard_irqs);
 		if (n->have & NAPI_HAVE_GRO_FLUSH)

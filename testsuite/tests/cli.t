@@ -31,6 +31,24 @@ expect_error 1 "unknown option" --bogus show
 expect_error 1 "prefix of an option is not accepted" --jso show
 expect_error 1 "unknown object" frobnicate
 expect_error 1 "object prefix is not accepted" sh
+expect_match "$ERR" 'did you mean "show"\?' "but the closest word is suggested"
+expect_error 1 "a misspelt keyword" lease dev x fro y queue 1
+expect_match "$ERR" 'did you mean "from"\?' "suggests the keyword"
+expect_error 1 "a misspelt option" --jsno show
+expect_match "$ERR" 'did you mean "--json"\?' "suggests the option"
+expect_error 1 "an option after the object" show -j
+expect_match "$ERR" 'options go before the object \(nkctl -j show' "says where options go"
+expect_error 1 "show NAME as ip-link has it" show lo
+expect_match "$ERR" 'nkctl show dev lo' "names the dev keyword"
+expect_error 1 "an over-long value" show dev "$(printf 'x%.0s' $(seq 10000))"
+[ "${#ERR}" -lt 300 ] || fail "the 10,000-character name was echoed whole (${#ERR} bytes)"
+expect_match "$ERR" '\.\.\.\(10000 characters\)' "the error says how long it was"
+expect_rc 0 "single-dash long options of iproute2" -json -pretty version
+expect_rc 0 "--batch=FILE" --batch=/dev/null
+for line in $("$NKCTL" help | tr ' ' '_'); do
+	[ "${#line}" -le 80 ] || fail "help line over 80 columns: $line"
+done
+pass "help lines fit 80 columns"
 expect_error 1 "unknown show argument" show foo
 expect_error 1 "keyword prefix is not accepted" show de lo
 expect_error 1 "missing value" show dev

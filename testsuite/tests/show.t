@@ -85,4 +85,19 @@ done
 expect_rc 0 "pretty" -n "$NS" -p show
 expect_eq "$(printf '%s' "$OUT" | jq -S -c .)" "$(printf '%s' "$SHOW" | jq -S -c .)" "-p equals -j"
 expect_match "$(printf '%s' "$OUT" | sed -n 2p)" '^  "devices"' "-p indents"
+
+# Without privileges a probe that cannot run says so: neither yes nor no.
+if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	cp "$NKCTL" "$T_TMP/nkctl-user" && chmod 755 "$T_TMP" "$T_TMP/nkctl-user"
+	OUT=$(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$T_TMP/nkctl-user" -j show kernel 2>"$T_TMP/err") || fail "show kernel as nobody: $(cat "$T_TMP/err")"
+	json_valid "show kernel as nobody"
+	expect_eq "$(printf '%s' "$OUT" | jq -r '.kernel.features[] | select(.name == "tcx") | [.state, .supported] | join(" ")')" \
+		"unknown false" "tcx without CAP_NET_ADMIN is unknown, not supported"
+	expect_match "$(printf '%s' "$OUT" | jq -r '.kernel.features[] | select(.name == "tcx") | .detail')" \
+		'needs CAP_NET_ADMIN' "and says what it needs"
+	OUT=$(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$T_TMP/nkctl-user" show kernel 2>&1)
+	expect_match "$OUT" 'tcx +unknown \(needs CAP_NET_ADMIN\)' "text says unknown (needs CAP_NET_ADMIN)"
+fi
 done_testing
