@@ -111,6 +111,14 @@ static bool selected(const struct nk_binding *b, const struct select_args *a)
 	return (!a->id || b->id == a->id) && (!a->dev || !strcmp(b->ifname, a->dev));
 }
 
+static bool any_selected(const struct nk_binding_list *l, const struct select_args *a)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (selected(&l->v[i], a))
+			return true;
+	return false;
+}
+
 static struct nk_binding *list_find(struct nk_binding_list *l, uint32_t id)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -233,6 +241,16 @@ int cmd_show_bindings(struct nk_ctx *ctx, const void *args)
 	ret = load_bindings(ctx, &l, &kernel_ok);
 	if (ret)
 		return ret;
+	/* A typo is not "no bindings": a device nothing names must exist. */
+	if (a->dev && !any_selected(&l, a)) {
+		struct nk_link dev;
+
+		ret = nk_dev(ctx, a->dev, &dev);
+		if (ret) {
+			nk_binding_list_free(&l);
+			return ret;
+		}
+	}
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "bindings");
 	for (size_t i = 0; i < l.n; i++)

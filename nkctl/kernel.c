@@ -233,13 +233,20 @@ static const struct nk_feature_def features[NK_FEAT_N] = {
 			       .arg = R_OK, .path = "/dev/dma_heap/system" },
 };
 
-int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id)
+int nk_feature_need_quiet(struct nk_ctx *ctx, enum nk_feature id)
 {
 	const struct nk_feature_def *f = &features[id];
 	struct probe_env env = { ctx, NETKIT_UNKNOWN + 1 };
 	char detail[320] = "";
 
-	if (f->probe(&env, f, detail, sizeof(detail)) != PROBE_NO)
+	return f->probe(&env, f, detail, sizeof(detail)) == PROBE_NO ? -EOPNOTSUPP : 0;
+}
+
+int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id)
+{
+	const struct nk_feature_def *f = &features[id];
+
+	if (!nk_feature_need_quiet(ctx, id))
 		return 0;
 	return nk_error(NK_EXIT_UNSUPPORTED, "this kernel has no %s (%s needs Linux %s+)",
 			f->noun ? f->noun : f->name, f->what, f->since);

@@ -133,14 +133,19 @@ static void fill_req(struct netkit_req *r, const struct add_args *a, uint64_t se
 	}
 }
 
-static int create_error(const struct nl_err *err, const struct netkit_req *r)
+static int create_error(struct nk_ctx *ctx, const struct nl_err *err, const struct netkit_req *r)
 {
-	if (err->code == EOPNOTSUPP && (!err->msg[0] || strstr(err->msg, "Unknown device type")))
+	bool no_kind = !err->msg[0] || strstr(err->msg, "Unknown device type");
+
+	if (err->code == EOPNOTSUPP && no_kind && (r->set & NKR_TXQ) && r->txqueues > 1 &&
+	    nk_feature_need_quiet(ctx, NK_FEAT_NETKIT) == 0)
 		return nk_error(NK_EXIT_UNSUPPORTED,
-				"this kernel has no netkit devices (Linux %s+ with CONFIG_NETKIT)%s",
-				nk_feature_since(NK_FEAT_NETKIT),
-				(r->set & NKR_TXQ) && r->txqueues > 1 ?
-				", or it allows only 1 TX queue" : "");
+				"netkit devices have one TX queue: \"txqueues %u\" is refused by this kernel",
+				r->txqueues);
+	if (err->code == EOPNOTSUPP && no_kind)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"this kernel has no netkit devices (Linux %s+ with CONFIG_NETKIT)",
+				nk_feature_since(NK_FEAT_NETKIT));
 	if (err->code == EEXIST)
 		return nk_error(NK_EXIT_EXISTS, "cannot create \"%s\": %s already exists", r->name,
 				r->peer_name ? "it or its peer" : "a device of that name");
@@ -229,7 +234,7 @@ static int cmd_link_add(struct nk_ctx *ctx, const void *args)
 	r.netns_fd = a->netns ? m.ns->fd : -1;
 	r.peer_netns_fd = a->peer_netns ? m.peer_ns->fd : -1;
 	if (netkit_create(rt, &r, &err))
-		return create_error(&err, &r);
+		return create_error(ctx, &err, &r);
 	ret = read_back(&r, &m, single);
 	if (ret) {
 		undo_create(&m, r.name);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/netlink.h>
 
 #include "netns.h"
@@ -235,14 +236,53 @@ static int split_words(char *line, char **words, int max)
 	return n;
 }
 
+/* In JSON, a failed line answers too, so that the Nth document is the Nth
+ * command's: {"error": {"file", "line", "status"}} (the message is on
+ * standard error). */
+static void batch_error_doc(const struct nk_ctx *ctx, const char *name, unsigned long lineno,
+			    int status)
+{
+	struct out o;
+
+	if (!ctx->json)
+		return;
+	out_init(&o, stdout, true, ctx->pretty);
+	out_begin(&o);
+	out_obj_open(&o, "error");
+	out_str(&o, "file", NULL, name);
+	out_uint(&o, "line", NULL, lineno);
+	out_uint(&o, "status", NULL, (unsigned int)status);
+	out_obj_close(&o);
+	out_end(&o);
+	fflush(stdout);
+}
+
+static FILE *batch_open(const char *name)
+{
+	struct stat st;
+	FILE *fp;
+
+	if (!strcmp(name, "-"))
+		return stdin;
+	fp = fopen(name, "re");
+	if (fp && (fstat(fileno(fp), &st) || S_ISDIR(st.st_mode))) {
+		fclose(fp);
+		errno = EISDIR;
+		return NULL;
+	}
+	return fp;
+}
+
 static int run_batch(struct nk_ctx *ctx, const char *name)
 {
-	FILE *fp = strcmp(name, "-") ? fopen(name, "re") : stdin;
+	FILE *fp = batch_open(name);
 	char *line = NULL, *words[128];
 	size_t cap = 0;
 	unsigned long lineno = 0;
 	int status = NK_EXIT_OK;
 
+	if (!fp && errno == EISDIR)
+		return nk_error(NK_EXIT_USAGE, "batch file \"%s\" is a directory", name);
 	if (!fp)
 		return nk_error_errno(errno, "cannot open batch file \"%s\"", name);
 	while (getline(&line, &cap, fp) >= 0) {
@@ -260,11 +300,14 @@ static int run_batch(struct nk_ctx *ctx, const char *name)
 		if (ret) {
 			/* The line's own Error: came first; this says where. */
 			fprintf(stderr, "Batch: %s:%lu failed (exit status %d)\n", name, lineno, ret);
+			batch_error_doc(ctx, name, lineno, ret);
 			status = ret;
 			if (!ctx->force)
 				break;
 		}
 	}
+	if (ferror(fp) && status == NK_EXIT_OK)
+		status = nk_error_errno(errno ? errno : EIO, "cannot read batch file \"%s\"", name);
 	free(line);
 	if (fp != stdin)
 		fclose(fp);

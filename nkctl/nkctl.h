@@ -155,6 +155,8 @@ enum nk_feature {
 /* 0 when the kernel has it (or it cannot tell); else "this kernel has no
  * ... (needs Linux X+)" and the exit code. */
 int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id);
+/* The same without a word: 0, or -EOPNOTSUPP when the kernel lacks it. */
+int nk_feature_need_quiet(struct nk_ctx *ctx, enum nk_feature id);
 /* The first Linux release with it, for messages that say more. */
 const char *nk_feature_since(enum nk_feature id);
 

@@ -25,13 +25,17 @@ show dev nope0
 show dev vB
 B
 expect_rc 3 "stops at the first failing line with its exit status" -n "$NS" -j -batch "$T_TMP/bad.batch"
-expect_eq "$(printf '%s\n' "$OUT" | jq -r '.devices[0].ifname')" vA "lines before it ran"
+expect_eq "$(printf '%s\n' "$OUT" | sed -n 1p | jq -r '.devices[0].ifname')" vA "lines before it ran"
 expect_match "$ERR" "^Error: device \"nope0\" does not exist" "the line's own error"
 expect_match "$ERR" "Batch: $T_TMP/bad.batch:2 failed \\(exit status 3\\)" "names FILE:LINE"
 expect_eq "$(printf '%s\n' "$ERR" | grep -c '^Error:')" 1 "one Error: line for one failure"
 
+expect_eq "$(printf '%s\n' "$OUT" | sed -n 2p | jq -c .error)" "{\"file\":\"$T_TMP/bad.batch\",\"line\":2,\"status\":3}" \
+	"the failed line answers with an error document"
 expect_rc 3 "-force goes on" -n "$NS" -j -force -batch "$T_TMP/bad.batch"
-expect_eq "$(printf '%s\n' "$OUT" | jq -r '.devices[0].ifname' | tr '\n' ' ')" "vA vB " "the lines after it ran too"
+expect_eq "$(printf '%s\n' "$OUT" | jq -r '.devices[0].ifname // "error \(.error.line)"' | tr '\n' ' ')" \
+	"vA error 2 vB " "the lines after it ran too; the Nth document answers the Nth line"
+expect_error 1 "a directory is no batch file" -batch "$T_TMP"
 
 expect_rc 0 "from stdin" -n "$NS" -j -batch - < "$T_TMP/ok.batch"
 expect_eq "$(printf '%s\n' "$OUT" | wc -l)" 3 "stdin batch"

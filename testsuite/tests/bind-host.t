@@ -39,5 +39,10 @@ expect_error 1 "unbind takes one of them" -n "$NS" unbind id 3 dev vA
 expect_error 3 "unbind what is not there" -n "$NS" unbind id 99999
 expect_rc 0 "show bindings" -n "$NS" -j show bindings
 expect_eq "$OUT" '{"bindings":[]}' "none"
+expect_error 3 "show bindings of a device that does not exist" -n "$NS" show bindings dev TYPO
+expect_rc 0 "show bindings of a device without any" -n "$NS" -j show bindings dev vA
+expect_eq "$OUT" '{"bindings":[]}' "an empty list for a real device"
+expect_rc 0 "unbind -force of what is not there" -n "$NS" -j -force unbind id 99999
+expect_eq "$OUT" '{"unbound":[]}' "succeeds with the same document, empty"
 expect_eq "$(ip netns pids "$NS")" "" "no holder process"
 done_testing

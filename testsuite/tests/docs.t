@@ -54,12 +54,23 @@ for obj in $(sed -n '/^# OBJECTS/,/^# EXIT/p' "$top/man/nkctl.8.scd" | grep -o '
 done
 pass "nkctl(8) lists only real objects"
 
-# The pages build and lint clean.
+# The pages build and lint clean, each has an EXIT STATUS, and every example
+# command line comes out of the renderer as the line it was (no reflow: it
+# can be copied and pasted).
 for src in "$top"/man/*.scd; do
 	scdoc < "$src" > "$T_TMP/page.8" || fail "scdoc $(basename "$src")"
 	warn=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$T_TMP/page.8" 2>&1 >/dev/null)
 	[ -z "$warn" ] || fail "$(basename "$src"): $warn"
 	pass "$(basename "$src") builds without warnings"
+	grep -q '^# EXIT STATUS$' "$src" || fail "$(basename "$src") has no EXIT STATUS section"
+	LC_ALL=C.UTF-8 MANWIDTH=200 man -l "$T_TMP/page.8" 2>/dev/null | sed 's/^ *//' > "$T_TMP/page.txt"
+	while IFS= read -r line; do
+		grep -Fxq -- "$line" "$T_TMP/page.txt" ||
+			fail "$(basename "$src"): the example \"$line\" is not a line of its own when rendered"
+	done < <(awk '/^```/ { lit = !lit; next } lit && /^nkctl / { print }' "$src" | sed 's/\\\\$/\\/')
+	bad=$(awk '/^```/ { lit = !lit; next } !lit && /^\tnkctl / { print }' "$src")
+	[ -z "$bad" ] || fail "$(basename "$src"): an example outside a literal block is reflowed: $bad"
+	pass "$(basename "$src"): examples stand alone"
 done
 
 # Completion, driven through bash with bash-completion 2.11 loaded.
