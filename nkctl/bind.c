@@ -78,9 +78,14 @@ static int parse_source(const struct nk_param *d, int argc, char **argv, void *s
 
 #define BP(kw, type, field, meta, min, max, req) \
 	{ kw, type, offsetof(struct bind_args, field), meta, min, max, NULL, req, NULL }
+/* For completion and help: the first word of each source. */
+static const struct nk_choice source_words[] = {
+	{ "udmabuf", NK_DMABUF_UDMABUF, NULL }, { "heap", NK_DMABUF_HEAP, NULL },
+	{ "fd", NK_DMABUF_FD, NULL }, { NULL, 0, NULL },
+};
 #define BP_SOURCE \
-	{ "dmabuf", NKP_CUSTOM, offsetof(struct bind_args, src), "SOURCE", 0, 0, NULL, true, \
-	  parse_source }
+	{ "dmabuf", NKP_CUSTOM, offsetof(struct bind_args, src), "SOURCE", 0, 0, source_words, \
+	  true, parse_source }
 static const struct nk_param bind_rx_param[] = {
 	BP("dev", NKP_IFNAME, dev, "DEV", 0, 0, true),
 	BP("queue", NKP_STRING, queue, "LIST", 0, 0, true),

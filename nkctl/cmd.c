@@ -189,6 +189,23 @@ int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **a
 	return ret;
 }
 
+/* arg PATH KW META KIND CHOICES: KIND is value, flag, repeat or rest; the
+ * choices (space-separated) are what completion offers for the value. An
+ * empty field is "-" (a shell's read folds runs of tabs). */
+static void list_param(const char *path, const struct nk_param *p)
+{
+	static const char *const kinds[] = {
+		[NKP_FLAG] = "flag", [NKP_LIST] = "repeat", [NKP_REST] = "rest",
+	};
+	const char *kind = (size_t)p->type < NK_ARRAY_SIZE(kinds) && kinds[p->type] ?
+			   kinds[p->type] : "value";
+	char choices[256];
+
+	nk_choice_list(p->choices, " ", choices, sizeof(choices));
+	printf("arg\t%s\t%s\t%s\t%s\t%s\n", path, p->kw ? p->kw : "-", p->meta ? p->meta : "-",
+	       kind, choices[0] ? choices : "-");
+}
+
 void nk_table_list(const struct nk_table *t, const char *prefix)
 {
 	for (size_t i = 0; i < t->n; i++) {
@@ -202,11 +219,7 @@ void nk_table_list(const struct nk_table *t, const char *prefix)
 			continue;
 		}
 		printf("cmd\t%s\n", path);
-		for (size_t k = 0; c->params && k < c->params->n; k++) {
-			const struct nk_param *p = &c->params->v[k];
-
-			printf("arg\t%s\t%s\t%s\n", path, p->kw ? p->kw : "-",
-			       p->meta ? p->meta : "");
-		}
+		for (size_t k = 0; c->params && k < c->params->n; k++)
+			list_param(path, &c->params->v[k]);
 	}
 }

@@ -140,7 +140,7 @@ static void list_options(void)
 	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
 		for (size_t k = 0; k < 4 && options[i].names[k]; k++)
 			printf("opt\t%s\t%s\n", options[i].names[k],
-			       options[i].meta ? options[i].meta : "");
+			       options[i].meta ? options[i].meta : "-");
 }
 
 static int cmd_list(struct nk_ctx *ctx, const void *args)
