@@ -121,8 +121,8 @@ old=$(cat /proc/sys/vm/nr_hugepages)
 echo $((old + 2)) > /proc/sys/vm/nr_hugepages
 defer "echo $old > /proc/sys/vm/nr_hugepages"
 if [ "$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)" -ge 2 ]; then
-	expect_error 5 "a huge-page udmabuf with rx-page-size 16K reaches the kernel" -n "$HOST" bind-rx dev "$SIM" queue 0 \ no-preflight
-		dmabuf udmabuf size 4M hugepages rx-page-size 16384
+	expect_error 5 "a huge-page udmabuf with rx-page-size 16K reaches the kernel" -n "$HOST" bind-rx dev "$SIM" queue 0 \
+		dmabuf udmabuf size 4M hugepages rx-page-size 16384 no-preflight
 	expect_match "$ERR" "Device doesn't support DMA" "the huge-page dmabuf was made and sent"
 fi
 no_trace "after every refusal"
