@@ -149,7 +149,7 @@ install: all
 	$(if $(wildcard completions/nkctl),install -m 0644 completions/nkctl $(DESTDIR)$(BASHCOMPDIR)/nkctl)
 
 deps:
-	sh scripts/install-deps
+	sh scripts/install-deps --test
 
 clean:
 	rm -rf build build-san build-fuzz config.mk config.log
