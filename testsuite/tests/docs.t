@@ -48,6 +48,15 @@ while IFS=$'\t' read -r kind opt meta; do
 done <<<"$LIST"
 pass "every global option is documented"
 
+# CI runs exactly the README's test command; the README's set-up command
+# installs only what building and running need (no QEMU).
+ci=$(tail -n 1 "$top/.ci/run")
+grep -Fxq "    $ci" "$top/README.md" || fail "the README does not give CI's command: $ci"
+grep -Eq '^    sh scripts/install-deps && \./configure && make && \./build/nkctl show$' "$top/README.md" ||
+	fail "the README's set-up command changed"
+awk '/^BUILD=/' "$top/scripts/install-deps" | grep -q qemu && fail "install-deps installs QEMU for a plain build"
+pass "README, CI and install-deps agree"
+
 # Nothing documented that the code lacks: objects in nkctl(8) exist.
 for obj in $(sed -n '/^# OBJECTS/,/^# EXIT/p' "$top/man/nkctl.8.scd" | grep -o '^\*[a-z-]*\*' | tr -d '*'); do
 	printf '%s\n' "$LIST" | grep -q "^cmd	$obj\b" || fail "nkctl(8) documents \"$obj\" that the code lacks"
