@@ -19,6 +19,9 @@ ADD=$OUT
 expect_eq "$(printf '%s' "$ADD" | jq -c '[.devices[] | [.ifname, .netns]]')" \
 	"[[\"nka0\",null],[\"nkb0\",\"$POD\"]]" "add prints both devices with their netns"
 
+expect_error 5 "more than one TX queue" -n "$NS" link add nkt0 txqueues 2
+expect_match "$ERR" 'netkit devices have one TX queue: "txqueues 2"' "says that netkit has one TX queue, not that netkit is missing"
+
 a=$($NLPROBE -n "$NS" link nka0) || fail "nlprobe nka0"
 b=$($NLPROBE -n "$POD" link nkb0) || fail "nlprobe nkb0"
 expect_eq "$(printf '%s' "$a" | jq -c '[.kind, .netkit.primary, .netkit.mode, .netkit.policy,
