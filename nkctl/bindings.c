@@ -127,6 +127,40 @@ static struct nk_binding *list_find(struct nk_binding_list *l, uint32_t id)
 	return NULL;
 }
 
+/* Queue q of dev shows binding q->dmabuf: add it, or add to it. */
+static int note_queue_binding(struct nk_binding_list *l, const struct nk_queue *q,
+			      const struct nk_link *dev)
+{
+	struct nk_binding *b = list_find(l, q->dmabuf);
+
+	if (b && b->held)
+		return 0;
+	if (!b) {
+		b = nk_grow(&l->v, &l->n, &l->cap, sizeof(*b));
+		if (!b)
+			return nk_error_errno(ENOMEM, "cannot list bindings");
+		memset(b, 0, sizeof(*b));
+		b->id = q->dmabuf;
+		b->rx = true;
+	} else if (b->ifindex != dev->ifindex && nk_link_is_netkit(dev)) {
+		/* The netkit device is the one bound: the first one seen was the NIC. */
+		b->have_phys = true;
+		b->phys_ifindex = b->ifindex;
+		snprintf(b->phys_ifname, sizeof(b->phys_ifname), "%s", b->ifname);
+		b->nqueues = 0;
+	} else if (b->ifindex != dev->ifindex) {
+		b->have_phys = true;
+		b->phys_ifindex = dev->ifindex;
+		snprintf(b->phys_ifname, sizeof(b->phys_ifname), "%s", dev->ifname);
+		return 0;
+	}
+	b->ifindex = dev->ifindex;
+	snprintf(b->ifname, sizeof(b->ifname), "%s", dev->ifname);
+	if (b->nqueues < NK_BIND_MAX_QUEUES)
+		b->queues[b->nqueues++] = q->id;
+	return 0;
+}
+
 /*
  * Add the RX bindings queue-get shows in this namespace that no state file
  * knows. A leased queue shows its binding on the netkit device and on the
@@ -157,43 +191,15 @@ static int add_kernel_bindings(struct nk_ctx *ctx, struct nk_binding_list *l,
 		return nk_error_nl(&err, "cannot list queues");
 	}
 	*kernel_ok = true;
-	for (size_t i = 0; i < ql.n; i++) {
-		const struct nk_queue *q = &ql.v[i];
-		const struct nk_link *dev = nk_link_find(&links, q->ifindex);
-		struct nk_binding *b;
+	for (size_t i = 0; i < ql.n && !ret; i++) {
+		const struct nk_link *dev = nk_link_find(&links, ql.v[i].ifindex);
 
-		if (!(q->have & QUEUE_HAVE_DMABUF) || !dev)
-			continue;
-		b = list_find(l, q->dmabuf);
-		if (b && b->held)
-			continue;
-		if (!b) {
-			b = nk_grow(&l->v, &l->n, &l->cap, sizeof(*b));
-			if (!b)
-				break;
-			memset(b, 0, sizeof(*b));
-			b->id = q->dmabuf;
-			b->rx = true;
-		} else if (b->ifindex != dev->ifindex && nk_link_is_netkit(dev)) {
-			/* The netkit device is the one bound: the first one seen was the NIC. */
-			b->have_phys = true;
-			b->phys_ifindex = b->ifindex;
-			snprintf(b->phys_ifname, sizeof(b->phys_ifname), "%s", b->ifname);
-			b->nqueues = 0;
-		} else if (b->ifindex != dev->ifindex) {
-			b->have_phys = true;
-			b->phys_ifindex = dev->ifindex;
-			snprintf(b->phys_ifname, sizeof(b->phys_ifname), "%s", dev->ifname);
-			continue;
-		}
-		b->ifindex = dev->ifindex;
-		snprintf(b->ifname, sizeof(b->ifname), "%s", dev->ifname);
-		if (b->nqueues < NK_BIND_MAX_QUEUES)
-			b->queues[b->nqueues++] = q->id;
+		if ((ql.v[i].have & QUEUE_HAVE_DMABUF) && dev)
+			ret = note_queue_binding(l, &ql.v[i], dev);
 	}
 	nk_queue_list_free(&ql);
 	nk_link_list_free(&links);
-	return 0;
+	return ret;
 }
 
 /* The bindings of the command's namespace: state files, then the kernel's. */
