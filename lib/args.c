@@ -550,6 +550,22 @@ int nk_parse_params(const struct nk_params *p, int argc, char **argv, void *dest
 
 /* ---- usage synopses, generated from the tables ---- */
 
+/* Add n bytes of item after a space, or on a new line indented by indent
+ * when they would pass column 80; *col is where the line stands. */
+static void put_wrapped(char *buf, size_t len, size_t *used, size_t *col, size_t indent,
+			const char *item, size_t n)
+{
+	if (*used && *col + 1 + n > 80) {
+		append(buf, len, used, "\n%*s", (int)indent, "");
+		*col = indent;
+	} else if (*used) {
+		append(buf, len, used, " ");
+		(*col)++;
+	}
+	append(buf, len, used, "%.*s", (int)n, item);
+	*col += n;
+}
+
 /* Choices too many to stand inline: the synopsis names them META and lists
  * them below ("HOOK := { ... }"). */
 static bool long_enum(const struct nk_param *d)
@@ -643,7 +659,7 @@ void nk_params_usage(const struct nk_params *p, char *buf, size_t len, size_t fi
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < p->n; i++) {
-		size_t first, n;
+		size_t first;
 		const struct nk_rule *rule = group_of(p, i, &first);
 
 		if (rule && first != i)
@@ -652,16 +668,7 @@ void nk_params_usage(const struct nk_params *p, char *buf, size_t len, size_t fi
 			group_item(p, rule, item, sizeof(item));
 		else
 			param_item(&p->v[i], item, sizeof(item));
-		n = strlen(item);
-		if (used && col + 1 + n > 80) {
-			append(buf, len, &used, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (used) {
-			append(buf, len, &used, " ");
-			col++;
-		}
-		append(buf, len, &used, "%s", item);
-		col += n;
+		put_wrapped(buf, len, &used, &col, indent, item, strlen(item));
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		if (!long_enum(&p->v[i]))
@@ -680,15 +687,7 @@ void nk_wrap(const char *text, char *buf, size_t len, size_t first_col, size_t i
 	while (*p) {
 		size_t n = strcspn(p, " ");
 
-		if (used && col + 1 + n > 80) {
-			append(buf, len, &used, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (used) {
-			append(buf, len, &used, " ");
-			col++;
-		}
-		append(buf, len, &used, "%.*s", (int)n, p);
-		col += n;
+		put_wrapped(buf, len, &used, &col, indent, p, n);
 		p += n;
 		p += strspn(p, " ");
 	}
