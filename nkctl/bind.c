@@ -527,8 +527,6 @@ static int bind_and_hold(struct nk_ctx *ctx, struct bind_job *j)
 
 static int bind_cmd(struct nk_ctx *ctx, const struct bind_args *a, bool rx)
 {
-	const struct genl_family *fam;
-	struct nl_sock *gn;
 	struct bind_job *j = calloc(1, sizeof(*j));
 	bool adopted;
 	int ret;
@@ -543,8 +541,6 @@ static int bind_cmd(struct nk_ctx *ctx, const struct bind_args *a, bool rx)
 	ret = bind_validate(j);
 	if (!ret)
 		ret = nk_dev(ctx, a->dev, &j->dev);
-	if (!ret)
-		ret = nk_ctx_netdev(ctx, &gn, &fam);
 	if (!ret)
 		ret = nk_feature_need(ctx, rx ? NK_FEAT_BIND_RX : NK_FEAT_BIND_TX);
 	/* A dmabuf handed in is checked before anything else. */
