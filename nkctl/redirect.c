@@ -924,19 +924,29 @@ out:
 
 /* ---- detach ---- */
 
-/* Is r the target called to: by its live device's name, or by the name it
- * had when its device is gone. */
-static bool target_named(const struct nk_target *r, const char *to, const struct nk_link_list *links)
-{
-	const struct nk_link *l = nk_link_find(links, (int)r->ifindex);
+/* The names of detach, looked up one by one (a dump of every device would
+ * cost more than the map updates): NULL when the device is gone. */
+struct detach_names {
+	struct nl_sock *rt;
+	const struct nk_link *dev, *to;
+};
 
-	return !strcmp(l ? l->ifname : r->ifname, to);
+/* Is r the target called to: its live device, or, when that is gone, the
+ * name recorded for it with its ifindex gone too. */
+static bool target_named(const struct nk_target *r, const char *to, const struct detach_names *dn)
+{
+	struct nk_link l;
+
+	if (dn->to)
+		return r->ifindex == (uint32_t)dn->to->ifindex;
+	return !strcmp(r->ifname, to) &&
+	       nk_link_lookup(dn->rt, NULL, (int)r->ifindex, &l, NULL, true) != 0;
 }
 
 /* Remove the routes of to (NULL: the whole hook); the program goes with the
  * last route. Prints what went; *done counts it. dry: only count. */
 static int detach_table(struct nk_ctx *ctx, const char *dir, uint32_t hook, const char *to,
-			const struct nk_link_list *links, bool dry, size_t *done)
+			const struct detach_names *dn, bool dry, size_t *done)
 {
 	struct nk_target *v;
 	struct table t;
@@ -949,7 +959,7 @@ static int detach_table(struct nk_ctx *ctx, const char *dir, uint32_t hook, cons
 		return nk_error_errno(-ret, "cannot open the pins of %s in %s", hook_name(hook), dir);
 	ret = targets_list(&t, &v, &n);
 	for (size_t i = 0; !ret && i < n; i++) {
-		if (to && !target_named(&v[i], to, links))
+		if (to && !target_named(&v[i], to, dn))
 			continue;
 		v[k++] = v[i];
 		if (to && !dry)
@@ -964,8 +974,7 @@ static int detach_table(struct nk_ctx *ctx, const char *dir, uint32_t hook, cons
 
 		if (all)
 			pins_remove(dir, hook);
-		print_removed(&ctx->out, &t, t.defunct ? NULL : nk_link_find(links, (int)t.link.ifindex),
-			      hook, "detached", v, k, all);
+		print_removed(&ctx->out, &t, t.defunct ? NULL : dn->dev, hook, "detached", v, k, all);
 		(*done)++;
 	}
 	free(v);
@@ -975,18 +984,17 @@ static int detach_table(struct nk_ctx *ctx, const char *dir, uint32_t hook, cons
 
 /* The pin directories of the device called name: its own when it exists,
  * else those of gone devices that had that name. */
-static size_t dev_dirs(const char *ns, const char *name, const struct nk_link_list *links,
+static size_t dev_dirs(const char *ns, const char *name, const struct nk_link *dev,
 		       char (*dirs)[DIR_LEN], size_t max)
 {
 	struct dirent *e;
 	size_t n = 0;
 	DIR *dd;
 
-	for (size_t i = 0; i < links->n; i++)
-		if (!strcmp(links->v[i].ifname, name)) {
-			snprintf(dirs[0], DIR_LEN, "%s/dev%d", ns, links->v[i].ifindex);
-			return 1;
-		}
+	if (dev) {
+		snprintf(dirs[0], DIR_LEN, "%s/dev%d", ns, dev->ifindex);
+		return 1;
+	}
 	dd = opendir(ns);
 	while (dd && n < max && (e = readdir(dd))) {
 		int ifindex;
@@ -1012,24 +1020,11 @@ static size_t dev_dirs(const char *ns, const char *name, const struct nk_link_li
 	return n;
 }
 
-static int here_links(struct nk_ctx *ctx, struct nk_link_list *links)
-{
-	struct nl_sock *rt;
-	struct nl_err err;
-	int ret = nk_ctx_rtnl(ctx, &rt);
-
-	if (ret)
-		return ret;
-	if (rtnl_link_dump(rt, links, &err))
-		return nk_error_nl(&err, "cannot list devices");
-	return 0;
-}
-
 static int detach_dirs(struct nk_ctx *ctx, const struct redirect_args *a, const char *ns,
-		       const struct nk_link_list *links, bool dry, size_t *done)
+		       const struct detach_names *dn, bool dry, size_t *done)
 {
 	char dirs[8][DIR_LEN];
-	size_t n = dev_dirs(ns, a->dev, links, dirs, 8);
+	size_t n = dev_dirs(ns, a->dev, dn->dev, dirs, 8);
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < n; i++) {
@@ -1043,19 +1038,37 @@ static int detach_dirs(struct nk_ctx *ctx, const struct redirect_args *a, const 
 		}
 		for (const struct nk_choice *h = hook_words; !ret && h->name; h++)
 			if (!(ctx->given & (1ULL << D_HOOK)) || h->value == a->hook)
-				ret = detach_table(ctx, d.path, h->value, a->to, links, dry, done);
+				ret = detach_table(ctx, d.path, h->value, a->to, dn, dry, done);
 		if (!dry)
 			pin_dir_close(&d);
 	}
 	return ret;
 }
 
+/* dev and to as they are now (missing: gone, maybe with pins to remove). */
+static int detach_lookup(struct nk_ctx *ctx, const struct redirect_args *a, struct detach_names *dn,
+			 struct nk_link *dev, struct nk_link *to)
+{
+	int ret = nk_ctx_rtnl(ctx, &dn->rt);
+
+	if (ret)
+		return ret;
+	ret = nk_link_lookup(dn->rt, a->dev, 0, dev, NULL, true);
+	dn->dev = ret ? NULL : dev;
+	if (ret && ret != -ENODEV)
+		return ret;
+	ret = a->to ? nk_link_lookup(dn->rt, a->to, 0, to, NULL, true) : -ENODEV;
+	dn->to = ret ? NULL : to;
+	return ret && ret != -ENODEV ? ret : 0;
+}
+
 static int cmd_redirect_detach(struct nk_ctx *ctx, const void *args)
 {
 	const struct redirect_args *a = args;
 	bool one = ctx->given & (1ULL << D_HOOK);
-	struct nk_link_list links = { 0 };
+	struct detach_names dn = { 0 };
 	char root[ROOT_LEN], ns[NS_LEN];
+	struct nk_link dev, to;
 	size_t found = 0, done = 0;
 	int ret;
 
@@ -1067,10 +1080,10 @@ static int cmd_redirect_detach(struct nk_ctx *ctx, const void *args)
 	else
 		ns[0] = '\0';    /* no bpffs: nothing to detach */
 	if (!ret)
-		ret = here_links(ctx, &links);
+		ret = detach_lookup(ctx, a, &dn, &dev, &to);
 	/* Not found is decided before anything is printed. */
 	if (!ret && ns[0])
-		ret = detach_dirs(ctx, a, ns, &links, true, &found);
+		ret = detach_dirs(ctx, a, ns, &dn, true, &found);
 	if (!ret && !found && !ctx->force)
 		ret = nk_error(NK_EXIT_NOTFOUND, "nkctl has no redirect on \"%s\"%s%s%s%s", a->dev,
 			       one ? " at " : "", one ? hook_name(a->hook) : "",
@@ -1079,15 +1092,28 @@ static int cmd_redirect_detach(struct nk_ctx *ctx, const void *args)
 		out_begin(&ctx->out);
 		out_arr_open(&ctx->out, "detached");
 		if (found)
-			ret = detach_dirs(ctx, a, ns, &links, false, &done);
+			ret = detach_dirs(ctx, a, ns, &dn, false, &done);
 		out_arr_close(&ctx->out);
 		out_end(&ctx->out);
 	}
-	nk_link_list_free(&links);
 	return ret;
 }
 
 /* ---- show ---- */
+
+static int here_links(struct nk_ctx *ctx, struct nk_link_list *links)
+{
+	struct nl_sock *rt;
+	struct nl_err err;
+	int ret = nk_ctx_rtnl(ctx, &rt);
+
+	if (ret)
+		return ret;
+	if (rtnl_link_dump(rt, links, &err))
+		return nk_error_nl(&err, "cannot list devices");
+	return 0;
+}
+
 
 /* nkctl's tables in dir (one device's): print each, note its link id. */
 static void show_dir(struct out *o, const char *dir, int ifindex, const struct nk_link_list *links,
