@@ -4,7 +4,9 @@
 # off), through kernel IP forwarding, and over a direct veth (the limit of
 # this machine), in one run. Reports TCP throughput and a small-packet rate
 # (UDP, 64-byte payload) and the ratios redirect/direct (target >= 0.97) and
-# redirect/forwarding (target >= 1.0).
+# redirect/forwarding (target >= 1.0). Then the same pod with 1000 routes on
+# the NIC (999 of them to 40 other targets, veth devices) against 1 route:
+# the per-packet cost must not depend on the number of pods (target >= 0.97).
 #
 #   bench/redirect.sh [SECONDS]      (default 5 per measurement; needs iperf3)
 set -eu
@@ -62,13 +64,35 @@ ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0
 "$NKCTL" -n "$HOST" redirect attach dev vN to vH prefix 10.10.1.0/24 > /dev/null
 read -r red_tcp red_udp < <(measure "$POD" "$REMOTE" 10.10.2.2)
 read -r dir_tcp dir_udp < <(measure "$D1" "$D2" 10.20.0.2)
+# 1000 routes: 999 more, for 40 other pods, then the pod's own again.
+batch=$(mktemp)
+for k in $(seq 40); do
+	ip -n "$HOST" link add "d$k" type veth peer name "e$k"
+	printf 'redirect attach dev vN to d%d' "$k"
+	for j in $(seq 25); do
+		if [ $(((k - 1) * 25 + j)) -le 999 ]; then printf ' prefix 10.%d.%d.0/24' $((100 + k)) "$j"; fi
+	done
+	echo
+done > "$batch"
+"$NKCTL" -n "$HOST" -batch "$batch" > /dev/null
+rm -f "$batch"
+nroutes=$(bpftool -j map dump pinned "/sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$HOST")/dev$(ip -n "$HOST" -j link show vN | jq '.[0].ifindex')/tcx-ingress-v4" 2>/dev/null | jq length || echo "?")
+read -r many_tcp many_udp < <(measure "$POD" "$REMOTE" 10.10.2.2)
+# 1 route again, so the two 1-route runs bracket the 1000-route one in time
+# (this machine's own drift is not counted against the route table).
+for k in $(seq 40); do echo "redirect detach dev vN to d$k"; done | "$NKCTL" -n "$HOST" -batch - > /dev/null
+read -r one_tcp one_udp < <(measure "$POD" "$REMOTE" 10.10.2.2)
 
 awk -v ft="$fwd_tcp" -v fu="$fwd_udp" -v rt="$red_tcp" -v ru="$red_udp" \
-    -v dt="$dir_tcp" -v du="$dir_udp" 'BEGIN {
+    -v dt="$dir_tcp" -v du="$dir_udp" -v mt="$many_tcp" -v mu="$many_udp" -v nr="$nroutes" -v ot="$one_tcp" -v ou="$one_udp" 'BEGIN {
 	printf "%-22s %10s %14s\n", "path", "TCP Gbit/s", "UDP-64 kpps"
 	printf "%-22s %10.2f %14.1f\n", "nkctl redirect", rt, ru
 	printf "%-22s %10.2f %14.1f\n", "kernel forwarding", ft, fu
 	printf "%-22s %10.2f %14.1f\n", "direct veth", dt, du
+	printf "%-22s %10.2f %14.1f\n", "redirect, " nr " routes", mt, mu
 	printf "redirect/direct:     TCP %.3f  UDP %.3f  (target >= 0.97)\n", rt / dt, ru / du
 	printf "redirect/forwarding: TCP %.3f  UDP %.3f  (target >= 1.0)\n", rt / ft, ru / fu
+	printf "%-22s %10.2f %14.1f\n", "redirect, 1 route again", ot, ou
+	printf "%s routes/1 route:  TCP %.3f  UDP %.3f  (target >= 0.97; 1 route: the mean of both runs)\n",
+		nr, mt / ((rt + ot) / 2), mu / ((ru + ou) / 2)
 }'

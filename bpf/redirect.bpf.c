@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nkctl's steering programs, one object with two programs:
+ * nkctl's steering programs, one object with two programs that share the
+ * route tables (LPM tries, one per address family):
  *
- *   nk_neigh  pod egress: on the netkit primary (or its stand-in), send IPv4
- *             and IPv6 to target_ifindex with bpf_redirect_neigh(), which
- *             resolves the next hop in the host's FIB. Neighbour discovery
- *             (ICMPv6 133-137) and ARP stay local so the host still answers.
- *   nk_peer   pod ingress: on the NIC, hand packets whose destination is in
- *             one of the prefixes to the netkit primary target_ifindex with
- *             bpf_redirect_peer(), straight into the pod's namespace.
+ *   nk_neigh  pod egress: on the netkit primary (or its stand-in), send
+ *             IPv4/IPv6 packets to their route's target (the NIC) with
+ *             bpf_redirect_neigh(), which resolves the next hop in the host's
+ *             FIB.
+ *   nk_peer   pod ingress: on the NIC, hand packets to their route's target
+ *             (a netkit primary) with bpf_redirect_peer(), straight into the
+ *             pod's namespace.
  *
- * Everything else returns TC_ACT_UNSPEC (tcx/netkit "next"): the kernel's
- * normal path. Configuration lives in .rodata, set by nkctl before load.
- * Headers are read relative to the network header, so L2 and L3 devices
- * (netkit mode l3 has no link-layer header) work alike.
+ * The longest matching prefix wins, as in the kernel's FIB. Neighbour and
+ * router discovery (ICMPv6 133-137) and ARP are never taken, so the host still
+ * answers them. A route whose target device is gone does not match (the
+ * packet takes the normal path instead of being dropped by the redirect).
+ * Everything else returns TC_ACT_UNSPEC (tcx/netkit "next"). Headers are read
+ * relative to the network header, so L2 and L3 devices work alike.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -24,79 +27,91 @@
 
 #include "redirect.h"
 
-const volatile struct nk_redirect_cfg cfg = {};
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, NK_ROUTES_MAX);
+	__type(key, struct nk_lpm4);
+	__type(value, struct nk_route);
+} nk_routes4 SEC(".maps");
 
-static __always_inline int match4(__u32 dst)
-{
-	if (!cfg.n4 && !cfg.n6)
-		return 1;
-	for (__u32 i = 0; i < NK_REDIRECT_MAX_PREFIXES; i++) {
-		if (i >= cfg.n4)
-			break;
-		if ((dst & cfg.p4[i].mask) == cfg.p4[i].addr)
-			return 1;
-	}
-	return 0;
-}
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, NK_ROUTES_MAX);
+	__type(key, struct nk_lpm6);
+	__type(value, struct nk_route);
+} nk_routes6 SEC(".maps");
 
-static __always_inline int match6(const __u32 dst[4])
-{
-	if (!cfg.n4 && !cfg.n6)
-		return 1;
-	for (__u32 i = 0; i < NK_REDIRECT_MAX_PREFIXES; i++) {
-		if (i >= cfg.n6)
-			break;
-		if ((dst[0] & cfg.p6[i].mask[0]) == cfg.p6[i].addr[0] &&
-		    (dst[1] & cfg.p6[i].mask[1]) == cfg.p6[i].addr[1] &&
-		    (dst[2] & cfg.p6[i].mask[2]) == cfg.p6[i].addr[2] &&
-		    (dst[3] & cfg.p6[i].mask[3]) == cfg.p6[i].addr[3])
-			return 1;
-	}
-	return 0;
-}
+/* Not read here: nkctl's bookkeeping, created and pinned with the others. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, NK_TARGETS_MAX);
+	__type(key, __u32);
+	__type(value, struct nk_target);
+} nk_targets SEC(".maps");
 
-/* 1 when the packet is IPv4/IPv6 for a configured destination; ND is not. */
-static __always_inline int wanted(struct __sk_buff *skb)
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct nk_hook_info);
+} nk_info SEC(".maps");
+
+/* The target of the packet's route, or 0: not ours to take. */
+static __always_inline __u32 route(struct __sk_buff *skb)
 {
+	struct nk_route *r = NULL;
+	__u32 mtu = 0;
+
 	if (skb->protocol == bpf_htons(ETH_P_IP)) {
-		__u32 dst;
+		struct nk_lpm4 k = { .prefixlen = 32 };
 
-		if (bpf_skb_load_bytes_relative(skb, 16, &dst, 4, BPF_HDR_START_NET))
+		if (bpf_skb_load_bytes_relative(skb, 16, k.addr, 4, BPF_HDR_START_NET))
 			return 0;
-		return match4(dst);
-	}
-	if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
+		r = bpf_map_lookup_elem(&nk_routes4, &k);
+	} else if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
+		struct nk_lpm6 k = { .prefixlen = 128 };
 		__u8 nexthdr, type;
-		__u32 dst[4];
 
 		if (bpf_skb_load_bytes_relative(skb, 6, &nexthdr, 1, BPF_HDR_START_NET) ||
-		    bpf_skb_load_bytes_relative(skb, 24, dst, 16, BPF_HDR_START_NET))
+		    bpf_skb_load_bytes_relative(skb, 24, k.addr, 16, BPF_HDR_START_NET))
 			return 0;
-		if (nexthdr == 58 /* IPPROTO_ICMPV6 */ && cfg.keep_nd) {
+		if (nexthdr == 58 /* IPPROTO_ICMPV6 */) {
 			if (bpf_skb_load_bytes_relative(skb, 40, &type, 1, BPF_HDR_START_NET))
 				return 0;
 			if (type >= 133 && type <= 137)
 				return 0; /* router/neighbour discovery, redirect */
 		}
-		return match6(dst);
+		r = bpf_map_lookup_elem(&nk_routes6, &k);
 	}
-	return 0; /* ARP and the rest */
+	if (!r)
+		return 0; /* ARP, the rest, and no route */
+	/* A target that is gone: the normal path, not a drop. */
+	if (bpf_check_mtu(skb, r->ifindex, &mtu, 0, 0) < 0)
+		return 0;
+	return r->ifindex;
 }
 
 SEC("tc")
 int nk_neigh(struct __sk_buff *skb)
 {
-	if (!wanted(skb))
+	__u32 target = route(skb);
+
+	if (!target)
 		return TC_ACT_UNSPEC;
-	return bpf_redirect_neigh(cfg.target_ifindex, NULL, 0, 0);
+	return bpf_redirect_neigh(target, NULL, 0, 0);
 }
 
 SEC("tc")
 int nk_peer(struct __sk_buff *skb)
 {
-	if (!wanted(skb))
+	__u32 target = route(skb);
+
+	if (!target)
 		return TC_ACT_UNSPEC;
-	return bpf_redirect_peer(cfg.target_ifindex, 0);
+	return bpf_redirect_peer(target, 0);
 }
 
 char LICENSE[] SEC("license") = "GPL";

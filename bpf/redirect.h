@@ -1,29 +1,61 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The configuration of bpf/redirect.bpf.c, shared with nkctl/redirect.c. */
+/*
+ * The maps of bpf/redirect.bpf.c, shared with nkctl/redirect.c. One program
+ * per (device, hook) routes by destination address: an LPM trie per address
+ * family maps a prefix to its target device. nkctl keeps two more maps the
+ * program does not read: the hook's own identity (for show once the device is
+ * gone) and each target's prefixes (so a pod's routes are found without
+ * walking the tries).
+ */
 #ifndef NKCTL_BPF_REDIRECT_H
 #define NKCTL_BPF_REDIRECT_H
 
 #include <linux/types.h>
 
-#define NK_REDIRECT_MAX_PREFIXES 16
+#define NK_ROUTES_MAX 16384       /* routes per family and hook */
+#define NK_TARGETS_MAX 4096       /* targets per hook */
+#define NK_TARGET_PREFIXES 32     /* prefixes per target (both families) */
+#define NK_NAME_LEN 16
 
-/* Addresses and masks in network byte order; addr is already masked. */
-struct nk_prefix4 {
-	__u32 addr, mask;
+/* LPM trie keys: prefix length, then the address in network byte order. */
+struct nk_lpm4 {
+	__u32 prefixlen;
+	__u8 addr[4];
 };
-struct nk_prefix6 {
-	__u32 addr[4], mask[4];
+struct nk_lpm6 {
+	__u32 prefixlen;
+	__u8 addr[16];
 };
 
-struct nk_redirect_cfg {
-	__u32 target_ifindex;
-	__u32 keep_nd;          /* ICMPv6 ND stays local */
-	__u32 n4, n6;
-	struct nk_prefix4 p4[NK_REDIRECT_MAX_PREFIXES];
-	struct nk_prefix6 p6[NK_REDIRECT_MAX_PREFIXES];
-	/* the prefix lengths as the user gave them, for show */
-	__u8 len4[NK_REDIRECT_MAX_PREFIXES];
-	__u8 len6[NK_REDIRECT_MAX_PREFIXES];
+/* A route: the target, and the route's own length (an exact-match check:
+ * a lookup returns the longest match, which may be a shorter prefix). */
+struct nk_route {
+	__u32 ifindex;
+	__u32 prefixlen;
+};
+
+struct nk_prefix {
+	__u8 family;             /* 4 or 6 */
+	__u8 len;
+	__u8 pad[2];
+	__u8 addr[16];
+};
+
+/* nk_targets: a target's prefixes, by its ifindex; the name as it was
+ * when the routes were set (show names a target that is gone by it). */
+struct nk_target {
+	__u32 ifindex;
+	char ifname[NK_NAME_LEN];
+	__u32 n;
+	struct nk_prefix p[NK_TARGET_PREFIXES];
+};
+
+/* nk_info[0]: the device and hook the program was attached to. */
+struct nk_hook_info {
+	__u32 ifindex;
+	__u32 hook;
+	__u32 action;
+	char ifname[NK_NAME_LEN];
 };
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
@@ -74,14 +75,82 @@ int nk_bpf_query(int ifindex, uint32_t attach_type, uint32_t *prog_ids,
 	return 0;
 }
 
-int nk_bpffs_ensure(void)
+static bool is_bpffs(const char *path, struct stat *st)
 {
-	struct statfs st;
+	struct statfs fs;
 
-	if (statfs(NK_BPFFS, &st) == 0 && (uint32_t)st.f_type == BPF_FS_MAGIC)
+	return statfs(path, &fs) == 0 && (uint32_t)fs.f_type == BPF_FS_MAGIC && stat(path, st) == 0;
+}
+
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd, ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return 0;
-	if (mount("bpf", NK_BPFFS, "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700"))
-		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');  /* after the command name, which may hold anything */
+	return p && sscanf(p + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : 0;
+}
+
+static bool mntns_of(pid_t pid, struct stat *st)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	return stat(path, st) == 0;
+}
+
+/*
+ * The process whose mount namespace is the host's: PID 1, or when its
+ * namespaces cannot be read (a container), the outermost ancestor whose can.
+ * 0 when none.
+ */
+static pid_t host_pid(void)
+{
+	struct stat st;
+	pid_t best = 0, pid;
+
+	if (mntns_of(1, &st))
+		return 1;
+	pid = getpid();
+	for (int i = 0; i < 256 && pid > 1; i++, pid = parent_of(pid))
+		if (mntns_of(pid, &st))
+			best = pid;
+	return best;
+}
+
+int nk_bpffs_root(bool may_mount, char *buf, size_t len)
+{
+	struct stat here, host, self, init;
+	bool here_ok = is_bpffs(NK_BPFFS, &here);
+	pid_t hp = host_pid();
+	char host_path[64];
+
+	if (!hp || !mntns_of(getpid(), &self) || !mntns_of(hp, &init) ||
+	    (self.st_dev == init.st_dev && self.st_ino == init.st_ino)) {
+		/* The host's mount namespace (or no way to tell). */
+		if (!here_ok && !may_mount)
+			return -ENOENT;
+		if (!here_ok && mount("bpf", NK_BPFFS, "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+				      "mode=0700"))
+			return -errno;
+		snprintf(buf, len, "%s", NK_BPFFS);
+		return 0;
+	}
+	snprintf(host_path, sizeof(host_path), "/proc/%d/root%s", (int)hp, NK_BPFFS);
+	if (!is_bpffs(host_path, &host))
+		return -EXDEV;
+	/* The same bpffs seen from here (bind-mounted in): the short path. */
+	snprintf(buf, len, "%s", here_ok && here.st_dev == host.st_dev ? NK_BPFFS : host_path);
 	return 0;
 }
 

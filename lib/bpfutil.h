@@ -7,6 +7,8 @@
 #ifndef NKCTL_BPFUTIL_H
 #define NKCTL_BPFUTIL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define NK_BPFFS "/sys/fs/bpf"
@@ -25,8 +27,16 @@ int nk_bpf_link_info(int fd, struct nk_bpf_link *out);
 int nk_bpf_query(int ifindex, uint32_t attach_type, uint32_t *prog_ids,
 		 uint32_t *link_ids, uint32_t *count);
 
-/* bpffs is mounted at NK_BPFFS, or gets mounted there. 0 or -errno. */
-int nk_bpffs_ensure(void);
+/*
+ * The host's bpffs, where pins outlive nkctl, into buf: NK_BPFFS when it is
+ * the bpffs PID 1 sees; in a private mount namespace (ip netns exec mounts its
+ * own /sys) the host's through /proc/PID/root, PID being 1 or, where PID 1's
+ * namespaces cannot be read (a container), the outermost ancestor's that can. may_mount: in PID 1's mount
+ * namespace, mount bpffs on NK_BPFFS when none is there. 0; -ENOENT: no bpffs
+ * (and may not mount); -EXDEV: a private mount namespace and the host's bpffs
+ * is not reachable (pins made here would vanish); else -errno.
+ */
+int nk_bpffs_root(bool may_mount, char *buf, size_t len);
 
 /*
  * path is a directory owned by us, mode 0700, not a symlink; created when

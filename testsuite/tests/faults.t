@@ -45,15 +45,18 @@ expect_rc 0 "netkit deleted: show bindings" -n "$POD" -j show bindings
 expect_eq "$OUT" '{"bindings":[]}' "netkit deleted: no binding shown"
 expect_rc 0 "netkit deleted: redirect show" -n "$HOST" -j redirect show
 expect_eq "$(printf '%s' "$OUT" | jq -c "[.redirects[] | select(.ifindex==$nkh_idx) | .defunct]")" '[true]' "netkit deleted: its pin is shown defunct"
-expect_eq "$(printf '%s' "$OUT" | jq -c "[.redirects[] | select(.ifname==\"$SIM\") | .target.ifindex]")" "[$nkh_idx]" "netkit deleted: the NIC's redirect still names the old target"
+expect_eq "$(printf '%s' "$OUT" | jq -c "[.redirects[] | select(.ifname==\"$SIM\") | .routes[] | [.target.ifindex, .defunct]]")" "[[$nkh_idx,true]]" "netkit deleted: the NIC's route still names the old target, defunct"
 expect_error 3 "netkit deleted: unlease" -n "$POD" unlease dev nkp
 expect_error 3 "netkit deleted: unbind" -n "$POD" unbind dev nkp
-expect_error 3 "netkit deleted: redirect detach of the gone device" -n "$HOST" redirect detach dev nkh
+expect_rc 0 "netkit deleted: redirect detach of the gone device, by its name" -n "$HOST" -j redirect detach dev nkh
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.detached[] | [.ifindex, .ifname, .["hook-removed"]]]')" "[[$nkh_idx,\"nkh\",true]]" "netkit deleted: the defunct pin is removed, named as recorded"
+expect_error 3 "netkit deleted: redirect detach again" -n "$HOST" redirect detach dev nkh
 # A new pair: attach heals the defunct pin when the ifindex comes back, and
 # the NIC's redirect is re-pointed.
 nk -n "$HOST" link add nkh2 peer nkp2 rxqueues 2
-expect_rc 0 "netkit deleted: re-point the NIC's redirect" -n "$HOST" -j redirect attach dev "$SIM" to nkh2 prefix 10.9.0.0/24
-expect_eq "$(printf '%s' "$OUT" | jq -c '.redirects[0] | [.target.ifname, .changed, .defunct]')" '["nkh2",true,false]' "netkit deleted: atomically replaced"
+expect_error 4 "netkit deleted: the gone target still holds its prefix" -n "$HOST" redirect attach dev "$SIM" to nkh2 prefix 10.9.0.0/24
+expect_rc 0 "netkit deleted: re-point the NIC's route with replace" -n "$HOST" -j redirect attach dev "$SIM" to nkh2 prefix 10.9.0.0/24 replace
+expect_eq "$(printf '%s' "$OUT" | jq -c '.redirects[0] | [.routes[0].target.ifname, .changed, .replaced, .defunct]')" '["nkh2",true,true,false]' "netkit deleted: moved in the route table"
 expect_rc 0 "netkit deleted: redirect show after" -n "$HOST" -j redirect show
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | select(.defunct==false) | .ifname]')" "[\"$SIM\"]" "netkit deleted: only the live pin is live"
 run_deferred

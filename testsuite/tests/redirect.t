@@ -15,12 +15,12 @@ pass "no path without redirects"
 expect_rc 0 "attach pod egress" -n "$HOST" -j redirect attach dev vH to vN
 json_valid "attach -j"
 first=$OUT
-expect_eq "$(printf '%s' "$first" | jq -c '.redirects[0] | [.ifname, .hook, .action, .target.ifname, .changed, .defunct]')" \
+expect_eq "$(printf '%s' "$first" | jq -c '.redirects[0] | [.ifname, .hook, .action, .routes[0].target.ifname, .changed, .defunct]')" \
 	'["vH","tcx-ingress","redirect-neigh","vN",true,false]' "egress defaults: tcx-ingress, redirect-neigh"
 ping_ok "$POD" 10.10.2.2 && fail "one redirect is enough?"
 pass "one direction alone does not make a path"
 expect_rc 0 "attach pod ingress" -n "$HOST" -j redirect attach dev vN to vH prefix 10.10.1.0/24 prefix fd01::/64
-expect_eq "$(printf '%s' "$OUT" | jq -c '.redirects[0] | [.action, .prefixes]')" \
+expect_eq "$(printf '%s' "$OUT" | jq -c '.redirects[0] | [.action, .routes[0].prefixes]')" \
 	'["redirect-peer",["10.10.1.0/24","fd01::/64"]]' "prefixes mean redirect-peer"
 ping_ok "$POD" 10.10.2.2 || fail "no ping pod -> remote"
 pass "IPv4 ping through both redirects"
@@ -66,7 +66,7 @@ expect_eq "$loss" "0% packet loss" "no packet lost during 20 replacements"
 # show: ours with their configuration.
 expect_rc 0 "redirect show" -n "$HOST" -j redirect show
 json_valid "show -j"
-expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | [.ifname, .action, .target.ifname]] | sort')" \
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | [.ifname, .action, .routes[0].target.ifname]] | sort')" \
 	'[["vH","redirect-neigh","vN"],["vN","redirect-peer","vH"]]' "show lists both"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.foreign')" '[]' "no foreign programs here"
 expect_rc 0 "redirect show dev" -n "$HOST" -j redirect show dev vN

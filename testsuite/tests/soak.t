@@ -53,7 +53,7 @@ worker() {
 		# tried twice at once even when the machine is slow; then at random.
 		case $kind in
 		0|1) run attach "$d" redirect attach dev "$d" to "$SIM" ;;
-		2) run attach "$d" redirect attach dev "$d" to "${d}p" ;;
+		2) run attach "$d" redirect attach dev "$d" to "${d}p" replace ;;
 		3) run detach "$d" redirect detach dev "$d" ;;
 		4) run lease "$q" lease dev "nkl$q" from "$SIM" queue "$q" ;;
 		5) run unlease "$q" unlease from "$SIM" queue "$q" force
@@ -105,7 +105,9 @@ for i in 0 1 2; do
 	idx=$(ifindex_of "$HOST" "$d")
 	last=$(possible_last "$d" attach,detach)
 	n=$(printf '%s' "$shown" | jq "[.redirects[] | select(.ifindex==$idx and .defunct==false)] | length")
-	pinned=$(ls /sys/fs/bpf/nkctl/net$(stat -L -c %i /run/netns/$HOST)/dev$idx 2>/dev/null | wc -l)
+	# The link pins (the maps beside them are <hook>-v4, -v6, -targets, -info).
+	pinned=$(ls /sys/fs/bpf/nkctl/net$(stat -L -c %i /run/netns/$HOST)/dev$idx 2>/dev/null |
+		grep -Evc -- '-(v4|v6|targets|info)$')
 	case "$n:$last" in
 	1:*attach*|0:*detach*) pass "$d: final redirect state ($n) matches a last command ($last)" ;;
 	*) fail "$d: $n redirects shown, but the last successful commands were: $last" ;;
