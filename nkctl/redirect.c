@@ -1205,6 +1205,19 @@ static void show_foreign(struct out *o, const struct nk_link *l, const uint32_t 
 	}
 }
 
+/* A refused read is an error, not an empty list: programs and pins are read
+ * with bpf(2), which wants CAP_NET_ADMIN (queries) and CAP_BPF (pins). */
+static int check_readable(void)
+{
+	uint32_t progs[1], lids[1], cnt = 1;
+	int ret = nk_bpf_query(1, NK_BPF_TCX_INGRESS, progs, lids, &cnt);
+
+	if (ret == -EPERM || ret == -EACCES)
+		return nk_error(NK_EXIT_PERM,
+				"reading BPF programs needs CAP_NET_ADMIN and CAP_BPF (run as root)");
+	return 0;
+}
+
 static int cmd_redirect_show(struct nk_ctx *ctx, const void *args)
 {
 	const struct redirect_args *a = args;
@@ -1220,6 +1233,8 @@ static int cmd_redirect_show(struct nk_ctx *ctx, const void *args)
 		ret = nk_link_lookup(rt, a->dev, 0, &one, NULL, false);
 		only = one.ifindex;
 	}
+	if (!ret)
+		ret = check_readable();
 	if (!ret)
 		ret = here_links(ctx, &links);
 	if (ret)

@@ -1,66 +1,156 @@
 #!/bin/bash
 # tier: vm
-# examples/cni/nkctl-cni driven with the real CNI protocol (CNI_* variables,
-# the network configuration on stdin, the result on stdout): ADD builds the
-# pair, the lease holder, the leases and the redirects; CHECK verifies; DEL
-# removes all of it and can be repeated.
+# timeout: 600
+# examples/cni/nkctl-cni driven as a container runtime drives it: through
+# libcni (helpers/cnitool, AddNetworkList / CheckNetworkList / DelNetworkList
+# with a conflist), with host-local as the delegated IPAM: three pods on one
+# netdevsim NIC, each with its netkit pair, its lease from the pool, its NIC
+# route and egress redirect; a linked netdevsim pings each. CHECK passes and
+# fails precisely when tampered with; DEL of one leaves the others working; an
+# exhausted pool and repeated ADD/DEL with the namespace gone before DEL leave
+# nothing behind. The error paths libcni cannot provoke (a bad cniVersion, a
+# configuration without IPAM) run the plugin directly with CNI_* variables.
 . "$TESTSUITE/lib.sh"
 need_root
-need_cmd jq nsenter
+need_cmd jq nsenter ping
 PLUGIN=$TESTSUITE/../examples/cni/nkctl-cni
+CNI_BIN=/usr/lib/cni
+[ -x "$CNI_BIN/host-local" ] || skip "no host-local IPAM plugin (containernetworking-plugins)"
+CNITOOL=$NKCTL_HELPERS/nkctl-cnitool
+[ -x "$CNITOOL" ] || skip "no $CNITOOL (make check builds it where golang-go and golang-github-appc-cni-dev are installed)"
+mkdir -p "$T_TMP/bin" "$T_TMP/cache"
+ln -s "$(cd "$(dirname "$PLUGIN")" && pwd)/nkctl-cni" "$T_TMP/bin/nkctl-cni"
+ln -s "$CNI_BIN/host-local" "$T_TMP/bin/host-local"
 ns_new HOST
-ns_new POD
+ns_new REMOTE
 sim_new SIM "$HOST" 4
-conf=$(jq -cn --arg nic "$SIM" '{cniVersion: "1.0.0", name: "nk", type: "nkctl-cni",
-	nic: $nic, queues: "2-3", address: "10.10.1.2/24", gateway: "10.10.1.1"}')
-cid=c0ffee$RANDOM
+sim_new RSIM "$REMOTE" 4
+exec {hfd}<"/run/netns/$HOST" {rfd}<"/run/netns/$REMOTE"
+echo "$hfd:$(ifindex_of "$HOST" "$SIM") $rfd:$(ifindex_of "$REMOTE" "$RSIM")" > /sys/bus/netdevsim/link_device ||
+	skip "netdevsim cannot link devices"
+defer "echo $hfd:$(ifindex_of "$HOST" "$SIM") > /sys/bus/netdevsim/unlink_device"
+ip -n "$HOST" addr add 10.10.2.1/24 dev "$SIM"
+ip -n "$REMOTE" addr add 10.10.2.2/24 dev "$RSIM"
+ip -n "$REMOTE" route add 10.20.0.0/16 via 10.10.2.1
+ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0
+IPAMDIR=$T_TMP/ipam
+conf() { # conf [CNIVERSION]: the network configuration
+	jq -cn --arg nic "$SIM" --arg dir "$IPAMDIR" --arg v "${1:-1.0.0}" '{cniVersion: $v,
+		name: "nk", type: "nkctl-cni", nic: $nic, queues: "1-3", queuesPerPod: 1,
+		ipam: {type: "host-local", dataDir: $dir,
+			ranges: [[{subnet: "10.20.0.0/16", gateway: "10.20.0.1"}]]}}'
+}
+CONF=$(conf)
+jq -c '{cniVersion, name, plugins: [del(.cniVersion, .name)]}' <<<"$CONF" > "$T_TMP/nk.conflist"
 
-cni() { # cni COMMAND: run the plugin in HOST; sets RC, OUT
-	OUT=$(printf '%s' "$conf" | nsenter --net="/run/netns/$HOST" env CNI_COMMAND="$1" \
-		CNI_CONTAINERID="$cid" CNI_NETNS="/run/netns/$POD" CNI_IFNAME=eth0 CNI_PATH=/opt/cni/bin \
+raw() { # raw COMMAND CONTAINER NETNS [CONF]: the plugin itself, in HOST; sets RC, OUT
+	OUT=$(printf '%s' "${4:-$CONF}" | nsenter --net="/run/netns/$HOST" env CNI_COMMAND="$1" \
+		CNI_CONTAINERID="$2" CNI_NETNS="$3" CNI_IFNAME=eth0 CNI_PATH="$T_TMP/bin" \
 		NKCTL="$NKCTL" "$PLUGIN" 2> "$T_TMP/cni.err")
 	RC=$?
 }
+cni() { # cni ADD|CHECK|DEL CONTAINER NETNS: through libcni, as a runtime; sets RC, OUT
+	OUT=$(nsenter --net="/run/netns/$HOST" env CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" \
+		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" "${1,,}" "$T_TMP/nk.conflist" "$2" "$3" eth0 \
+		2> "$T_TMP/cni.err")
+	RC=$?
+}
+reservations() { find "$IPAMDIR" -type f -name '10.*' 2>/dev/null | wc -l; }
 
-cni VERSION
-expect_eq "$RC" 0 "VERSION"
-cni ADD
-[ "$RC" = 0 ] || fail "ADD: $OUT $(cat "$T_TMP/cni.err")"
-pass "ADD succeeds"
-expect_eq "$(printf '%s' "$OUT" | jq -c '[.cniVersion, .interfaces[1].name, .interfaces[1].sandbox, .ips[0].address, (.interfaces | length)]')" \
-	"[\"1.0.0\",\"eth0\",\"/run/netns/$POD\",\"10.10.1.2/24\",3]" "the result names the interfaces and the address"
-host=$(printf '%s' "$OUT" | jq -r '.interfaces[0].name')
-holder=$(printf '%s' "$OUT" | jq -r '.interfaces[2].name')
+# The protocol's own answers.
+OUT=$(env CNI_PATH="$T_TMP/bin" "$CNITOOL" version "$T_TMP/nk.conflist")
+expect_eq "$(printf '%s' "$OUT" | jq -c .supportedVersions)" '["1.0.0"]' "VERSION (asked by libcni) lists what it speaks"
+raw ADD c0 /nonexistent "$(conf 0.3.1)"
+expect_eq "$RC" 1 "an incompatible cniVersion fails"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.code, (.msg | test("^Error") | not)]')" '[1,true]' \
+	"with CNI error 1 and a message without nkctl's prefix"
+raw ADD c0 /nonexistent "$(jq -c 'del(.ipam)' <<<"$CONF")"
+expect_eq "$(printf '%s' "$OUT" | jq -c .code)" 7 "a configuration without ipam is error 7"
 
-# The kernel's state, read without nkctl.
-expect_eq "$($NLPROBE -n "$POD" link eth0 | jq -c '[.kind, .netkit.primary]')" '["netkit",false]' "eth0 is the netkit peer in the pod"
-expect_eq "$($NLPROBE -n "$HOST" link "$host" | jq -c '[.kind, .netkit.primary]')" '["netkit",true]' "the primary is in the host"
-expect_eq "$($NLPROBE -n "$POD" link "$holder" | jq -r .netkit.pairing)" single "the lease holder is a single device in the pod"
-for q in 2 3; do
-	expect_eq "$(lease_of "$HOST" "$SIM" "$q" | jq -c '[.ifindex, (.["netns-id"]|type)]')" \
-		"[$(ifindex_of "$POD" "$holder"),\"number\"]" "NIC queue $q is leased to the holder in the pod"
+# Three pods.
+PODS=() CIDS=() RES=()
+for i in 1 2 3; do
+	ns_new P
+	PODS[$i]=$P CIDS[$i]=pod$i$RANDOM
+	cni ADD "${CIDS[$i]}" "/run/netns/$P"
+	[ "$RC" = 0 ] || fail "ADD pod $i: $OUT $(cat "$T_TMP/cni.err")"
+	RES[$i]=$OUT
+	expect_eq "$(printf '%s' "$OUT" | jq -c '[.cniVersion, (.interfaces | length), .interfaces[1].name,
+		.interfaces[1].sandbox, .ips[0].interface, .ips[0].gateway, (.routes | length > 0)]')" \
+		"[\"1.0.0\",2,\"eth0\",\"/run/netns/$P\",1,\"10.20.0.1\",true]" "pod $i: the result has interfaces, ips and routes"
 done
-expect_eq "$(ip -n "$POD" -j addr show eth0 | jq -r '.[0].addr_info[] | select(.family=="inet") | .local')" 10.10.1.2 "the pod's address"
-nk -n "$HOST" -j redirect show
-expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | [.ifname, .action]] | sort')" \
-	"$(jq -cn --arg h "$host" --arg s "$SIM" '[[$h, "redirect-neigh"], [$s, "redirect-peer"]] | sort')" "both redirects pinned"
+addrs=$(for i in 1 2 3; do printf '%s' "${RES[$i]}" | jq -r '.ips[0].address'; done | sort -u | wc -l)
+expect_eq "$addrs" 3 "host-local gave three addresses"
+expect_eq "$(reservations)" 3 "three IPAM reservations"
+nk -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname == $s) | .id] | sort')" '[1,2,3]' \
+	"each pod leased its own queue of the pool"
+for i in 1 2 3; do
+	a=$(printf '%s' "${RES[$i]}" | jq -r '.ips[0].address | split("/")[0]')
+	ping_ok "$REMOTE" "$a" || fail "the remote cannot reach pod $i ($a)"
+	ping_ok "${PODS[$i]}" 10.10.2.2 || fail "pod $i cannot reach the remote"
+	pass "pod $i and the remote reach each other through nkctl's redirects (forwarding off)"
+	cni CHECK "${CIDS[$i]}" "/run/netns/${PODS[$i]}"
+	expect_eq "$RC" 0 "pod $i: CHECK passes"
+done
 
-cni CHECK
-expect_eq "$RC" 0 "CHECK after ADD"
+# The pool is exhausted: a fourth ADD fails and leaves nothing behind.
+ns_new P4
+cni ADD pod4 "/run/netns/$P4"
+expect_eq "$RC" 1 "ADD with the pool exhausted fails"
+expect_match "$(printf '%s' "$OUT" | jq -r .msg)" 'pool 1-3 of .* is exhausted' "says the pool is exhausted"
+expect_eq "$(ip -n "$P4" -o link show | grep -vc ': lo:')" 0 "nothing left in its namespace"
+expect_eq "$(reservations)" 3 "its IPAM reservation was released"
 
-cni DEL
-[ "$RC" = 0 ] || fail "DEL: $OUT $(cat "$T_TMP/cni.err")"
-pass "DEL succeeds"
-$NLPROBE -n "$POD" link eth0 > /dev/null 2>&1 && fail "eth0 is still in the pod"
-$NLPROBE -n "$POD" link "$holder" > /dev/null 2>&1 && fail "the holder is still in the pod"
-pass "DEL removed the pair and the holder"
-expect_eq "$(lease_of "$HOST" "$SIM" 2)$(lease_of "$HOST" "$SIM" 3)" nullnull "the leases ended"
-nk -n "$HOST" -j redirect show
-expect_eq "$(printf '%s' "$OUT" | jq '.redirects | length')" 0 "no redirect left"
+# ADD twice for the same container is safe.
+cni ADD "${CIDS[1]}" "/run/netns/${PODS[1]}"
+[ "$RC" = 0 ] || fail "ADD again: $OUT $(cat "$T_TMP/cni.err")"
+RES[1]=$OUT
+expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}@')" 3 "still one pair per pod"
+a1=$(printf '%s' "${RES[1]}" | jq -r '.ips[0].address | split("/")[0]')
+ping_ok "$REMOTE" "$a1" || fail "pod 1 after a second ADD"
+pass "pod 1 works after a second ADD"
 
-cni DEL
+# Tampering fails CHECK precisely.
+host3=$(printf '%s' "${RES[3]}" | jq -r '.interfaces[0].name')
+nk -n "$HOST" redirect detach dev "$SIM" to "$host3"
+cni CHECK "${CIDS[3]}" "/run/netns/${PODS[3]}"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.code, (.msg | test("does not route"))]')" '[100,true]' \
+	"CHECK names the missing NIC route"
+ip -n "${PODS[3]}" addr flush dev eth0
+cni CHECK "${CIDS[3]}" "/run/netns/${PODS[3]}"
+expect_match "$(printf '%s' "$OUT" | jq -r .msg)" 'does not have' "CHECK names the missing address"
+
+# DEL of pod 2 leaves pods 1 and 3's pieces alone.
+cni DEL "${CIDS[2]}" "/run/netns/${PODS[2]}"
+[ "$RC" = 0 ] || fail "DEL pod 2: $OUT $(cat "$T_TMP/cni.err")"
+ping_ok "$REMOTE" "$a1" || fail "pod 1 after pod 2's DEL"
+pass "pod 1 still works after pod 2's DEL"
+cni CHECK "${CIDS[1]}" "/run/netns/${PODS[1]}"
+expect_eq "$RC" 0 "pod 1 CHECK after pod 2's DEL"
+expect_eq "$(reservations)" 2 "pod 2's address was released"
+cni DEL "${CIDS[2]}" "/run/netns/${PODS[2]}"
 expect_eq "$RC" 0 "a repeated DEL succeeds"
-cni CHECK
-expect_eq "$RC" 1 "CHECK after DEL fails"
-expect_eq "$(printf '%s' "$OUT" | jq -c '[.code, (.msg | length > 0)]')" '[100,true]' "with a CNI error object"
+for i in 1 3; do
+	cni DEL "${CIDS[$i]}" "/run/netns/${PODS[$i]}"
+	expect_eq "$RC" 0 "DEL pod $i"
+done
+
+# 20 ADD/DEL cycles, the namespace deleted before DEL: nothing is left.
+for n in $(seq 20); do
+	ip netns add "nkt-cni-cycle-$$"
+	cni ADD "cycle$n" "/run/netns/nkt-cni-cycle-$$"
+	[ "$RC" = 0 ] || { ip netns del "nkt-cni-cycle-$$"; fail "cycle $n ADD: $OUT $(cat "$T_TMP/cni.err")"; }
+	ip netns del "nkt-cni-cycle-$$"
+	cni DEL "cycle$n" "/run/netns/nkt-cni-cycle-$$"
+	[ "$RC" = 0 ] || fail "cycle $n DEL: $OUT $(cat "$T_TMP/cni.err")"
+done
+pass "20 ADD/DEL cycles with the namespace gone before DEL"
+expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}')" 0 "no device left"
+nk -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq '.leases | length')" 0 "no lease left"
+nk -n "$HOST" -j redirect show
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | .ifname]')" '[]' "no route or redirect left"
+expect_eq "$(reservations)" 0 "no IPAM reservation left"
+expect_eq "$(pgrep -fc 'nkctl.*bind' || true)" 0 "no holder left"
 done_testing

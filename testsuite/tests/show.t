@@ -99,5 +99,9 @@ if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	OUT=$(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
 		"$T_TMP/nkctl-user" show kernel 2>&1)
 	expect_match "$OUT" 'tcx +unknown \(needs CAP_NET_ADMIN\)' "text says unknown (needs CAP_NET_ADMIN)"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$T_TMP/nkctl-user" -j redirect show > "$T_TMP/out" 2> "$T_TMP/err"
+	expect_eq "$?:$(cat "$T_TMP/out")" "6:" "redirect show without privileges: permission exit status, no document"
+	expect_match "$(cat "$T_TMP/err")" '^Error: reading BPF programs needs CAP_NET_ADMIN' "says what it needs"
 fi
 done_testing
