@@ -21,18 +21,7 @@ CNITOOL=$NKCTL_HELPERS/nkctl-cnitool
 mkdir -p "$T_TMP/bin" "$T_TMP/cache"
 ln -s "$(cd "$(dirname "$PLUGIN")" && pwd)/nkctl-cni" "$T_TMP/bin/nkctl-cni"
 ln -s "$CNI_BIN/host-local" "$T_TMP/bin/host-local"
-ns_new HOST
-ns_new REMOTE
-sim_new SIM "$HOST" 4
-sim_new RSIM "$REMOTE" 4
-exec {hfd}<"/run/netns/$HOST" {rfd}<"/run/netns/$REMOTE"
-echo "$hfd:$(ifindex_of "$HOST" "$SIM") $rfd:$(ifindex_of "$REMOTE" "$RSIM")" > /sys/bus/netdevsim/link_device ||
-	skip "netdevsim cannot link devices"
-defer "echo $hfd:$(ifindex_of "$HOST" "$SIM") > /sys/bus/netdevsim/unlink_device"
-ip -n "$HOST" addr add 10.10.2.1/24 dev "$SIM"
-ip -n "$REMOTE" addr add 10.10.2.2/24 dev "$RSIM"
-ip -n "$REMOTE" route add 10.20.0.0/16 via 10.10.2.1
-ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0
+topo_nic_remote
 IPAMDIR=$T_TMP/ipam
 conf() { # conf [CNIVERSION]: the network configuration
 	jq -cn --arg nic "$SIM" --arg dir "$IPAMDIR" --arg v "${1:-1.0.0}" '{cniVersion: $v,
