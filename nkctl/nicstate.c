@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/* NIC state files: "key value" lines, written atomically. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bpfutil.h"
+#include "nic.h"
+
+#define STATE_MAGIC "nkctl-nic 1"
+
+static void state_path(char *buf, size_t len, dev_t dev, ino_t ino, int ifindex)
+{
+	snprintf(buf, len, NK_NIC_STATE_DIR "/%llu-%llu-%d", (unsigned long long)dev,
+		 (unsigned long long)ino, ifindex);
+}
+
+static int state_dirs(void)
+{
+	int ret = nk_private_dir(NK_NIC_RUN_DIR);
+
+	return ret ? ret : nk_private_dir(NK_NIC_STATE_DIR);
+}
+
+int nk_nic_lock(int *fd)
+{
+	int ret = state_dirs();
+
+	if (ret)
+		return ret;
+	*fd = open(NK_NIC_STATE_DIR "/.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (*fd < 0)
+		return -errno;
+	if (flock(*fd, LOCK_EX)) {
+		ret = -errno;
+		close(*fd);
+		return ret;
+	}
+	return 0;
+}
+
+/* "1 2 3" into v (at most max). */
+static size_t parse_list(char *val, uint32_t *v, size_t max)
+{
+	char *tok, *save = NULL;
+	size_t n = 0;
+
+	for (tok = strtok_r(val, " ", &save); tok && n < max; tok = strtok_r(NULL, " ", &save))
+		v[n++] = (uint32_t)strtoul(tok, NULL, 10);
+	return n;
+}
+
+static void parse_line(char *line, struct nk_nic_state *st)
+{
+	char *val = strchr(line, ' ');
+	unsigned long long u;
+
+	if (!val)
+		val = line + strlen(line);
+	else
+		*val++ = '\0';
+	u = strtoull(val, NULL, 10);
+	if (!strcmp(line, "ifname"))
+		snprintf(st->ifname, sizeof(st->ifname), "%s", val);
+	else if (!strcmp(line, "reserved"))
+		st->nreserved = parse_list(val, st->reserved, NK_MAX_QUEUES);
+	else if (!strcmp(line, "saved"))
+		st->saved = u != 0;
+	else if (!strcmp(line, "tcp-data-split")) {
+		st->have_tds = true;
+		st->tds = (uint32_t)u;
+	} else if (!strcmp(line, "hds-thresh")) {
+		st->have_hds = true;
+		st->hds = (uint32_t)u;
+	} else if (!strcmp(line, "rss-default"))
+		st->rss_default = u != 0;
+	else if (!strcmp(line, "indir"))
+		st->indir_size = (uint32_t)parse_list(val, st->indir, NK_RSS_MAX_INDIR);
+	else if (!strcmp(line, "rules"))
+		st->nrules = parse_list(val, st->rules, NK_NIC_MAX_RULES);
+}
+
+int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st)
+{
+	char path[160], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	bool magic = false;
+
+	memset(st, 0, sizeof(*st));
+	st->ns_dev = ns->dev;
+	st->ns_ino = ns->ino;
+	st->ifindex = ifindex;
+	state_path(path, sizeof(path), ns->dev, ns->ino, ifindex);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!magic) {
+			magic = !strcmp(line, STATE_MAGIC);
+			if (!magic)
+				break;
+			continue;
+		}
+		parse_line(line, st);
+	}
+	free(line);
+	fclose(f);
+	if (!magic)
+		return -EBADMSG;
+	st->exists = true;
+	return 0;
+}
+
+static void put_list(FILE *f, const char *key, const uint32_t *v, size_t n)
+{
+	fprintf(f, "%s", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %u", v[i]);
+	fprintf(f, "\n");
+}
+
+static int write_file(int fd, const struct nk_nic_state *st)
+{
+	FILE *f = fdopen(fd, "w");
+	int ret = 0;
+
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	fprintf(f, STATE_MAGIC "\nifname %s\n", st->ifname);
+	put_list(f, "reserved", st->reserved, st->nreserved);
+	fprintf(f, "saved %d\n", st->saved);
+	if (st->saved) {
+		if (st->have_tds)
+			fprintf(f, "tcp-data-split %u\n", st->tds);
+		if (st->have_hds)
+			fprintf(f, "hds-thresh %u\n", st->hds);
+		fprintf(f, "rss-default %d\n", st->rss_default);
+		put_list(f, "indir", st->indir, st->indir_size);
+	}
+	put_list(f, "rules", st->rules, st->nrules);
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+int nk_nic_state_save(const struct nk_nic_state *st)
+{
+	char path[160], tmp[200];
+	int fd, ret = state_dirs();
+
+	if (ret)
+		return ret;
+	state_path(path, sizeof(path), st->ns_dev, st->ns_ino, st->ifindex);
+	snprintf(tmp, sizeof(tmp), NK_NIC_STATE_DIR "/.tmp.%d", (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	ret = write_file(fd, st);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		return ret;
+	}
+	fd = open(NK_NIC_STATE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+}
+
+int nk_nic_state_drop(const struct nk_nic_state *st)
+{
+	char path[160];
+
+	state_path(path, sizeof(path), st->ns_dev, st->ns_ino, st->ifindex);
+	return unlink(path) && errno != ENOENT ? -errno : 0;
+}
+
+bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q)
+{
+	for (size_t i = 0; i < st->nreserved; i++)
+		if (st->reserved[i] == q)
+			return true;
+	return false;
+}
+
+bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id)
+{
+	for (size_t i = 0; i < st->nrules; i++)
+		if (st->rules[i] == id)
+			return true;
+	return false;
+}
+
+void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < st->nrules; i++)
+		if (st->rules[i] != id)
+			st->rules[k++] = st->rules[i];
+	st->nrules = k;
+}
