@@ -180,6 +180,10 @@ void nk_table_list(const struct nk_table *t, const char *prefix)
 
 			printf("arg\t%s\t%s\t%s\n", path, p->kw ? p->kw : "-",
 			       p->meta ? p->meta : "");
+			/* An enum's words, from its word table. */
+			for (size_t w = 0; p->type == NKP_ENUM && p->choices[w].name; w++)
+				printf("val\t%s\t%s\t%s\n", path, p->kw ? p->kw : "-",
+				       p->choices[w].name);
 		}
 	}
 }
