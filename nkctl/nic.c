@@ -507,10 +507,11 @@ static int restore(struct nic_job *j)
 	return 0;
 }
 
-static int save_state(const struct nic_job *j)
+static int save_state(struct nic_job *j)
 {
 	int ret = nk_nic_state_save(&j->st);
 
+	j->st.exists = !ret;
 	return ret ? nk_error_errno(-ret, "cannot write the state of %s under %s; nothing was changed",
 				    j->link.ifname, NK_NIC_STATE_DIR) : 0;
 }
