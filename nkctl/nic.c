@@ -6,6 +6,7 @@
  * hds-thresh 0; release puts back what the NIC had before the first
  * reservation, from the state file written before anything was changed.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,7 @@ static int load(struct nk_ctx *ctx, const char *dev, const struct nk_link *known
 	struct nl_err err;
 	int fd, ret;
 
-	ret = nk_ns_here(ctx, &j->ns);
+	ret = j->ns ? 0 : nk_ns_here(ctx, &j->ns);
 	if (!ret && known)
 		j->link = *known;
 	else if (!ret)
@@ -544,7 +545,13 @@ static int begin(struct nk_ctx *ctx, const struct nic_args *a, struct nic_job **
 /* Read back what the changes made, for the printed document. */
 static void reread(struct nic_job *j)
 {
+	int fd;
+
 	read_settings(j);
+	nk_ntuple_list_free(&j->rules);
+	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
+	if (!j->rules_ret)
+		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
 }
 
 static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
@@ -618,11 +625,32 @@ static int finish_release(struct nic_job *j)
 	if (j->st.saved && (ret = restore(j)))
 		return ret;
 	j->st.saved = false;
-	ret = j->st.nrules ? nk_nic_state_save(&j->st) : nk_nic_state_drop(&j->st);
+	ret = j->st.nrules || j->st.nleases ? nk_nic_state_save(&j->st) :
+					       nk_nic_state_drop(&j->st);
 	if (ret)
 		return nk_error_errno(-ret, "%s is restored but its state under %s cannot be updated",
 				      j->link.ifname, NK_NIC_STATE_DIR);
 	return 0;
+}
+
+/* Release of everything: nkctl's rules go too, and the leases' records. */
+static int drop_rules(struct nic_job *j)
+{
+	int fd, ret = j->st.nrules ? nk_ns_ioctl(j->ns, &fd) : 0;
+
+	while (!ret && j->st.nrules) {
+		uint32_t id = j->st.rules[j->st.nrules - 1];
+
+		ret = ethtool_ntuple_del(fd, j->link.ifname, id);
+		if (ret == -ENOENT || ret == -EINVAL)
+			ret = 0;
+		if (ret)
+			return nk_error_errno(-ret, "cannot delete rule %u of %s", id, j->link.ifname);
+		j->st.nrules--;
+		ret = save_state(j);
+	}
+	j->st.nleases = 0;
+	return ret;
 }
 
 static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
@@ -631,7 +659,7 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 	struct nic_job *j;
 	int ret = begin(ctx, a, &j);
 
-	if (!ret && (!j->st.exists || (!j->st.nreserved && !j->st.saved))) {
+	if (!ret && (!j->st.exists || (!j->st.nreserved && !j->st.saved && (j->n || !j->st.nrules)))) {
 		if (!ctx->force)
 			ret = nk_error(NK_EXIT_NOTFOUND, "%s has no queue reserved by nkctl",
 				       j->link.ifname);
@@ -648,6 +676,8 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 		release_ids(j);
 		ret = save_state(j);
 	}
+	if (!ret && !j->n)
+		ret = drop_rules(j);
 	if (!ret)
 		ret = finish_release(j);
 	if (!ret) {
@@ -657,6 +687,219 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 	}
 	job_free(j);
 	return ret;
+}
+
+/* ---- the lease's side: lease ... steer, unlease ---- */
+
+void nk_nic_job_free(struct nic_job *j)
+{
+	if (j)
+		job_free(j);
+}
+
+int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
+			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out)
+{
+	struct nic_job *j = calloc(1, sizeof(*j));
+	int ret;
+
+	*out = j;
+	if (!j)
+		return nk_error_errno(ENOMEM, "lease");
+	j->lock = -1;
+	j->ns = ns;
+	memcpy(j->ids, queues, n * sizeof(*queues));
+	j->n = n;
+	ret = nk_nic_lock(&j->lock);
+	if (ret)
+		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
+	ret = load(ctx, NULL, nic, j, false);
+	if (!ret)
+		ret = need_rss(j, "lease ... steer");
+	if (!ret)
+		ret = check_reserve(j);
+	if (!ret && rules && j->rules_ret == -EOPNOTSUPP)
+		ret = nk_error(NK_EXIT_UNSUPPORTED,
+			       "lease ... steer: the driver of %s has no n-tuple flow steering rules; nothing was changed",
+			       nic->ifname);
+	else if (!ret && rules && j->rules_ret)
+		ret = nk_error_errno(-j->rules_ret, "cannot list the n-tuple rules of %s", nic->ifname);
+	return ret;
+}
+
+/* Record a rule the lease added, in the lease's record and the NIC's list. */
+static int record_lease_rule(struct nic_job *j, struct nk_nic_lease *l, uint32_t id)
+{
+	if (l->nrules < NK_NIC_LEASE_MAX)
+		l->rules[l->nrules++] = id;
+	if (j->st.nrules < NK_NIC_MAX_RULES && !nk_nic_state_has_rule(&j->st, id))
+		j->st.rules[j->st.nrules++] = id;
+	return save_state(j);
+}
+
+int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns, int holder,
+		       struct nk_ntuple *rules, size_t nrules)
+{
+	struct nk_nic_lease *l;
+	int fd, ret;
+
+	save_settings(j);
+	l = nk_nic_state_lease_add(&j->st, holder_ns->dev, holder_ns->ino, holder);
+	if (!l)
+		return nk_error(NK_EXIT_FAIL, "%s: too many leases recorded", j->link.ifname);
+	/* The lease owns the queues it reserved, not those reserved before. */
+	for (size_t i = 0; i < j->n; i++)
+		if (!nk_nic_state_reserved(&j->st, j->ids[i]) && l->nqueues < NK_NIC_LEASE_MAX)
+			l->queues[l->nqueues++] = j->ids[i];
+	reserve_add(&j->st, j->ids, j->n);
+	ret = save_state(j);
+	if (!ret)
+		ret = apply_reserved(j);
+	if (!ret && nrules)
+		ret = nk_ns_ioctl(j->ns, &fd);
+	for (size_t i = 0; i < nrules && !ret; i++) {
+		ret = ethtool_ntuple_add(fd, j->link.ifname, &rules[i]);
+		if (ret)
+			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s queue %llu",
+					      nk_flow_is_v6(rules[i].flow_type) ? "IPv6" : "IPv4",
+					      j->link.ifname, (unsigned long long)rules[i].action);
+		ret = record_lease_rule(j, l, rules[i].id);
+	}
+	return ret;
+}
+
+/* Undo what one lease record brought: its rules, then its queues. */
+static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
+{
+	uint32_t drop[NK_NIC_LEASE_MAX];
+	size_t ndrop = 0;
+	int fd, ret = nk_ns_ioctl(j->ns, &fd);
+
+	for (size_t i = 0; i < l->nrules && !ret; i++) {
+		ret = ethtool_ntuple_del(fd, j->link.ifname, l->rules[i]);
+		if (ret == -ENOENT || ret == -EINVAL)
+			ret = 0;
+		if (ret)
+			return nk_error_errno(-ret, "cannot delete rule %u of %s", l->rules[i],
+					      j->link.ifname);
+		nk_nic_state_forget_rule(&j->st, l->rules[i]);
+	}
+	for (size_t i = 0; i < l->nqueues; i++)
+		if (!nk_nic_state_lease_holds(&j->st, l, l->queues[i]))
+			drop[ndrop++] = l->queues[i];
+	nk_nic_state_lease_drop(&j->st, l);
+	memcpy(j->ids, drop, ndrop * sizeof(drop[0]));
+	j->n = ndrop;
+	if (!ndrop) {
+		if (!j->st.nreserved && !j->st.saved && !j->st.nrules && !j->st.nleases)
+			return nk_nic_state_drop(&j->st) ? nk_error_errno(errno, "cannot remove the state of %s", j->link.ifname) : 0;
+		return save_state(j);
+	}
+	release_ids(j);
+	ret = save_state(j);
+	return ret ? ret : finish_release(j);
+}
+
+/* One NIC state file that names the holder: undo its lease record there. */
+static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
+		       const struct nk_ns *holder_ns, int holder)
+{
+	struct nk_nic_lease *l;
+	struct nic_job *j = calloc(1, sizeof(*j));
+	struct nk_link link;
+	struct nl_sock *rt;
+	int ret;
+
+	if (!j)
+		return nk_error_errno(ENOMEM, "unlease");
+	j->lock = -1;
+	j->ns = ns;
+	ret = nk_ns_rtnl(ns, &rt);
+	if (!ret)
+		ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
+	if (!ret && (ret = nk_nic_lock(&j->lock)))
+		ret = nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
+	if (!ret)
+		ret = load(ctx, NULL, &link, j, false);
+	l = ret ? NULL : nk_nic_state_lease(&j->st, holder_ns->dev, holder_ns->ino, holder);
+	if (l)
+		ret = undo_lease(j, l);
+	job_free(j);
+	return ret == -ENODEV ? 0 : ret;
+}
+
+/* Parse a state file name "DEV-INO-IFINDEX". */
+static bool state_name(const char *name, unsigned long long *dev, unsigned long long *ino,
+		       int *ifindex)
+{
+	return name[0] != '.' && sscanf(name, "%llu-%llu-%d", dev, ino, ifindex) == 3;
+}
+
+int nk_nic_unlease(struct nk_ctx *ctx, const struct nk_ns *holder_ns, int holder)
+{
+	struct nk_ns *const *all;
+	struct dirent *e;
+	size_t n;
+	DIR *d = opendir(NK_NIC_STATE_DIR);
+	int ret = 0;
+
+	if (!d)
+		return 0;
+	if (nk_ns_reachable(ctx, &all, &n)) {
+		closedir(d);
+		return NK_EXIT_FAIL;
+	}
+	while (!ret && (e = readdir(d))) {
+		unsigned long long dev, ino;
+		struct nk_nic_state st;
+		int ifindex;
+
+		if (!state_name(e->d_name, &dev, &ino, &ifindex))
+			continue;
+		for (size_t i = 0; i < n && !ret; i++) {
+			if (!nk_ns_is(all[i], (dev_t)dev, (ino_t)ino))
+				continue;
+			if (nk_nic_state_load(all[i], ifindex, &st) == 0 && st.exists &&
+			    nk_nic_state_lease(&st, holder_ns->dev, holder_ns->ino, holder))
+				ret = unlease_nic(ctx, all[i], ifindex, holder_ns, holder);
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+bool nk_nic_lease_info(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nk_lease_nic *out)
+{
+	struct nic_job *j;
+	struct nk_link link;
+	struct nl_sock *rt;
+	const struct nk_nic_lease *l = NULL;
+	bool ok = false;
+
+	memset(out, 0, sizeof(*out));
+	j = calloc(1, sizeof(*j));
+	if (j)
+		j->lock = -1;
+	if (!j || !(rt = nk_ns_try_rtnl(r->nic_ns)) ||
+	    nk_link_lookup(rt, NULL, r->nic_ifindex, &link, NULL, true))
+		goto out;
+	j->ns = r->nic_ns;
+	if (load(ctx, NULL, &link, j, false))
+		goto out;
+	ok = true;
+	out->reserved = j->st.exists && nk_nic_state_reserved(&j->st, r->nic_queue);
+	out->have_rss = !j->rss_ret && j->rss.indir_size;
+	out->rss = out->have_rss && nk_rss_uses(&j->rss, r->nic_queue);
+	if (r->nk_ns && j->st.exists)
+		l = nk_nic_state_lease(&j->st, r->nk_ns->dev, r->nk_ns->ino, r->nk_ifindex);
+	for (size_t i = 0; l && i < j->rules.n && out->nrules < NK_LEASE_NIC_RULES; i++)
+		for (size_t k = 0; k < l->nrules; k++)
+			if (l->rules[k] == j->rules.v[i].id && j->rules.v[i].action == r->nic_queue)
+				out->rules[out->nrules++] = j->rules.v[i];
+out:
+	if (j)
+		job_free(j);
+	return ok;
 }
 
 static const struct nk_cmd nic_cmds[] = {

@@ -55,6 +55,32 @@ static size_t parse_list(char *val, uint32_t *v, size_t max)
 	return n;
 }
 
+/* "lease DEV INO IFINDEX q,q r,r" ("-" for an empty list). */
+static void parse_lease(char *val, struct nk_nic_state *st)
+{
+	struct nk_nic_lease *l;
+	unsigned long long dev, ino;
+	int ifindex;
+	char q[256], r[256];
+
+	if (st->nleases == NK_NIC_MAX_LEASES ||
+	    sscanf(val, "%llu %llu %d %255s %255s", &dev, &ino, &ifindex, q, r) != 5)
+		return;
+	l = &st->leases[st->nleases++];
+	memset(l, 0, sizeof(*l));
+	l->ns_dev = (dev_t)dev;
+	l->ns_ino = (ino_t)ino;
+	l->ifindex = ifindex;
+	for (char *c = q; *c; c++)
+		*c = *c == ',' ? ' ' : *c;
+	for (char *c = r; *c; c++)
+		*c = *c == ',' ? ' ' : *c;
+	if (strcmp(q, "-"))
+		l->nqueues = parse_list(q, l->queues, NK_NIC_LEASE_MAX);
+	if (strcmp(r, "-"))
+		l->nrules = parse_list(r, l->rules, NK_NIC_LEASE_MAX);
+}
+
 static void parse_line(char *line, struct nk_nic_state *st)
 {
 	char *val = strchr(line, ' ');
@@ -83,6 +109,8 @@ static void parse_line(char *line, struct nk_nic_state *st)
 		st->indir_size = (uint32_t)parse_list(val, st->indir, NK_RSS_MAX_INDIR);
 	else if (!strcmp(line, "rules"))
 		st->nrules = parse_list(val, st->rules, NK_NIC_MAX_RULES);
+	else if (!strcmp(line, "lease"))
+		parse_lease(val, st);
 }
 
 int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st)
@@ -126,6 +154,15 @@ static void put_list(FILE *f, const char *key, const uint32_t *v, size_t n)
 	fprintf(f, "\n");
 }
 
+static void put_csv(FILE *f, const uint32_t *v, size_t n)
+{
+	fprintf(f, " ");
+	if (!n)
+		fprintf(f, "-");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%u", i ? "," : "", v[i]);
+}
+
 static int write_file(int fd, const struct nk_nic_state *st)
 {
 	FILE *f = fdopen(fd, "w");
@@ -147,6 +184,15 @@ static int write_file(int fd, const struct nk_nic_state *st)
 		put_list(f, "indir", st->indir, st->indir_size);
 	}
 	put_list(f, "rules", st->rules, st->nrules);
+	for (size_t i = 0; i < st->nleases; i++) {
+		const struct nk_nic_lease *l = &st->leases[i];
+
+		fprintf(f, "lease %llu %llu %d", (unsigned long long)l->ns_dev,
+			(unsigned long long)l->ns_ino, l->ifindex);
+		put_csv(f, l->queues, l->nqueues);
+		put_csv(f, l->rules, l->nrules);
+		fprintf(f, "\n");
+	}
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		ret = -EIO;
 	if (fclose(f) && !ret)
@@ -213,4 +259,54 @@ void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id)
 		if (st->rules[i] != id)
 			st->rules[k++] = st->rules[i];
 	st->nrules = k;
+}
+
+struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, dev_t dev, ino_t ino,
+					int ifindex)
+{
+	for (size_t i = 0; i < st->nleases; i++)
+		if (st->leases[i].ns_dev == dev && st->leases[i].ns_ino == ino &&
+		    st->leases[i].ifindex == ifindex)
+			return &st->leases[i];
+	return NULL;
+}
+
+struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, dev_t dev, ino_t ino,
+					    int ifindex)
+{
+	struct nk_nic_lease *l = nk_nic_state_lease(st, dev, ino, ifindex);
+
+	if (l)
+		return l;
+	if (st->nleases == NK_NIC_MAX_LEASES)
+		return NULL;
+	l = &st->leases[st->nleases++];
+	memset(l, 0, sizeof(*l));
+	l->ns_dev = dev;
+	l->ns_ino = ino;
+	l->ifindex = ifindex;
+	return l;
+}
+
+void nk_nic_state_lease_drop(struct nk_nic_state *st, const struct nk_nic_lease *l)
+{
+	size_t i = (size_t)(l - st->leases);
+
+	if (i >= st->nleases)
+		return;
+	memmove(&st->leases[i], &st->leases[i + 1], (st->nleases - i - 1) * sizeof(*l));
+	st->nleases--;
+}
+
+bool nk_nic_state_lease_holds(const struct nk_nic_state *st, const struct nk_nic_lease *except,
+			      uint32_t q)
+{
+	for (size_t i = 0; i < st->nleases; i++) {
+		if (&st->leases[i] == except)
+			continue;
+		for (size_t k = 0; k < st->leases[i].nqueues; k++)
+			if (st->leases[i].queues[k] == q)
+				return true;
+	}
+	return false;
 }

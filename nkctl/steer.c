@@ -205,7 +205,7 @@ static int forget_rule(struct nk_ns *ns, int ifindex, uint32_t id)
 	if (ret || !st.exists || !nk_nic_state_has_rule(&st, id))
 		return ret;
 	nk_nic_state_forget_rule(&st, id);
-	if (!st.nreserved && !st.saved && !st.nrules)
+	if (!st.nreserved && !st.saved && !st.nrules && !st.nleases)
 		return nk_nic_state_drop(&st);
 	return nk_nic_state_save(&st);
 }

@@ -100,4 +100,36 @@ expect_eq "$($NLPROBE -n "$HOST" rings "$idx" | jq -S -c .)" "$rings_before" "ri
 [ ! -e "$state" ] || fail "the state file is still there: $(cat "$state")"
 pass "the state file is gone"
 expect_error 3 "release again" -n "$HOST" nic release dev "$SIM"
+
+# lease ... steer: the lease reserves its queue and adds its rules; unlease
+# removes exactly those, leaving an earlier reservation alone.
+nk -n "$HOST" link del nks 2>/dev/null
+nk -n "$HOST" link add nks type single rxqueues 4
+expect_eq "$RC" 0 "a lease holder"
+expect_rc 0 "reserve queue 1 by hand first" -n "$HOST" nic reserve dev "$SIM" queue 1
+expect_rc 0 "lease with steer" -n "$HOST" -j lease dev nks from "$SIM" queue 3 steer dst 10.9.0.7,fd00::7
+json_valid "lease steer -j"
+expect_rc 0 "nic show after the lease" -n "$HOST" -j nic show dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss.queues')" '[0,2]' "queues 1 and 3 out of RSS"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [."flow-type", .dst, .queue, .nkctl]] | sort')" \
+	'[["ip4","10.9.0.7",3,true],["ip6","fd00::7",3,true]]' "one rule per address, to the leased queue"
+expect_rc 0 "show leases" -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq -c "[.leases[] | select(.ifname==\"$SIM\" and .id==3) | [.reserved, .rss, (.rules | length)]][0]")" \
+	'[true,false,2]' "show leases: reserved, out of RSS, two rules"
+expect_rc 0 "show leases as text" -n "$HOST" show leases
+expect_match "$OUT" "queue 3 .*reserved out-of-rss rule [0-9]+,[0-9]+" "the text line names them"
+nk -n "$HOST" steer add dev "$SIM" flow-type udp4 dst-port 4789 queue 0
+expect_eq "$RC" 0 "somebody else's rule"
+other=$(printf '%s' "$OUT" | awk '/rule/ {sub(":", "", $2); print $2}')
+expect_rc 0 "unlease" -n "$HOST" -j unlease dev nks
+expect_rc 0 "nic show after unlease" -n "$HOST" -j nic show dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss.queues')" '[0,2,3]' "queue 3 back in RSS, queue 1 still out"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [."flow-type", .queue]]')" '[["udp4",0]]' \
+	"the lease's rules are gone, the other one stays"
+expect_rc 0 "release" -n "$HOST" -j nic release dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss')" "$rss_before" "the RSS table is as before"
+expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rules')" '[]' "release took nkctl's remaining rule too"
+expect_eq "$($NLPROBE -n "$HOST" rings "$idx" | jq -S -c .)" "$rings_before" "rings as before"
+[ ! -e "$state" ] || fail "the state file is still there: $(cat "$state")"
+pass "no state left"
 done_testing
