@@ -86,7 +86,7 @@ expect_eq "$(comp nkctl steer add dev lo flow-type '')" "ip4 ip6 tcp4 tcp6 udp4 
 expect_eq "$(comp nkctl nic '')" "help release reserve show " "nic commands"
 expect_match "$(comp nkctl bind-tx dev lo '')" '(^| )dmabuf( |$)' "bind-tx keywords"
 expect_match "$(comp nkctl show dev '')" '(^| )lo( |$)' "interface names for dev"
-expect_eq "$(comp nkctl lease dev x '')" "from help phys-netns queue " "lease keywords not yet given"
+expect_eq "$(comp nkctl lease dev x '')" "from help phys-netns queue reserve steer " "lease keywords not yet given"
 expect_match "$(comp nkctl -j --pr)" '^--pretty $' "global options"
 expect_match "$(comp nkctl link del '')" '(^| )lo( |$)' "interface names for a positional NAME"
 expect_eq "$(comp nkctl link add '' | tr -d " ")" "" "no existing names for a new device"
