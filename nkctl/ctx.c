@@ -320,7 +320,8 @@ int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family
 		return nk_error_nl(&err, "cannot resolve the ethtool netlink family");
 	if (!ns->ethtool.present)
 		return nk_error(NK_EXIT_UNSUPPORTED,
-				"this kernel has no ethtool netlink family (Linux 5.6+)");
+				"this kernel has no ethtool netlink family (Linux %s+)",
+				nk_feature_since(NK_FEAT_ETHTOOL_CHANNELS));
 	*s = &ns->genl;
 	*fam = &ns->ethtool;
 	return 0;

@@ -355,8 +355,8 @@ static int need_rss(const struct nic_job *j, const char *cmd)
 
 	if (!genl_has_op(j->fam, NK_ETHTOOL_MSG_RSS_SET))
 		return nk_error(NK_EXIT_UNSUPPORTED,
-				"%s: this kernel has no ethtool rss-set (setting the RSS indirection table over netlink needs Linux 6.16+); nothing was changed",
-				cmd);
+				"%s: this kernel has no ethtool rss-set (keeping queues out of RSS needs Linux %s+); nothing was changed",
+				cmd, nk_feature_since(NK_FEAT_ETHTOOL_RSS_SET));
 	if (j->rss_ret == -E2BIG)
 		return nk_error(NK_EXIT_UNSUPPORTED,
 				"%s: the RSS indirection table of %s is larger than %d entries, which nkctl does not handle; nothing was changed",
