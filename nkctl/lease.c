@@ -608,7 +608,9 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 	if (ret)
 		return ret;
 	ret = find_holder(rt, name, ifindex, &l, what, sizeof(what));
-	if (ret == -ENODEV)
+	/* A holder gone with the NIC side still recorded (an unlease killed
+	 * half-way): finish that first. */
+	if (ret == -ENODEV && (ret = nk_nic_unlease_stale(ctx)) == 0)
 		return nothing_to_unlease(ctx, what);
 	if (ret)
 		return ret;

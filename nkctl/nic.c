@@ -145,6 +145,25 @@ static uint32_t rx_count(const struct nic_job *j)
 	return n ? n : j->link.num_rx_queues;
 }
 
+/* Under the lock: finish what a killed nkctl left (a rule added but not
+ * recorded). */
+static int settle(struct nic_job *j)
+{
+	int fd, ret;
+
+	if (!j->st.exists || !j->st.have_pending)
+		return 0;
+	ret = nk_ns_ioctl(j->ns, &fd);
+	if (!ret)
+		ret = nk_nic_resolve_pending(fd, j->link.ifname, &j->st);
+	if (ret)
+		return nk_error_errno(-ret, "cannot settle the rule a killed nkctl was adding to %s",
+				      j->link.ifname);
+	nk_ntuple_list_free(&j->rules);
+	j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
+	return 0;
+}
+
 /* ---- printing ---- */
 
 static void print_queue_set(struct out *o, const char *key, const char *label,
@@ -539,7 +558,8 @@ static int begin(struct nk_ctx *ctx, const struct nic_args *a, struct nic_job **
 	if (ret)
 		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
 	/* Read under the lock: what another nkctl changed is seen. */
-	return load(ctx, a->dev, NULL, j, true);
+	ret = load(ctx, a->dev, NULL, j, true);
+	return ret ? ret : settle(j);
 }
 
 /* Read back what the changes made, for the printed document. */
@@ -625,7 +645,7 @@ static int finish_release(struct nic_job *j)
 	if (j->st.saved && (ret = restore(j)))
 		return ret;
 	j->st.saved = false;
-	ret = j->st.nrules || j->st.nleases ? nk_nic_state_save(&j->st) :
+	ret = j->st.nrules || j->st.nleases || j->st.have_pending ? nk_nic_state_save(&j->st) :
 					       nk_nic_state_drop(&j->st);
 	if (ret)
 		return nk_error_errno(-ret, "%s is restored but its state under %s cannot be updated",
@@ -715,6 +735,8 @@ int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_l
 		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
 	ret = load(ctx, NULL, nic, j, false);
 	if (!ret)
+		ret = settle(j);
+	if (!ret)
 		ret = need_rss(j, "lease ... steer");
 	if (!ret)
 		ret = check_reserve(j);
@@ -725,6 +747,17 @@ int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_l
 	else if (!ret && rules && j->rules_ret)
 		ret = nk_error_errno(-j->rules_ret, "cannot list the n-tuple rules of %s", nic->ifname);
 	return ret;
+}
+
+/* Does the driver have a rule the lease recorded that is the same as r? */
+static bool lease_has_rule(const struct nic_job *j, const struct nk_nic_lease *l,
+			   const struct nk_ntuple *r)
+{
+	for (size_t i = 0; i < j->rules.n; i++)
+		for (size_t k = 0; k < l->nrules; k++)
+			if (l->rules[k] == j->rules.v[i].id && nk_ntuple_same(&j->rules.v[i], r))
+				return true;
+	return false;
 }
 
 /* Record a rule the lease added, in the lease's record and the NIC's list. */
@@ -758,12 +791,18 @@ int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns, int hol
 	if (!ret && nrules)
 		ret = nk_ns_ioctl(j->ns, &fd);
 	for (size_t i = 0; i < nrules && !ret; i++) {
-		ret = ethtool_ntuple_add(fd, j->link.ifname, &rules[i]);
-		if (ret)
+		if (lease_has_rule(j, l, &rules[i]))
+			continue;     /* a re-run: the lease has it already */
+		j->st.pending = rules[i];
+		j->st.have_pending = true;
+		ret = save_state(j);
+		if (!ret && (ret = ethtool_ntuple_add(fd, j->link.ifname, &rules[i])))
 			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s queue %llu",
 					      nk_flow_is_v6(rules[i].flow_type) ? "IPv6" : "IPv4",
 					      j->link.ifname, (unsigned long long)rules[i].action);
-		ret = record_lease_rule(j, l, rules[i].id);
+		j->st.have_pending = false;
+		if (!ret)
+			ret = record_lease_rule(j, l, rules[i].id);
 	}
 	return ret;
 }
@@ -791,7 +830,8 @@ static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
 	memcpy(j->ids, drop, ndrop * sizeof(drop[0]));
 	j->n = ndrop;
 	if (!ndrop) {
-		if (!j->st.nreserved && !j->st.saved && !j->st.nrules && !j->st.nleases)
+		if (!j->st.nreserved && !j->st.saved && !j->st.nrules && !j->st.nleases &&
+		    !j->st.have_pending)
 			return nk_nic_state_drop(&j->st) ? nk_error_errno(errno, "cannot remove the state of %s", j->link.ifname) : 0;
 		return save_state(j);
 	}
@@ -801,8 +841,8 @@ static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
 }
 
 /* One NIC state file that names the holder: undo its lease record there. */
-static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
-		       const struct nk_ns *holder_ns, int holder)
+static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, dev_t hdev,
+		       ino_t hino, int holder)
 {
 	struct nk_nic_lease *l;
 	struct nic_job *j = calloc(1, sizeof(*j));
@@ -821,7 +861,9 @@ static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 		ret = nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
 	if (!ret)
 		ret = load(ctx, NULL, &link, j, false);
-	l = ret ? NULL : nk_nic_state_lease(&j->st, holder_ns->dev, holder_ns->ino, holder);
+	if (!ret)
+		ret = settle(j);
+	l = ret ? NULL : nk_nic_state_lease(&j->st, hdev, hino, holder);
 	if (l)
 		ret = undo_lease(j, l);
 	job_free(j);
@@ -835,7 +877,26 @@ static bool state_name(const char *name, unsigned long long *dev, unsigned long 
 	return name[0] != '.' && sscanf(name, "%llu-%llu-%d", dev, ino, ifindex) == 3;
 }
 
-int nk_nic_unlease(struct nk_ctx *ctx, const struct nk_ns *holder_ns, int holder)
+/* Is the holder of lease record l gone (its namespace, or its device)? */
+static bool holder_gone(struct nk_ns *const *all, size_t n, const struct nk_nic_lease *l)
+{
+	struct nk_link link;
+	struct nl_sock *rt;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!nk_ns_is(all[i], l->ns_dev, l->ns_ino))
+			continue;
+		rt = nk_ns_try_rtnl(all[i]);
+		return rt && nk_link_lookup(rt, NULL, l->ifindex, &link, NULL, true) == -ENODEV;
+	}
+	/* A namespace nkctl cannot reach may well hold it: leave it alone
+	 * (nic release clears everything). */
+	return false;
+}
+
+/* Every NIC state file: undo the lease records of holder (dev, ino,
+ * ifindex), or with stale, of every holder that is gone. */
+static int unlease_records(struct nk_ctx *ctx, bool stale, dev_t hdev, ino_t hino, int holder)
 {
 	struct nk_ns *const *all;
 	struct dirent *e;
@@ -851,21 +912,39 @@ int nk_nic_unlease(struct nk_ctx *ctx, const struct nk_ns *holder_ns, int holder
 	}
 	while (!ret && (e = readdir(d))) {
 		unsigned long long dev, ino;
-		struct nk_nic_state st;
+		struct nk_nic_state *st;
 		int ifindex;
 
 		if (!state_name(e->d_name, &dev, &ino, &ifindex))
 			continue;
-		for (size_t i = 0; i < n && !ret; i++) {
-			if (!nk_ns_is(all[i], (dev_t)dev, (ino_t)ino))
+		st = malloc(sizeof(*st));
+		for (size_t i = 0; st && i < n && !ret; i++) {
+			if (!nk_ns_is(all[i], (dev_t)dev, (ino_t)ino) ||
+			    nk_nic_state_load(all[i], ifindex, st) || !st->exists)
 				continue;
-			if (nk_nic_state_load(all[i], ifindex, &st) == 0 && st.exists &&
-			    nk_nic_state_lease(&st, holder_ns->dev, holder_ns->ino, holder))
-				ret = unlease_nic(ctx, all[i], ifindex, holder_ns, holder);
+			for (size_t k = 0; k < st->nleases && !ret; k++) {
+				const struct nk_nic_lease *l = &st->leases[k];
+
+				if (stale ? holder_gone(all, n, l) :
+				    (l->ns_dev == hdev && l->ns_ino == hino && l->ifindex == holder))
+					ret = unlease_nic(ctx, all[i], ifindex, l->ns_dev, l->ns_ino,
+							  l->ifindex);
+			}
 		}
+		free(st);
 	}
 	closedir(d);
 	return ret;
+}
+
+int nk_nic_unlease(struct nk_ctx *ctx, const struct nk_ns *holder_ns, int holder)
+{
+	return unlease_records(ctx, false, holder_ns->dev, holder_ns->ino, holder);
+}
+
+int nk_nic_unlease_stale(struct nk_ctx *ctx)
+{
+	return unlease_records(ctx, true, 0, 0, 0);
 }
 
 bool nk_nic_lease_info(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nk_lease_nic *out)

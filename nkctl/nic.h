@@ -61,6 +61,10 @@ struct nk_nic_state {
 	size_t nrules;
 	struct nk_nic_lease leases[NK_NIC_MAX_LEASES];
 	size_t nleases;
+	/* A rule being added: written before the ioctl, so that a rule the
+	 * driver made but nkctl never recorded is found and removed later. */
+	bool have_pending;
+	struct nk_ntuple pending;
 };
 
 /* Serialise NIC changes: an exclusive lock held until *fd is closed. */
@@ -86,6 +90,12 @@ void nk_nic_state_lease_drop(struct nk_nic_state *st, const struct nk_nic_lease 
 bool nk_nic_state_lease_holds(const struct nk_nic_state *st, const struct nk_nic_lease *except,
 			      uint32_t q);
 
+/* After a crash: remove the pending rule if the driver has it unrecorded,
+ * then forget it (saved). 0 or -errno. */
+int nk_nic_resolve_pending(int fd, const char *ifname, struct nk_nic_state *st);
+/* Are a and b the same rule (every field but the id)? */
+bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b);
+
 /* Print a rule as steer show and nic show do. */
 void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours);
 
@@ -103,6 +113,9 @@ int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns, int hol
 		       struct nk_ntuple *rules, size_t nrules);
 void nk_nic_job_free(struct nic_job *j);
 int nk_nic_unlease(struct nk_ctx *ctx, const struct nk_ns *holder_ns, int holder);
+/* The same for every lease record whose holder is gone (an unlease killed
+ * after the device went, a namespace deleted). */
+int nk_nic_unlease_stale(struct nk_ctx *ctx);
 
 extern const struct nk_table nk_nic_table;
 extern const struct nk_table nk_steer_table;

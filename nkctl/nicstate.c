@@ -81,6 +81,69 @@ static void parse_lease(char *val, struct nk_nic_state *st)
 		l->nrules = parse_list(r, l->rules, NK_NIC_LEASE_MAX);
 }
 
+static void hex_put(FILE *f, const uint8_t *b, size_t n)
+{
+	fprintf(f, " ");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", b[i]);
+}
+
+static void hex_get(const char *s, uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n && s[2 * i] && s[2 * i + 1]; i++) {
+		char byte[3] = { s[2 * i], s[2 * i + 1], 0 };
+
+		b[i] = (uint8_t)strtoul(byte, NULL, 16);
+	}
+}
+
+/* "pending FLOW BITS SRC DST SPORT DPORT ACTION" */
+static void parse_pending(const char *val, struct nk_nic_state *st)
+{
+	struct nk_ntuple *r = &st->pending;
+	unsigned int flow, bits, sport, dport;
+	unsigned long long action;
+	char src[40], dst[40];
+
+	memset(r, 0, sizeof(*r));
+	if (sscanf(val, "%u %u %39s %39s %u %u %llu", &flow, &bits, src, dst, &sport, &dport,
+		   &action) != 7)
+		return;
+	r->flow_type = flow;
+	r->have_src = bits & 1;
+	r->have_dst = bits & 2;
+	r->have_sport = bits & 4;
+	r->have_dport = bits & 8;
+	hex_get(src, r->src, 16);
+	hex_get(dst, r->dst, 16);
+	r->sport = (uint16_t)sport;
+	r->dport = (uint16_t)dport;
+	r->action = action;
+	st->have_pending = true;
+}
+
+static void put_pending(FILE *f, const struct nk_ntuple *r)
+{
+	fprintf(f, "pending %u %u", r->flow_type,
+		r->have_src | r->have_dst << 1 | r->have_sport << 2 | r->have_dport << 3);
+	hex_put(f, r->src, 16);
+	hex_put(f, r->dst, 16);
+	fprintf(f, " %u %u %llu\n", r->sport, r->dport, (unsigned long long)r->action);
+}
+
+bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b)
+{
+	size_t alen = nk_flow_is_v6(a->flow_type) ? 16 : 4;
+
+	return a->flow_type == b->flow_type && a->have_src == b->have_src &&
+	       a->have_dst == b->have_dst && a->have_sport == b->have_sport &&
+	       a->have_dport == b->have_dport && !a->other_fields && !b->other_fields &&
+	       (!a->have_src || !memcmp(a->src, b->src, alen)) &&
+	       (!a->have_dst || !memcmp(a->dst, b->dst, alen)) &&
+	       (!a->have_sport || a->sport == b->sport) &&
+	       (!a->have_dport || a->dport == b->dport) && a->action == b->action;
+}
+
 static void parse_line(char *line, struct nk_nic_state *st)
 {
 	char *val = strchr(line, ' ');
@@ -111,6 +174,8 @@ static void parse_line(char *line, struct nk_nic_state *st)
 		st->nrules = parse_list(val, st->rules, NK_NIC_MAX_RULES);
 	else if (!strcmp(line, "lease"))
 		parse_lease(val, st);
+	else if (!strcmp(line, "pending"))
+		parse_pending(val, st);
 }
 
 int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st)
@@ -184,6 +249,8 @@ static int write_file(int fd, const struct nk_nic_state *st)
 		put_list(f, "indir", st->indir, st->indir_size);
 	}
 	put_list(f, "rules", st->rules, st->nrules);
+	if (st->have_pending)
+		put_pending(f, &st->pending);
 	for (size_t i = 0; i < st->nleases; i++) {
 		const struct nk_nic_lease *l = &st->leases[i];
 
@@ -309,4 +376,28 @@ bool nk_nic_state_lease_holds(const struct nk_nic_state *st, const struct nk_nic
 				return true;
 	}
 	return false;
+}
+
+int nk_nic_resolve_pending(int fd, const char *ifname, struct nk_nic_state *st)
+{
+	struct nk_ntuple_list rules;
+	int ret;
+
+	if (!st->have_pending)
+		return 0;
+	ret = ethtool_ntuple_list(fd, ifname, &rules);
+	if (ret)
+		return ret;
+	/* The rule a killed nkctl added but never recorded: nobody owns it. */
+	for (size_t i = 0; i < rules.n && !ret; i++)
+		if (!nk_nic_state_has_rule(st, rules.v[i].id) &&
+		    nk_ntuple_same(&rules.v[i], &st->pending)) {
+			ret = ethtool_ntuple_del(fd, ifname, rules.v[i].id);
+			break;
+		}
+	nk_ntuple_list_free(&rules);
+	if (ret)
+		return ret;
+	st->have_pending = false;
+	return nk_nic_state_save(st);
 }

@@ -144,6 +144,26 @@ static int check_queue(int fd, const char *dev, uint32_t q)
 	return 0;
 }
 
+/* Before the ioctl: settle what a killed nkctl left, then record the rule
+ * as pending, so that it is found if this one is killed in turn. */
+static int mark_pending(struct nk_ns *ns, const struct nk_link *l, int fd, const struct nk_ntuple *r)
+{
+	struct nk_nic_state st;
+	int ret = nk_nic_state_load(ns, l->ifindex, &st);
+
+	if (!ret && st.exists)
+		ret = nk_nic_resolve_pending(fd, l->ifname, &st);
+	if (ret)
+		return nk_error_errno(-ret, "cannot update the state of %s under %s; nothing was changed",
+				      l->ifname, NK_NIC_STATE_DIR);
+	snprintf(st.ifname, sizeof(st.ifname), "%s", l->ifname);
+	st.pending = *r;
+	st.have_pending = true;
+	ret = nk_nic_state_save(&st);
+	return ret ? nk_error_errno(-ret, "cannot write the state of %s under %s; nothing was changed",
+				    l->ifname, NK_NIC_STATE_DIR) : 0;
+}
+
 static int record_rule(struct nk_ns *ns, const struct nk_link *l, uint32_t id)
 {
 	struct nk_nic_state st;
@@ -151,6 +171,7 @@ static int record_rule(struct nk_ns *ns, const struct nk_link *l, uint32_t id)
 
 	if (ret)
 		return ret;
+	st.have_pending = false;
 	snprintf(st.ifname, sizeof(st.ifname), "%s", l->ifname);
 	if (st.nrules < NK_NIC_MAX_RULES && !nk_nic_state_has_rule(&st, id))
 		st.rules[st.nrules++] = id;
@@ -179,8 +200,8 @@ static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 	ret = nk_nic_lock(&lock);
 	if (ret)
 		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
-	ret = ethtool_ntuple_add(fd, l.ifname, &r);
-	if (ret)
+	ret = mark_pending(ns, &l, fd, &r);
+	if (!ret && (ret = ethtool_ntuple_add(fd, l.ifname, &r)))
 		ret = ntuple_error(ret, l.ifname, "steer add");
 	else if ((ret = record_rule(ns, &l, r.id)))
 		ret = nk_error_errno(-ret, "rule %u was added to %s but cannot be recorded in %s",
@@ -205,7 +226,7 @@ static int forget_rule(struct nk_ns *ns, int ifindex, uint32_t id)
 	if (ret || !st.exists || !nk_nic_state_has_rule(&st, id))
 		return ret;
 	nk_nic_state_forget_rule(&st, id);
-	if (!st.nreserved && !st.saved && !st.nrules && !st.nleases)
+	if (!st.nreserved && !st.saved && !st.nrules && !st.nleases && !st.have_pending)
 		return nk_nic_state_drop(&st);
 	return nk_nic_state_save(&st);
 }
