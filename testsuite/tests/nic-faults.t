@@ -7,7 +7,7 @@
 # in turn, by strace's fault injection. Then the same command, or release,
 # must end with the NIC as it was: RSS table, header split (read by
 # nlprobe.py), rules; no state file left. Every state write and ioctl is a
-# kill point; of the netlink requests every third (the VM tier's time limit),
+# kill point; of the netlink requests every sixth (the VM tier's time limit),
 # which still lands between each pair of changes.
 . "$TESTSUITE/lib.sh"
 need_root
@@ -47,7 +47,7 @@ cycle() {
 	local name=$1 setup=$2 cmd=$3 recover=$4 cleanup=$5 sc n step kills=0
 	for sc in rename ioctl sendto; do
 		step=1
-		[ "$sc" = sendto ] && step=3
+		[ "$sc" = sendto ] && step=6
 		for n in $(seq 1 "$step" 200); do
 			eval "$setup"
 			# shellcheck disable=SC2086
