@@ -40,7 +40,9 @@ nsim() { ip netns exec "$NIC" ethtool "$@"; }
 rxq() { $NLPROBE -n "$NIC" qstats "$ip_n" | jq -r '[.[] | select(.type=="rx")] | sort_by(.id) | map(.["rx-packets"]) | join(" ")'; }
 # diffq BEFORE AFTER: sets D (e.g. "0 0 24 0") and D0..D3
 diffq() {
-	local -a a=($1) b=($2)
+	local -a a b
+	read -ra a <<<"$1"
+	read -ra b <<<"$2"
 	D0=$((b[0] - a[0])) D1=$((b[1] - a[1])) D2=$((b[2] - a[2])) D3=$((b[3] - a[3]))
 	D="$D0 $D1 $D2 $D3"
 }
@@ -65,8 +67,7 @@ for s in socks:
 }
 # wait_udp NS BEFORE N [6]: until NS has received N more UDP datagrams (5 s).
 wait_udp() {
-	local i
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		[ $(($(udp_in "$1" "${4:-}") - $2)) -ge "$3" ] && return 0
 		sleep 0.1
 	done
