@@ -14,6 +14,9 @@
  *   - any other type >= 20 (a generic netlink family id: the netdev family):
  *     netdev_parse_queue() for queue-get, netdev_parse_napi() for napi-get,
  *     both for any other command (a dump callback sees whatever comes).
+ *     The same message also goes to the ethtool decoders (rings, channels,
+ *     RSS) and, as a struct ethtool_rx_flow_spec, to the n-tuple rule
+ *     decoder; the rules are printed as "steer show" prints them.
  * The lists are then sorted as the dumps sort them and printed as "show",
  * "show leases" and "link del" print them (nk_print_link, nk_print_lease,
  * nk_print_deleted): as text and as JSON (pretty for inputs of odd length,
@@ -34,6 +37,8 @@
 
 #include "compat.h"
 #include "err.h"
+#include "ethtool.h"
+#include "nic.h"
 #include "leases.h"
 #include "netdev.h"
 #include "netkit.h"
@@ -131,6 +136,7 @@ static void check_error(const struct nlmsghdr *nlh, const struct nlmsghdr *req)
 
 struct lists {
 	struct nk_view v;
+	struct nk_ntuple_list rules;
 	/* the namespaces lease records point at: this one, and made-up others */
 	struct nk_ns here;
 	struct nk_ns **others;
@@ -161,6 +167,31 @@ static void add_link(struct lists *L, const struct nlmsghdr *nlh)
 		 strnlen(l->kind, sizeof(l->kind)) == sizeof(l->kind) ||
 		 l->addr_len > sizeof(l->addr))
 		die("rtnl_parse_link", "an unterminated name or an address too long", NULL, 0);
+}
+
+/* The ethtool family's replies and n-tuple flow specs. */
+static void add_ethtool(struct lists *L, const struct nlmsghdr *nlh)
+{
+	static struct nk_rss rss;
+	struct nk_rings rings;
+	struct nk_channels ch;
+	struct nk_ntuple *r;
+	size_t plen = mnl_nlmsg_get_payload_len(nlh);
+
+	ethtool_parse_rings(nlh, &rings);
+	ethtool_parse_channels(nlh, &ch);
+	if (ethtool_parse_rss(nlh, &rss) == 0 && rss.indir_size > NK_RSS_MAX_INDIR)
+		die("ethtool_parse_rss", "an indirection table beyond its array", NULL, 0);
+	nk_rss_is_default(&rss, nk_channels_rx(&ch));
+	nk_rss_uses(&rss, rings.rx);
+	if (plen < GENL_HDRLEN)
+		return;
+	r = nk_grow(&L->rules.v, &L->rules.n, &L->rules.cap, sizeof(*r));
+	if (!r)
+		abort();
+	if (ethtool_ntuple_decode((const char *)mnl_nlmsg_get_payload(nlh) + GENL_HDRLEN,
+				  plen - GENL_HDRLEN, r))
+		L->rules.n--;
 }
 
 static void add_netdev(struct lists *L, const struct nlmsghdr *nlh)
@@ -238,7 +269,7 @@ static void make_leases(struct lists *L)
 /* ---- printing ---- */
 
 enum { MODE_TEXT, MODE_JSON, MODE_PRETTY };
-enum { DOC_SHOW, DOC_LEASES, DOC_DELETED, NDOCS };
+enum { DOC_SHOW, DOC_LEASES, DOC_DELETED, DOC_RULES, NDOCS };
 
 /* One command's output: "show", "show leases" or "link del". */
 static void print_doc(FILE *fp, int mode, int doc, const struct lists *L)
@@ -257,6 +288,16 @@ static void print_doc(FILE *fp, int mode, int doc, const struct lists *L)
 		out_arr_open(&o, "leases");
 		for (size_t i = 0; i < L->v.leases.n; i++)
 			nk_print_lease(&o, &L->v.leases.v[i], i & 1);
+		break;
+	case DOC_RULES:
+		out_arr_open(&o, "nics");
+		out_obj_open(&o, NULL);
+		out_str(&o, "ifname", "%s:\n", "eth0");
+		out_arr_open(&o, "rules");
+		for (size_t i = 0; i < L->rules.n; i++)
+			nk_print_rule(&o, &L->rules.v[i], i & 1);
+		out_arr_close(&o);
+		out_obj_close(&o);
 		break;
 	case DOC_DELETED:
 		out_arr_open(&o, "deleted");
@@ -331,8 +372,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_error(nlh, req);
 		else if (nlh->nlmsg_type == RTM_NEWLINK)
 			add_link(&L, nlh);
-		else if (nlh->nlmsg_type > RTM_SETLINK)
+		else if (nlh->nlmsg_type > RTM_SETLINK) {
 			add_netdev(&L, nlh);
+			add_ethtool(&L, nlh);
+		}
 	}
 	/* The order the dumps give, which the lookups rely on. */
 	nk_link_list_sort(&L.v.links);
@@ -348,6 +391,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	nk_view_free(&L.v);
+	nk_ntuple_list_free(&L.rules);
 	for (size_t i = 0; i < L.nothers; i++)
 		free(L.others[i]);
 	free(L.others);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/vfs.h>
 
 #include "netns.h"
@@ -99,5 +100,33 @@ int netns_nl_open(struct nl_sock *s, int proto, int fd, struct nl_err *err)
 	if (netns_enter(cur))
 		abort();
 	close(cur);
+	return ret;
+}
+
+int netns_socket(int fd, int family, int type, int *out)
+{
+	int cur = -1, ret = 0, s;
+
+	if (fd >= 0) {
+		ret = netns_open_current(&cur);
+		if (!ret)
+			ret = netns_enter(fd);
+		if (ret) {
+			if (cur >= 0)
+				close(cur);
+			return ret;
+		}
+	}
+	s = socket(family, type | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		ret = -errno;
+	if (fd >= 0) {
+		/* Staying in the wrong namespace would be worse than stopping. */
+		if (netns_enter(cur))
+			abort();
+		close(cur);
+	}
+	if (!ret)
+		*out = s;
 	return ret;
 }

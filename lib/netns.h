@@ -21,4 +21,8 @@ struct nl_err;
  * calling thread's netns is restored before returning. */
 int netns_nl_open(struct nl_sock *s, int proto, int fd, struct nl_err *err);
 
+/* A socket(family, type) that lives in netns fd (-1: the current one), for
+ * ioctls that act in its namespace; *out gets it (O_CLOEXEC). */
+int netns_socket(int fd, int family, int type, int *out);
+
 #endif

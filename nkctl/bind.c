@@ -217,6 +217,8 @@ struct dma_target {
 	struct nk_link nic;
 	bool other;            /* not the device bound (netkit: the NIC) */
 	uint32_t nic_queues[NK_BIND_MAX_QUEUES];
+	int64_t rss_queue;     /* a bound NIC queue RSS still feeds, or -1 */
+	char queue_words[256]; /* the NIC queues as a LIST, for hints */
 };
 
 /* bind-tx on a netkit device: the NIC of one of its leases does the DMA. */
@@ -335,24 +337,15 @@ static int check_own_queues(struct nk_ctx *ctx, const struct nk_link *dev, const
 }
 
 /* Header split on, threshold 0, on the NIC (ethtool netlink). */
-static int check_rings(struct nk_ns *ns, const struct nk_link *nic)
+static int check_rings(struct nl_sock *gn, const struct genl_family *et, const struct nk_link *nic,
+		       const char *queues)
 {
-	struct genl_family ethtool = { 0 };
-	const struct genl_family *fam;
 	const char *dev = nic->ifname;
 	struct nk_rings rings;
-	struct nl_sock *gn;
 	struct nl_err err;
 	int ret;
 
-	ret = nk_ns_netdev(ns, &gn, &fam);
-	if (ret)
-		return ret;
-	if (genl_resolve(gn, "ethtool", &ethtool, &err))
-		return nk_error_nl(&err, "cannot resolve the ethtool netlink family");
-	if (!ethtool.present)
-		return 0;     /* no ethtool netlink: the kernel will say */
-	ret = ethtool_rings_get(gn, &ethtool, nic->ifindex, &rings, &err);
+	ret = ethtool_rings_get(gn, et, nic->ifindex, &rings, &err);
 	if (ret == -EOPNOTSUPP)
 		return nk_error(NK_EXIT_FAIL,
 				"%s does not report its ring parameters, so tcp-data-split cannot be on there (devmem needs header split)",
@@ -361,17 +354,66 @@ static int check_rings(struct nk_ns *ns, const struct nk_link *nic)
 		return nk_error_nl(&err, "cannot read the ring parameters of %s", dev);
 	if (rings.tcp_data_split != NK_TCP_DATA_SPLIT_ENABLED)
 		return nk_error(NK_EXIT_FAIL,
-				"tcp-data-split is %s on %s; devmem needs header split (ethtool -G %s tcp-data-split on)",
-				nk_tcp_data_split_name(rings.tcp_data_split), dev, dev);
+				"tcp-data-split is %s on %s; devmem needs header split (nkctl nic reserve dev %s queue %s)",
+				nk_tcp_data_split_name(rings.tcp_data_split), dev, dev, queues);
 	if (rings.have_hds_thresh && rings.hds_thresh)
 		return nk_error(NK_EXIT_FAIL,
-				"hds-thresh is %u on %s; devmem needs 0 (ethtool -G %s hds-thresh 0)",
-				rings.hds_thresh, dev, dev);
+				"hds-thresh is %u on %s; devmem needs 0 (nkctl nic reserve dev %s queue %s)",
+				rings.hds_thresh, dev, dev, queues);
 	return 0;
 }
 
+/* The first bound queue that RSS still feeds (host flows hashed onto it
+ * land in the dmabuf), or -1; warned about once the binding exists. */
+static int64_t rss_fed(struct nl_sock *gn, const struct genl_family *et, const struct nk_link *nic,
+		       const uint32_t *q, size_t n)
+{
+	struct nk_rss *rss = calloc(1, sizeof(*rss));
+	struct nl_err err;
+	int64_t found = -1;
+
+	if (rss && genl_has_op(et, NK_ETHTOOL_MSG_RSS_GET) &&
+	    ethtool_rss_get(gn, et, nic->ifindex, rss, &err) == 0)
+		for (size_t i = 0; i < n && found < 0; i++)
+			if (nk_rss_uses(rss, q[i]))
+				found = q[i];
+	free(rss);
+	return found;
+}
+
+/* The NIC queues as a LIST for the hints. */
+static void queue_words(const uint32_t *q, size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%u", i ? "," : "", q[i]);
+}
+
+/* Header split and RSS on the NIC, through the ethtool family. */
+static int check_nic_queues(struct dma_target *t, size_t n)
+{
+	const struct genl_family *fam;
+	struct nl_sock *gn;
+	struct nl_err err;
+	int ret = nk_ns_netdev(t->ns, &gn, &fam);
+
+	if (ret)
+		return ret;
+	if (genl_resolve(gn, "ethtool", &t->ns->ethtool, &err))
+		return nk_error_nl(&err, "cannot resolve the ethtool netlink family");
+	if (!t->ns->ethtool.present)
+		return 0;     /* no ethtool netlink: the kernel will say */
+	queue_words(t->nic_queues, n, t->queue_words, sizeof(t->queue_words));
+	ret = check_rings(gn, &t->ns->ethtool, &t->nic, t->queue_words);
+	if (!ret)
+		t->rss_queue = rss_fed(gn, &t->ns->ethtool, &t->nic, t->nic_queues, n);
+	return ret;
+}
+
 /* On the device doing the DMA: no XDP, and the rings as devmem needs them. */
-static int check_nic(struct dma_target *t)
+static int check_nic(struct dma_target *t, size_t n)
 {
 	struct nl_sock *rt;
 	const char *dev;
@@ -387,7 +429,7 @@ static int check_nic(struct dma_target *t)
 		return nk_error(NK_EXIT_EXISTS,
 				"%s has an XDP program attached (id %u), which devmem cannot work with (detach it: ip link set dev %s xdp off)",
 				dev, t->nic.xdp_prog_id, dev);
-	return check_rings(t->ns, &t->nic);
+	return check_nic_queues(t, n);
 }
 
 static void binding_fill(struct nk_ctx *ctx, struct nk_binding *b, const struct nk_link *dev,
@@ -484,7 +526,7 @@ static int bind_preflight(struct nk_ctx *ctx, struct bind_job *j)
 		ret = nk_ns_here(ctx, &j->t.ns);
 	}
 	if (!ret && (j->t.other || !netkit))
-		ret = check_nic(&j->t);
+		ret = check_nic(&j->t, j->n);
 	return ret;
 }
 
@@ -517,6 +559,10 @@ static int bind_and_hold(struct nk_ctx *ctx, struct bind_job *j)
 		if (j->a->src.kind != NK_DMABUF_FD)
 			nk_dmabuf_close(&j->d);
 	} else {
+		if (j->t.rss_queue >= 0)
+			nk_warn("queue %lld of %s still receives RSS traffic: host flows hashed onto it land in the dmabuf (nkctl nic reserve dev %s queue %s)",
+				(long long)j->t.rss_queue, j->t.nic.ifname, j->t.nic.ifname,
+				j->t.queue_words);
 		/* The holder owns the dmabuf from here on. */
 		ret = nk_hold(ctx, b, &j->d, j->a->foreground ? NK_HOLD_FOREGROUND :
 				 j->a->cmd ? NK_HOLD_COMMAND : NK_HOLD_DAEMON, j->a->cmd);
@@ -537,6 +583,7 @@ static int bind_cmd(struct nk_ctx *ctx, const struct bind_args *a, bool rx)
 	j->rx = rx;
 	j->cmd = rx ? "bind-rx" : "bind-tx";
 	j->d.fd = -1;
+	j->t.rss_queue = -1;
 	adopted = a->src.kind == NK_DMABUF_FD;
 	ret = bind_validate(j);
 	if (!ret)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/netlink.h>
 
@@ -30,6 +31,8 @@ static void ns_free(struct nk_ns *ns)
 		nl_close(&ns->genl);
 	if (ns->fd >= 0)
 		close(ns->fd);
+	if (ns->ioctl_fd >= 0)
+		close(ns->ioctl_fd);
 	free(ns);
 }
 
@@ -139,6 +142,7 @@ static struct nk_ns *ns_adopt(struct nk_ctx *ctx, const char *spec, int fd)
 	}
 	snprintf(ns->spec, sizeof(ns->spec), "%s", spec);
 	ns->fd = fd;
+	ns->ioctl_fd = -1;
 	ns->dev = st.st_dev;
 	ns->ino = st.st_ino;
 	ns->here = ctx->nns == 1;
@@ -304,4 +308,34 @@ int nk_ctx_netdev(struct nk_ctx *ctx, struct nl_sock **s, const struct genl_fami
 	int ret = nk_ns_here(ctx, &here);
 
 	return ret ? ret : nk_ns_netdev(here, s, fam);
+}
+
+int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam)
+{
+	struct nl_err err;
+
+	if (ns_sock(ns, &ns->genl, NETLINK_GENERIC, &err))
+		return ns_sock_error(ns, &err, "a generic netlink");
+	if (genl_resolve(&ns->genl, "ethtool", &ns->ethtool, &err))
+		return nk_error_nl(&err, "cannot resolve the ethtool netlink family");
+	if (!ns->ethtool.present)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"this kernel has no ethtool netlink family (Linux %s+)",
+				nk_feature_since(NK_FEAT_ETHTOOL_CHANNELS));
+	*s = &ns->genl;
+	*fam = &ns->ethtool;
+	return 0;
+}
+
+int nk_ns_ioctl(struct nk_ns *ns, int *fd)
+{
+	int ret;
+
+	if (ns->ioctl_fd < 0) {
+		ret = netns_socket(ns->here ? -1 : ns->fd, AF_INET, SOCK_DGRAM, &ns->ioctl_fd);
+		if (ret)
+			return nk_error_errno(-ret, "cannot open a socket in %s", nk_ns_name(ns));
+	}
+	*fd = ns->ioctl_fd;
+	return 0;
 }

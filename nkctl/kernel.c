@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 
 #include "compat.h"
+#include "ethtool.h"
 #include "netkit.h"
 #include "rtnl.h"
 #include "nkctl.h"
@@ -166,6 +167,29 @@ static enum probe_result probe_policy(struct probe_env *env, const struct nk_fea
 	return yes_no(found);
 }
 
+/* The ethtool family has operation f->arg (its sockets: the command's
+ * namespace). */
+static enum probe_result probe_ethtool_op(struct probe_env *env, const struct nk_feature_def *f,
+					  char *detail, size_t len)
+{
+	struct nk_ns *here;
+	struct nl_err err;
+
+	if (nk_ns_here(env->ctx, &here) || !nk_ns_try_rtnl(here))
+		return PROBE_UNKNOWN;
+	if (!nl_is_open(&here->genl)) {
+		const struct genl_family *fam;
+
+		if (!nk_ns_try_netdev(here, &fam))
+			return PROBE_UNKNOWN;
+	}
+	if (genl_resolve(&here->genl, "ethtool", &here->ethtool, &err))
+		return PROBE_UNKNOWN;
+	if (!here->ethtool.present)
+		snprintf(detail, len, "no ethtool netlink family");
+	return yes_no(genl_has_op(&here->ethtool, f->arg));
+}
+
 static enum probe_result probe_netkit(struct probe_env *env, const struct nk_feature_def *f,
 				      char *detail, size_t len)
 {
@@ -231,6 +255,18 @@ static const struct nk_feature_def features[NK_FEAT_N] = {
 			      .arg = R_OK | W_OK, .path = "/dev/udmabuf" },
 	[NK_FEAT_DMA_HEAP] = { FEATURE("dma-heap-system", "5.6", "dma-heap dmabufs", probe_device),
 			       .arg = R_OK, .path = "/dev/dma_heap/system" },
+	[NK_FEAT_ETHTOOL_CHANNELS] = { FEATURE("channels-get", "5.6", "nic show",
+					       probe_ethtool_op),
+				       .noun = "ethtool channels-get", .arg = NK_ETHTOOL_MSG_CHANNELS_GET },
+	[NK_FEAT_ETHTOOL_RINGS] = { FEATURE("rings-set", "5.6",
+					    "turning header split on (nic reserve)", probe_ethtool_op),
+				    .noun = "ethtool rings-set", .arg = NK_ETHTOOL_MSG_RINGS_SET },
+	[NK_FEAT_ETHTOOL_RSS_GET] = { FEATURE("rss-get", "6.0",
+					      "reading the RSS indirection table", probe_ethtool_op),
+				      .noun = "ethtool rss-get", .arg = NK_ETHTOOL_MSG_RSS_GET },
+	[NK_FEAT_ETHTOOL_RSS_SET] = { FEATURE("rss-set", "6.17",
+					      "keeping queues out of RSS (nic reserve)", probe_ethtool_op),
+				      .noun = "ethtool rss-set", .arg = NK_ETHTOOL_MSG_RSS_SET },
 };
 
 int nk_feature_need_quiet(struct nk_ctx *ctx, enum nk_feature id)

@@ -10,20 +10,68 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 
 #include "compat.h"
 #include "leases.h"
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
+#include "nic.h"
 #include "nkctl.h"
 #include "rtnl.h"
 #include "show.h"
 
+#define NK_LEASE_MAX_STEER 8
+
+/* steer dst ADDR[,ADDR...]: the addresses whose traffic goes to the lease. */
+struct steer_list {
+	size_t n;
+	uint8_t addr[NK_LEASE_MAX_STEER][16];
+	bool v6[NK_LEASE_MAX_STEER];
+};
+
 struct lease_args {
 	const char *dev, *from, *phys_netns, *queue;
-	bool force;
+	bool force, reserve;
+	struct steer_list steer;
 };
+
+static int parse_one_addr(const char *s, struct steer_list *l)
+{
+	if (l->n == NK_LEASE_MAX_STEER)
+		return nk_error(NK_EXIT_USAGE, "at most %d addresses after \"steer dst\"",
+				NK_LEASE_MAX_STEER);
+	if (inet_pton(AF_INET, s, l->addr[l->n]) == 1) {
+		l->v6[l->n++] = false;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, l->addr[l->n]) == 1) {
+		l->v6[l->n++] = true;
+		return 0;
+	}
+	return nk_error(NK_EXIT_USAGE, "invalid value \"%s\" for \"dst\": not an IPv4 or IPv6 address", s);
+}
+
+/* The words after "steer": "dst ADDR[,ADDR...]". */
+static int parse_steer(const struct nk_param *d, int argc, char **argv, void *slot)
+{
+	struct steer_list *l = slot;
+	char buf[512], *tok, *save = NULL;
+
+	(void)d;
+	if (argc < 1 || strcmp(argv[0], "dst"))
+		return -nk_error(NK_EXIT_USAGE, "\"steer\" needs \"dst ADDR\"");
+	if (argc < 2 || !argv[1][0])
+		return -nk_error(NK_EXIT_USAGE, "\"steer dst\" needs an ADDR");
+	snprintf(buf, sizeof(buf), "%s", argv[1]);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (parse_one_addr(tok, l))
+			return -NK_EXIT_USAGE;
+	if (!l->n)
+		return -nk_error(NK_EXIT_USAGE, "\"steer dst\" needs an ADDR");
+	return 2;
+}
 
 #define LP(kw, type, field, meta, req) \
 	{ kw, type, offsetof(struct lease_args, field), meta, 0, 0, NULL, req, NULL }
@@ -32,6 +80,9 @@ static const struct nk_param lease_params[] = {
 	LP("from", NKP_IFNAME, from, "PHYS", true),
 	LP("phys-netns", NKP_NETNS, phys_netns, "NETNS", false),
 	LP("queue", NKP_STRING, queue, "LIST", true),
+	LP("reserve", NKP_FLAG, reserve, NULL, false),
+	{ "steer", NKP_CUSTOM, offsetof(struct lease_args, steer), "dst ADDR[,ADDR...]", 0, 0,
+	  NULL, false, parse_steer },
 };
 const struct nk_params cmd_lease_params = {
 	NK_PARAMS("lease", struct lease_args, lease_params)
@@ -370,9 +421,28 @@ static int lease_queues(struct nk_ctx *ctx, struct lease_job *j, int32_t nsid)
 	return ret;
 }
 
+/* The NIC side: reserve the leased queues, one rule per address to the
+ * first of them, all recorded with the lease. */
+static int steer_lease(struct lease_job *j, struct nic_job *nj, const struct nk_ns *here,
+		       const struct steer_list *sl)
+{
+	struct nk_ntuple rules[NK_LEASE_MAX_STEER];
+
+	memset(rules, 0, sizeof(rules));
+	for (size_t i = 0; i < sl->n; i++) {
+		rules[i].flow_type = sl->v6[i] ? NK_FLOW_IP6 : NK_FLOW_IP4;
+		rules[i].have_dst = true;
+		memcpy(rules[i].dst, sl->addr[i], 16);
+		rules[i].action = j->ids[0];
+	}
+	return nk_nic_lease_apply(nj, here, j->nk.ifindex, rules, sl->n);
+}
+
 int cmd_lease(struct nk_ctx *ctx, const void *args)
 {
 	const struct lease_args *a = args;
+	bool nic_side = a->reserve || a->steer.n;
+	struct nic_job *nj = NULL;
 	struct lease_job *j;
 	struct nk_ns *here;
 	int32_t nsid = -1;
@@ -388,14 +458,19 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 		ret = load_devices(ctx, j, a);
 	if (!ret)
 		ret = preflight(ctx, j, a);
+	if (!ret && nic_side)
+		ret = nk_nic_lease_prepare(ctx, j->phys, &j->nic, j->ids, j->n, a->steer.n > 0, &nj);
 	if (!ret)
 		ret = phys_nsid(ctx, j, a->phys_netns, &nsid);
 	if (!ret)
 		ret = lease_queues(ctx, j, nsid);
 	if (!ret)
 		ret = nk_ns_here(ctx, &here);
+	if (!ret && nic_side)
+		ret = steer_lease(j, nj, here, &a->steer);
 	if (!ret)
 		print_leases(ctx, j, here);
+	nk_nic_job_free(nj);
 	nk_queue_list_free(&j->nic_queues);
 	free(j);
 	return ret;
@@ -496,15 +571,21 @@ static int find_holder(struct nl_sock *rt, const char *name, int ifindex, struct
 }
 
 /* Delete the holder, printing what ended with it. */
-static int delete_holder(struct nk_ctx *ctx, struct nl_sock *rt, const struct nk_link *l,
-			 const struct nk_lease_list *ended)
+static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *rt,
+			 const struct nk_link *l, const struct nk_lease_list *ended)
 {
 	struct nk_link peer = { 0 };
 	struct nl_err err;
 	bool has_peer = nk_peer_of(rt, l, &peer);
+	int ret;
 
 	if (rtnl_link_del(rt, l->ifindex, &err))
 		return nk_error_nl(&err, "cannot delete \"%s\"", l->ifname);
+	/* The NIC side the lease brought goes with it, once the leases have
+	 * ended: its rules, and the queues it reserved. */
+	ret = nk_nic_unlease(ctx, hns, l->ifindex);
+	if (ret)
+		return ret;
 	print_unleased(ctx, ended, l, has_peer ? &peer : NULL);
 	return NK_EXIT_OK;
 }
@@ -527,7 +608,9 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 	if (ret)
 		return ret;
 	ret = find_holder(rt, name, ifindex, &l, what, sizeof(what));
-	if (ret == -ENODEV)
+	/* A holder gone with the NIC side still recorded (an unlease killed
+	 * half-way): finish that first. */
+	if (ret == -ENODEV && (ret = nk_nic_unlease_stale(ctx)) == 0)
 		return nothing_to_unlease(ctx, what);
 	if (ret)
 		return ret;
@@ -538,7 +621,7 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 	} else if (!ret) {
 		ret = check_deletable(&l, &ended, force);
 		if (!ret)
-			ret = delete_holder(ctx, rt, &l, &ended);
+			ret = delete_holder(ctx, hns, rt, &l, &ended);
 	}
 	free(ended.v);
 	nk_lease_list_free(&all);

@@ -16,6 +16,7 @@
 
 #include "compat.h"
 #include "leases.h"
+#include "nic.h"
 #include "netdev.h"
 #include "netns.h"
 #include "rtnl.h"
@@ -114,6 +115,26 @@ const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
 	return NULL;
 }
 
+static void print_nic_side(struct out *o, const struct nk_lease_nic *n)
+{
+	out_bool(o, "reserved", NULL, n->reserved);
+	if (n->reserved)
+		out_text(o, " reserved");
+	if (n->have_rss) {
+		out_bool(o, "rss", NULL, n->rss);
+		out_text(o, n->rss ? " (receives RSS traffic)" : " out-of-rss");
+	}
+	/* Whole rule objects in JSON; their ids on the lease's text line. */
+	out_arr_open(o, "rules");
+	for (size_t i = 0; i < n->nrules; i++) {
+		if (o->json)
+			nk_print_rule(o, &n->rules[i], true);
+		else
+			out_text(o, "%s%u", i ? "," : " rule ", n->rules[i].id);
+	}
+	out_arr_close(o);
+}
+
 void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_existed)
 {
 	out_obj_open(o, NULL);
@@ -150,6 +171,8 @@ void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_exist
 		out_text(o, " xsk");
 		out_obj_close(o);
 	}
+	if (r->nic)
+		print_nic_side(o, r->nic);
 	if (with_existed) {
 		out_bool(o, "existed", NULL, r->existed);
 		out_text(o, r->existed ? " (existed)" : " (new)");
@@ -169,8 +192,14 @@ int cmd_show_leases(struct nk_ctx *ctx, const void *args)
 		return nk_error_errno(-ret, "cannot scan the leases");
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "leases");
-	for (size_t i = 0; i < l.n; i++)
+	for (size_t i = 0; i < l.n; i++) {
+		struct nk_lease_nic nic;
+
+		if (nk_nic_lease_info(ctx, &l.v[i], &nic))
+			l.v[i].nic = &nic;
 		nk_print_lease(&ctx->out, &l.v[i], false);
+		l.v[i].nic = NULL;
+	}
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 	nk_lease_list_free(&l);

@@ -13,6 +13,7 @@
 #include "netns.h"
 #include "rtnl.h"
 #include "nkctl.h"
+#include "nic.h"
 
 #ifndef NKCTL_VERSION
 #define NKCTL_VERSION "unknown"
@@ -32,6 +33,10 @@ static const struct nk_cmd top_cmds[] = {
 	{ "unlease", cmd_unlease, NULL, &cmd_unlease_params,
 	  "{ dev NKDEV | from PHYS [ phys-netns NETNS ] queue LIST } [ force ]",
 	  "end leases by deleting the netkit device that holds them" },
+	{ "nic", NULL, &nk_nic_table, NULL, NULL,
+	  "the NIC side of leases: queues reserved out of RSS, header split" },
+	{ "steer", NULL, &nk_steer_table, NULL, NULL,
+	  "n-tuple rules that steer flows to RX queues" },
 	{ "bind-rx", cmd_bind_rx, NULL, &cmd_bind_rx_params, NULL,
 	  "bind a dmabuf to RX queues for devmem TCP and hold the binding" },
 	{ "bind-tx", cmd_bind_tx, NULL, &cmd_bind_tx_params, NULL,

@@ -26,7 +26,8 @@ struct nk_ns {
 	ino_t ino;
 	bool here;              /* the command's namespace (after -n) */
 	struct nl_sock rtnl, genl;
-	struct genl_family netdev;
+	struct genl_family netdev, ethtool;
+	int ioctl_fd;           /* an AF_INET socket here for SIOCETHTOOL; -1 */
 };
 
 /*
@@ -87,6 +88,11 @@ const char *nk_ns_name(const struct nk_ns *ns);
 /* Sockets in ns; on failure print the error and return its exit code. */
 int nk_ns_rtnl(struct nk_ns *ns, struct nl_sock **s);
 int nk_ns_netdev(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
+/* The ethtool family on ns's generic netlink socket; a kernel without it
+ * is exit status 5. */
+int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
+/* A socket in ns for the SIOCETHTOOL ioctl (n-tuple rules). */
+int nk_ns_ioctl(struct nk_ns *ns, int *fd);
 /* The same without a word on failure (NULL), for scans over namespaces. */
 struct nl_sock *nk_ns_try_rtnl(struct nk_ns *ns);
 struct nl_sock *nk_ns_try_netdev(struct nk_ns *ns, const struct genl_family **fam);
@@ -150,6 +156,8 @@ enum nk_feature {
 	NK_FEAT_NETDEV, NK_FEAT_QUEUE_GET, NK_FEAT_NAPI_GET, NK_FEAT_BIND_RX, NK_FEAT_BIND_TX,
 	NK_FEAT_RX_PAGE_SIZE, NK_FEAT_QUEUE_CREATE, NK_FEAT_LEASE_NETNS_ID, NK_FEAT_NETKIT,
 	NK_FEAT_NETKIT_SINGLE, NK_FEAT_TCX, NK_FEAT_NETKIT_BPF, NK_FEAT_UDMABUF, NK_FEAT_DMA_HEAP,
+	NK_FEAT_ETHTOOL_CHANNELS, NK_FEAT_ETHTOOL_RINGS, NK_FEAT_ETHTOOL_RSS_GET,
+	NK_FEAT_ETHTOOL_RSS_SET,
 	NK_FEAT_N
 };
 /* 0 when the kernel has it (or it cannot tell); else "this kernel has no

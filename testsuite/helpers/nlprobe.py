@@ -18,12 +18,20 @@ Usage:
   nlprobe.py [-n NETNS] queue-create IFINDEX LEASE_IFINDEX LEASE_QUEUE [NETNS_ID]
   nlprobe.py [-n NETNS] rings IFINDEX
   nlprobe.py [-n NETNS] rings-set IFINDEX [tcp-data-split on|off|auto] [hds-thresh N]
+  nlprobe.py [-n NETNS] channels IFINDEX
+  nlprobe.py [-n NETNS] rss IFINDEX
+  nlprobe.py [-n NETNS] qstats IFINDEX [queue|device]
+  nlprobe.py [-n NETNS] ntuple IFNAME
+  nlprobe.py [-n NETNS] ntuple-add IFNAME FLOW-TYPE [src-ip A] [dst-ip A]
+        [src-port N] [dst-port N] [proto N] action QUEUE|drop [loc N|any|first|last]
+  nlprobe.py [-n NETNS] ntuple-del IFNAME LOC
 
 NETNS is a name under /run/netns or a path (e.g. /proc/PID/ns/net).
 """
 
 import ctypes
 import errno
+import fcntl
 import json
 import os
 import socket
@@ -795,6 +803,224 @@ def cmd_rings_set(args):
     return {"ok": True}
 
 
+ETHTOOL_MSG_CHANNELS_GET = 17
+ETHTOOL_A_CHANNELS_HEADER = 1
+CHANNELS_KEYS = ((2, "rx-max"), (3, "tx-max"), (4, "other-max"), (5, "combined-max"),
+                 (6, "rx-count"), (7, "tx-count"), (8, "other-count"), (9, "combined-count"))
+ETHTOOL_MSG_RSS_GET = 38
+ETHTOOL_A_RSS_HEADER = 1
+ETHTOOL_A_RSS_CONTEXT = 2
+ETHTOOL_A_RSS_HFUNC = 3
+ETHTOOL_A_RSS_INDIR = 4
+ETHTOOL_A_RSS_HKEY = 5
+
+
+def ethtool_hdr(atype, ifindex):
+    return nla_nest(atype, nla_u32(ETHTOOL_A_HEADER_DEV_INDEX, parse_int(ifindex, "IFINDEX")))
+
+
+def cmd_channels(args):
+    """channels IFINDEX: ethtool CHANNELS_GET (what ethtool -l shows)."""
+    if len(args) != 1:
+        raise Fail("usage: channels IFINDEX")
+    out = {}
+    for a in ethtool_request(ETHTOOL_MSG_CHANNELS_GET, NLM_F_ACK, [ethtool_hdr(ETHTOOL_A_CHANNELS_HEADER, args[0])]):
+        for t, k in CHANNELS_KEYS:
+            if t in a:
+                out[k] = get_uint(a[t])
+    return out
+
+
+def cmd_rss(args):
+    """rss IFINDEX: ethtool RSS_GET of context 0: hash function, indirection table, key length."""
+    if len(args) != 1:
+        raise Fail("usage: rss IFINDEX")
+    out = {}
+    for a in ethtool_request(ETHTOOL_MSG_RSS_GET, NLM_F_ACK, [ethtool_hdr(ETHTOOL_A_RSS_HEADER, args[0])]):
+        if ETHTOOL_A_RSS_CONTEXT in a:
+            out["context"] = get_uint(a[ETHTOOL_A_RSS_CONTEXT])
+        if ETHTOOL_A_RSS_HFUNC in a:
+            out["hfunc"] = get_uint(a[ETHTOOL_A_RSS_HFUNC])
+        if ETHTOOL_A_RSS_INDIR in a:
+            v = a[ETHTOOL_A_RSS_INDIR]
+            out["indir"] = list(struct.unpack("=%dI" % (len(v) // 4), v))
+        if ETHTOOL_A_RSS_HKEY in a:
+            out["hkey-len"] = len(a[ETHTOOL_A_RSS_HKEY])
+    return out
+
+
+# netdev qstats-get (a dump; scope 0 = the device, 1 = per queue)
+NETDEV_CMD_QSTATS_GET = 12
+NETDEV_A_QSTATS_IFINDEX = 1
+NETDEV_A_QSTATS_QUEUE_TYPE = 2
+NETDEV_A_QSTATS_QUEUE_ID = 3
+NETDEV_A_QSTATS_SCOPE = 4
+QSTATS_KEYS = ((8, "rx-packets"), (9, "rx-bytes"), (10, "tx-packets"), (11, "tx-bytes"),
+               (13, "rx-hw-drops"))
+
+
+def cmd_qstats(args):
+    """qstats IFINDEX [queue|device]: packet and byte counters per queue (default) or in all."""
+    if len(args) not in (1, 2):
+        raise Fail("usage: qstats IFINDEX [queue|device]")
+    scope = pick({"device": 0, "queue": 1}, args[1] if len(args) == 2 else "queue", "scope")
+    attrs = [nla_u32(NETDEV_A_QSTATS_IFINDEX, parse_int(args[0], "IFINDEX"))]
+    if scope:
+        attrs.append(nla_u32(NETDEV_A_QSTATS_SCOPE, scope))
+    out = []
+    for a in netdev_request(NETDEV_CMD_QSTATS_GET, 0, attrs, dump=True):
+        q = {}
+        if NETDEV_A_QSTATS_IFINDEX in a:
+            q["ifindex"] = get_uint(a[NETDEV_A_QSTATS_IFINDEX])
+        if NETDEV_A_QSTATS_QUEUE_TYPE in a:
+            t = get_uint(a[NETDEV_A_QSTATS_QUEUE_TYPE])
+            q["type"] = QUEUE_TYPES.get(t, t)
+        if NETDEV_A_QSTATS_QUEUE_ID in a:
+            q["id"] = get_uint(a[NETDEV_A_QSTATS_QUEUE_ID])
+        for t, k in QSTATS_KEYS:
+            if t in a:
+                q[k] = get_uint(a[t])
+        out.append(q)
+    return out if scope else (out[0] if out else {})
+
+
+# ---------------------------------------------------------------- ethtool n-tuple (ioctl)
+# struct ethtool_rxnfc (192 bytes on x86_64): cmd u32 @0, flow_type u32 @4,
+# data u64 @8, fs @16 (struct ethtool_rx_flow_spec, 168 bytes: flow_type @0,
+# h_u @4 (52), h_ext @56 (20), m_u @76 (52), m_ext @128 (20), ring_cookie
+# u64 @152, location u32 @160), rule_cnt u32 @184, rule_locs[] u32 @188.
+SIOCETHTOOL = 0x8946
+ETHTOOL_GRXCLSRLCNT = 0x2E
+ETHTOOL_GRXCLSRULE = 0x2F
+ETHTOOL_GRXCLSRLALL = 0x30
+ETHTOOL_SRXCLSRLDEL = 0x31
+ETHTOOL_SRXCLSRLINS = 0x32
+RXNFC_SIZE = 192
+FS_OFF = 16
+RX_CLS_FLOW_DISC = 0xFFFFFFFFFFFFFFFF
+RX_CLS_LOC_SPECIAL = 0x80000000
+RX_CLS_LOC = {"any": 0xFFFFFFFF, "first": 0xFFFFFFFE, "last": 0xFFFFFFFD}
+FLOW_TYPES = {"tcp4": 0x01, "udp4": 0x02, "tcp6": 0x05, "udp6": 0x06, "ip4": 0x0D, "ip6": 0x0E}
+FLOW_NAMES = {v: k for k, v in FLOW_TYPES.items()}
+
+
+def ethtool_ioctl(ifname, buf):
+    """SIOCETHTOOL with ifr_data pointing at the ctypes buffer BUF."""
+    ifr = struct.pack("16sP", ifname.encode(), ctypes.addressof(buf)) + b"\0" * 16
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        fcntl.ioctl(s.fileno(), SIOCETHTOOL, ifr)
+    except OSError as e:
+        raise Fail("SIOCETHTOOL on %s: %s" % (ifname, os.strerror(e.errno)))
+    finally:
+        s.close()
+
+
+def rxnfc(ifname, cmd, extra=0, fill=None):
+    buf = ctypes.create_string_buffer(RXNFC_SIZE + 4 * extra)
+    struct.pack_into("=I", buf, 0, cmd)
+    if fill:
+        fill(buf)
+    ethtool_ioctl(ifname, buf)
+    return buf
+
+
+def spec_fields(flow):
+    """(name, offset in h_u/m_u, size) of the fields a flow type has, by kind."""
+    if flow in (0x01, 0x02):
+        return [("src-ip", 0, 4), ("dst-ip", 4, 4), ("src-port", 8, 2), ("dst-port", 10, 2), ("tos", 12, 1)]
+    if flow == 0x0D:
+        return [("src-ip", 0, 4), ("dst-ip", 4, 4), ("l4-4-bytes", 8, 4), ("tos", 12, 1), ("proto", 14, 1)]
+    if flow in (0x05, 0x06):
+        return [("src-ip", 0, 16), ("dst-ip", 16, 16), ("src-port", 32, 2), ("dst-port", 34, 2), ("tclass", 36, 1)]
+    if flow == 0x0E:
+        return [("src-ip", 0, 16), ("dst-ip", 16, 16), ("l4-4-bytes", 32, 4), ("tclass", 36, 1), ("proto", 37, 1)]
+    return []
+
+
+def field_str(name, raw):
+    if name.endswith("-ip"):
+        return socket.inet_ntop(socket.AF_INET6 if len(raw) == 16 else socket.AF_INET, raw)
+    return int.from_bytes(raw, "big")
+
+
+def decode_rule(buf):
+    fs = bytes(buf)[FS_OFF:FS_OFF + 168]
+    flow, = struct.unpack_from("=I", fs, 0)
+    ring, loc = struct.unpack_from("=QI", fs, 152)
+    r = {"location": loc, "flow-type": FLOW_NAMES.get(flow, flow)}
+    for name, off, size in spec_fields(flow):
+        m = fs[76 + off:76 + off + size]
+        if any(m):
+            r[name] = field_str(name, fs[4 + off:4 + off + size])
+            if any(b != 0xFF for b in m):
+                r[name + "-mask"] = field_str(name, m)
+    r["action"] = "drop" if ring == RX_CLS_FLOW_DISC else ring & 0xFFFFFFFF
+    return r
+
+
+def cmd_ntuple(args):
+    """ntuple IFNAME: the n-tuple rule table (GRXCLSRLCNT, GRXCLSRLALL, GRXCLSRULE)."""
+    if len(args) != 1:
+        raise Fail("usage: ntuple IFNAME")
+    dev = args[0]
+    b = rxnfc(dev, ETHTOOL_GRXCLSRLCNT)
+    data, = struct.unpack_from("=Q", b, 8)
+    cnt, = struct.unpack_from("=I", b, 184)
+    b = rxnfc(dev, ETHTOOL_GRXCLSRLALL, cnt, lambda x: struct.pack_into("=I", x, 184, cnt))
+    n, = struct.unpack_from("=I", b, 184)
+    locs = struct.unpack_from("=%dI" % n, b, 188)
+    rules = [decode_rule(rxnfc(dev, ETHTOOL_GRXCLSRULE, 0,
+                               lambda x, l=l: struct.pack_into("=I", x, FS_OFF + 160, l)))
+             for l in locs]
+    return {"size": data & ~RX_CLS_LOC_SPECIAL & 0xFFFFFFFF,
+            "special": bool(data & RX_CLS_LOC_SPECIAL), "count": cnt, "rules": rules}
+
+
+def cmd_ntuple_add(args):
+    """ntuple-add IFNAME FLOW-TYPE [field value]... action QUEUE|drop [loc N|any|first|last]"""
+    if len(args) < 4 or len(args) % 2 != 0:
+        raise Fail("usage: ntuple-add IFNAME FLOW-TYPE [src-ip A] [dst-ip A] [src-port N] "
+                   "[dst-port N] [proto N] action QUEUE|drop [loc N|any|first|last]")
+    dev, flow = args[0], pick(FLOW_TYPES, args[1], "flow type")
+    fields = {name: (off, size) for name, off, size in spec_fields(flow)}
+    fs = bytearray(168)
+    struct.pack_into("=I", fs, 0, flow)
+    ring, loc = None, RX_CLS_LOC["any"]
+    for k, v in zip(args[2::2], args[3::2]):
+        if k == "action":
+            ring = RX_CLS_FLOW_DISC if v == "drop" else parse_int(v, k)
+        elif k == "loc":
+            loc = RX_CLS_LOC[v] if v in RX_CLS_LOC else parse_int(v, k)
+        elif k in fields:
+            off, size = fields[k]
+            try:
+                raw = (socket.inet_pton(socket.AF_INET6 if size == 16 else socket.AF_INET, v)
+                       if k.endswith("-ip") else parse_int(v, k).to_bytes(size, "big"))
+            except (OSError, OverflowError):
+                raise Fail("ntuple-add: bad %s %r" % (k, v))
+            fs[4 + off:4 + off + size] = raw
+            fs[76 + off:76 + off + size] = b"\xff" * size
+        else:
+            raise Fail("ntuple-add: no field %r for this flow type" % k)
+    if ring is None:
+        raise Fail("ntuple-add: action QUEUE|drop is required")
+    struct.pack_into("=QI", fs, 152, ring, loc)
+
+    def fill(b):
+        b[FS_OFF:FS_OFF + 168] = bytes(fs)
+    b = rxnfc(dev, ETHTOOL_SRXCLSRLINS, 0, fill)
+    return {"location": struct.unpack_from("=I", b, FS_OFF + 160)[0]}
+
+
+def cmd_ntuple_del(args):
+    if len(args) != 2:
+        raise Fail("usage: ntuple-del IFNAME LOC")
+    loc = parse_int(args[1], "LOC")
+    rxnfc(args[0], ETHTOOL_SRXCLSRLDEL, 0, lambda b: struct.pack_into("=I", b, FS_OFF + 160, loc))
+    return {"ok": True}
+
+
 # ---------------------------------------------------------------- main
 def usage():
     sys.stderr.write(__doc__.split("Usage:", 1)[1].split("NETNS is", 1)[0])
@@ -852,6 +1078,18 @@ def main(argv):
         res = cmd_rings(rest)
     elif cmd == "rings-set":
         res = cmd_rings_set(rest)
+    elif cmd == "channels":
+        res = cmd_channels(rest)
+    elif cmd == "rss":
+        res = cmd_rss(rest)
+    elif cmd == "qstats":
+        res = cmd_qstats(rest)
+    elif cmd == "ntuple":
+        res = cmd_ntuple(rest)
+    elif cmd == "ntuple-add":
+        res = cmd_ntuple_add(rest)
+    elif cmd == "ntuple-del":
+        res = cmd_ntuple_del(rest)
     else:
         raise Fail("unknown command %r" % cmd)
     sys.stdout.write(json.dumps(res, separators=(",", ":")) + "\n")

@@ -4,7 +4,7 @@
 # bnxt, gve with header split). Set NKCTL_TEST_NIC=ethX (in the initial
 # namespace; it is used, not moved) and optionally NKCTL_TEST_QUEUE (default:
 # the NIC's last RX queue). The NIC needs tcp-data-split on and hds-thresh 0
-# (ethtool -G ethX tcp-data-split on hds-thresh 0). Without it: SKIP.
+# (nkctl nic reserve dev ethX queue N, or ethtool -G ethX tcp-data-split on hds-thresh 0). Without it: SKIP.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq

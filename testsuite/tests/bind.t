@@ -73,11 +73,11 @@ expect_eq "$($NLPROBE -n "$HOST" rings "$sim_idx" | jq -r '."tcp-data-split"')" 
 $NLPROBE -n "$HOST" rings-set "$sim_idx" tcp-data-split off >/dev/null || fail "cannot turn tcp-data-split off"
 expect_eq "$($NLPROBE -n "$HOST" rings "$sim_idx" | jq -r '."tcp-data-split"')" off "the kernel has it off"
 expect_error 2 "tcp-data-split off on the leased NIC" -n "$POD" bind-rx dev nkp queue 1 dmabuf udmabuf size 4M
-expect_match "$ERR" "tcp-data-split is off on $SIM; devmem needs header split \(ethtool -G $SIM tcp-data-split on\)" "checks the NIC behind the netkit, says the fix"
+expect_match "$ERR" "tcp-data-split is off on $SIM; devmem needs header split \(nkctl nic reserve dev $SIM queue [0-9,]+\)" "checks the NIC behind the netkit, points at nic reserve"
 expect_error 2 "tcp-data-split off on the NIC itself" -n "$HOST" bind-rx dev "$SIM" queue 0 dmabuf udmabuf size 4M
 $NLPROBE -n "$HOST" rings-set "$sim_idx" tcp-data-split on hds-thresh 256 >/dev/null || fail "cannot set hds-thresh"
 expect_error 2 "hds-thresh not zero" -n "$POD" bind-rx dev nkp queue 1 dmabuf udmabuf size 4M
-expect_match "$ERR" "hds-thresh is 256 on $SIM; devmem needs 0 \(ethtool -G $SIM hds-thresh 0\)" "says the fix"
+expect_match "$ERR" "hds-thresh is 256 on $SIM; devmem needs 0 \(nkctl nic reserve dev $SIM queue [0-9,]+\)" "points at nic reserve"
 $NLPROBE -n "$HOST" rings-set "$sim_idx" hds-thresh 0 >/dev/null || fail "cannot reset hds-thresh"
 
 # An XDP program on the NIC.

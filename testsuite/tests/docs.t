@@ -21,6 +21,7 @@ while IFS=$'\t' read -r kind path kw meta; do
 	page="$top/man/nkctl-$obj.8.scd"
 	case "$obj" in
 	unlease) page="$top/man/nkctl-lease.8.scd" ;;
+	steer) page="$top/man/nkctl-nic.8.scd" ;;
 	bind-rx|bind-tx|unbind) page="$top/man/nkctl-bind.8.scd" ;;
 	version) page="$top/man/nkctl.8.scd" ;;
 	esac
@@ -35,6 +36,7 @@ while IFS=$'\t' read -r kind path kw meta; do
 	obj=${path%% *}
 	page="$top/man/nkctl-$obj.8.scd"
 	[ "$obj" = unlease ] && page="$top/man/nkctl-lease.8.scd"
+	[ "$obj" = steer ] && page="$top/man/nkctl-nic.8.scd"
 	case "$obj" in bind-rx|bind-tx|unbind) page="$top/man/nkctl-bind.8.scd" ;; esac
 	grep -Eq -- "\*([^*]* )?$kw( [^*]*)?\*" "$page" ||
 		fail "$(basename "$page") does not document \"$kw\" of $path"
@@ -95,15 +97,17 @@ comp() {
 }
 mkdir -p "$T_TMP/bin" && ln -sf "$NKCTL" "$T_TMP/bin/nkctl"
 export NKCTL="$T_TMP/bin/nkctl"
-expect_eq "$(comp nkctl '')" "bind-rx bind-tx help lease link redirect show unbind unlease version " "objects"
+expect_eq "$(comp nkctl '')" "bind-rx bind-tx help lease link nic redirect show steer unbind unlease version " "objects"
 expect_eq "$(comp nkctl li)" "link " "an object by its start"
 expect_eq "$(comp nkctl link '')" "add del help set show " "link commands"
 expect_eq "$(comp nkctl show '')" "bindings dev help kernel leases " "show: commands and keywords"
 expect_eq "$(comp nkctl bind-rx dev lo dmabuf '')" "fd heap udmabuf " "dmabuf sources"
+expect_eq "$(comp nkctl steer add dev lo flow-type '')" "ip4 ip6 tcp4 tcp6 udp4 udp6 " "flow types from the enum's word table"
+expect_eq "$(comp nkctl nic '')" "help release reserve show " "nic commands"
 expect_match "$(comp nkctl bind-tx dev lo '')" '(^| )dmabuf( |$)' "bind-tx keywords"
 expect_match "$(comp nkctl show dev '')" '(^| )lo( |$)' "interface names for dev"
-expect_eq "$(comp nkctl lease dev x '')" "from phys-netns queue " "lease keywords not yet given"
-expect_eq "$(comp nkctl lease '')" "dev from help phys-netns queue " "help right after the command"
+expect_eq "$(comp nkctl lease dev x '')" "from phys-netns queue reserve steer " "lease keywords not yet given"
+expect_eq "$(comp nkctl lease '')" "dev from help phys-netns queue reserve steer " "help right after the command"
 expect_eq "$(comp nkctl version '' | tr -d " ")" "" "no stray help after a complete command"
 expect_eq "$(comp nkctl help '')" "bind-rx bind-tx lease link redirect show unbind unlease version " "help offers the objects"
 expect_eq "$(comp nkctl link add x mode '')" "l2 l3 " "enumerated values from the tables"

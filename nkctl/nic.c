@@ -1,0 +1,992 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nkctl nic show|reserve|release: the NIC side of a lease. reserve takes
+ * queues out of RSS (the indirection table spreads hashed traffic over the
+ * other queues only, with equal weights) and turns header split on with
+ * hds-thresh 0; release puts back what the NIC had before the first
+ * reservation, from the state file written before anything was changed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compat.h"
+#include "leases.h"
+#include "netdev.h"
+#include "nic.h"
+#include "rtnl.h"
+
+struct nic_args {
+	const char *dev, *queue;
+	bool force;
+};
+
+#define NP(kw, type, field, meta, req) \
+	{ kw, type, offsetof(struct nic_args, field), meta, 0, 0, NULL, req, NULL }
+static const struct nk_param show_params[] = {
+	NP("dev", NKP_IFNAME, dev, "PHYS", false),
+};
+static const struct nk_params nic_show_params = {
+	NK_PARAMS("nic show", struct nic_args, show_params)
+};
+static const struct nk_param reserve_params[] = {
+	NP("dev", NKP_IFNAME, dev, "PHYS", true),
+	NP("queue", NKP_STRING, queue, "LIST", true),
+};
+static const struct nk_params nic_reserve_params = {
+	NK_PARAMS("nic reserve", struct nic_args, reserve_params)
+};
+static const struct nk_param release_params[] = {
+	NP("dev", NKP_IFNAME, dev, "PHYS", true),
+	NP("queue", NKP_STRING, queue, "LIST", false),
+	NP("force", NKP_FLAG, force, NULL, false),
+};
+static const struct nk_params nic_release_params = {
+	NK_PARAMS("nic release", struct nic_args, release_params)
+};
+
+/* What one command knows of one NIC. */
+struct nic_job {
+	struct nk_ns *ns;
+	struct nk_link link;
+	struct nl_sock *et;
+	const struct genl_family *fam;
+	struct nk_channels ch;
+	struct nk_rings rings;
+	struct nk_rss rss;
+	int ch_ret, rings_ret, rss_ret;     /* 0 or -errno of each read */
+	struct nk_queue_list queues;
+	struct nk_lease_list leases;
+	struct nk_ntuple_list rules;
+	int rules_ret;
+	struct nk_nic_state st;
+	uint32_t ids[NK_MAX_QUEUES];
+	size_t n;
+	int lock;
+};
+
+static void job_free(struct nic_job *j)
+{
+	nk_queue_list_free(&j->queues);
+	nk_lease_list_free(&j->leases);
+	nk_ntuple_list_free(&j->rules);
+	if (j->lock >= 0)
+		close(j->lock);
+	free(j);
+}
+
+/* The settings nkctl manages, read afresh. */
+static int read_settings(struct nic_job *j)
+{
+	struct nl_err err;
+
+	j->ch_ret = ethtool_channels_get(j->et, j->fam, j->link.ifindex, &j->ch, &err);
+	j->rings_ret = ethtool_rings_get(j->et, j->fam, j->link.ifindex, &j->rings, &err);
+	j->rss_ret = genl_has_op(j->fam, NK_ETHTOOL_MSG_RSS_GET) ?
+		     ethtool_rss_get(j->et, j->fam, j->link.ifindex, &j->rss, &err) : -EOPNOTSUPP;
+	if (!j->rss_ret && j->rss.too_big)
+		j->rss_ret = -E2BIG;
+	if (j->ch_ret == -EPERM || j->rings_ret == -EPERM)
+		return nk_error(NK_EXIT_PERM, "reading the settings of %s needs CAP_NET_ADMIN",
+				j->link.ifname);
+	return 0;
+}
+
+/* The device, its ethtool settings, queues, leases, rules and state. */
+static int load(struct nk_ctx *ctx, const char *dev, const struct nk_link *known,
+		struct nic_job *j, bool scan_leases)
+{
+	const struct genl_family *nfam;
+	struct nl_sock *gn;
+	struct nl_err err;
+	int fd, ret;
+
+	ret = j->ns ? 0 : nk_ns_here(ctx, &j->ns);
+	if (!ret && known)
+		j->link = *known;
+	else if (!ret)
+		ret = nk_dev(ctx, dev, &j->link);
+	if (!ret)
+		ret = nk_ns_ethtool(j->ns, &j->et, &j->fam);
+	if (!ret)
+		ret = read_settings(j);
+	if (ret)
+		return ret;
+	if (nk_ns_netdev(j->ns, &gn, &nfam) == 0 && genl_has_op(nfam, NK_NETDEV_CMD_QUEUE_GET))
+		netdev_queue_dump(gn, nfam, j->link.ifindex, &j->queues, &err);
+	if (scan_leases)
+		nk_lease_scan(ctx, &j->leases);
+	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
+	if (!j->rules_ret)
+		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
+	ret = nk_nic_state_load(j->ns, j->link.ifindex, &j->st);
+	if (ret)
+		return nk_error_errno(-ret, "cannot read the state of %s under %s", j->link.ifname,
+				      NK_NIC_STATE_DIR);
+	return 0;
+}
+
+static const struct nk_queue *rx_queue(const struct nic_job *j, uint32_t id)
+{
+	for (size_t i = 0; i < j->queues.n; i++)
+		if (j->queues.v[i].type == NK_NETDEV_QUEUE_TYPE_RX && j->queues.v[i].id == id &&
+		    j->queues.v[i].ifindex == j->link.ifindex)
+			return &j->queues.v[i];
+	return NULL;
+}
+
+static uint32_t rx_count(const struct nic_job *j)
+{
+	uint32_t n = j->ch_ret ? 0 : nk_channels_rx(&j->ch);
+
+	return n ? n : j->link.num_rx_queues;
+}
+
+/* Under the lock: finish what a killed nkctl left (a rule added but not
+ * recorded). */
+static int settle(struct nic_job *j)
+{
+	int fd, ret;
+
+	if (!j->st.exists || !j->st.have_pending)
+		return 0;
+	ret = nk_ns_ioctl(j->ns, &fd);
+	if (!ret)
+		ret = nk_nic_resolve_pending(fd, j->link.ifname, &j->st);
+	if (ret)
+		return nk_error_errno(-ret, "cannot settle the rule a killed nkctl was adding to %s",
+				      j->link.ifname);
+	nk_ntuple_list_free(&j->rules);
+	j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
+	return 0;
+}
+
+/* ---- printing ---- */
+
+static void print_queue_set(struct out *o, const char *key, const char *label,
+			    const struct nk_rss *r, uint32_t nq)
+{
+	bool first = true;
+
+	for (uint32_t i = 0; i < r->indir_size; i++)
+		if (r->indir[i] >= nq)
+			nq = r->indir[i] + 1;
+	out_arr_open(o, key);
+	out_text(o, "%s", label);
+	for (uint32_t q = 0; q < nq; q++) {
+		if (!nk_rss_uses(r, q))
+			continue;
+		out_uint(o, NULL, first ? " %llu" : ",%llu", q);
+		first = false;
+	}
+	out_arr_close(o);
+}
+
+static void print_rings(struct out *o, const struct nic_job *j)
+{
+	if (!j->ch_ret) {
+		out_obj_open(o, "channels");
+		out_uint(o, "rx", "    channels rx %llu", j->ch.rx);
+		out_uint(o, "tx", " tx %llu", j->ch.tx);
+		out_uint(o, "combined", " combined %llu", j->ch.combined);
+		out_uint(o, "other", " other %llu\n", j->ch.other);
+		out_obj_close(o);
+	}
+	if (j->rings_ret)
+		return;
+	out_text(o, "    rings");
+	if (j->rings.have_rx)
+		out_uint(o, "rx-ring", " rx %llu", j->rings.rx);
+	if (j->rings.have_tcp_data_split)
+		out_str(o, "tcp-data-split", " tcp-data-split %s",
+			nk_tcp_data_split_name(j->rings.tcp_data_split));
+	if (j->rings.have_hds_thresh)
+		out_uint(o, "hds-thresh", " hds-thresh %llu", j->rings.hds_thresh);
+	out_text(o, "\n");
+}
+
+static void print_rss(struct out *o, const struct nic_job *j)
+{
+	if (j->rss_ret || !j->rss.indir_size) {
+		out_text(o, "    rss: %s\n", j->rss_ret == -E2BIG ?
+			 "the indirection table is larger than nkctl handles" :
+			 "no indirection table (the driver has no RSS operations)");
+		return;
+	}
+	out_obj_open(o, "rss");
+	out_uint(o, "indir-size", "    rss: indirection table of %llu entries,", j->rss.indir_size);
+	print_queue_set(o, "queues", " hashed to queues", &j->rss, rx_count(j));
+	out_bool(o, "default", NULL, nk_rss_is_default(&j->rss, rx_count(j)));
+	out_text(o, "\n");
+	out_obj_close(o);
+}
+
+static void print_rules(struct out *o, const struct nic_job *j)
+{
+	if (j->rules_ret) {
+		out_text(o, "    n-tuple rules: %s\n", j->rules_ret == -EOPNOTSUPP ?
+			 "not supported by the driver" : strerror(-j->rules_ret));
+		return;
+	}
+	out_arr_open(o, "rules");
+	for (size_t i = 0; i < j->rules.n; i++)
+		nk_print_rule(o, &j->rules.v[i], j->st.exists &&
+			      nk_nic_state_has_rule(&j->st, j->rules.v[i].id));
+	out_arr_close(o);
+}
+
+static void print_mp(struct out *o, const struct nk_queue *q)
+{
+	if (q->have & QUEUE_HAVE_DMABUF)
+		out_uint(o, "dmabuf", " dmabuf %llu", q->dmabuf);
+	if (q->have & QUEUE_HAVE_IO_URING) {
+		out_obj_open(o, "io-uring");
+		out_text(o, " io-uring");
+		out_obj_close(o);
+	}
+	if (q->have & QUEUE_HAVE_XSK) {
+		out_obj_open(o, "xsk");
+		out_text(o, " xsk");
+		out_obj_close(o);
+	}
+}
+
+static void print_lease(struct out *o, const struct nic_job *j, const struct nk_queue *q)
+{
+	const struct nk_lease_rec *r = nk_lease_of_nic(&j->leases, j->ns, j->link.ifindex, q->id);
+
+	out_obj_open(o, "lease");
+	out_uint(o, "ifindex", NULL, (unsigned int)q->lease_ifindex);
+	if (r && r->nk_ifname[0])
+		out_str(o, "ifname", " leased to %s", r->nk_ifname);
+	else
+		out_text(o, " leased to ifindex %d", q->lease_ifindex);
+	if (r && r->nk_ns && !r->nk_ns->here)
+		out_str(o, "netns", " (netns %s)", r->nk_ns->spec);
+	else if (!r || !r->nk_ns)
+		out_text(o, " (in a namespace nkctl cannot reach)");
+	out_obj_close(o);
+}
+
+static void print_queues(struct out *o, const struct nic_job *j)
+{
+	uint32_t n = rx_count(j);
+
+	out_arr_open(o, "queues");
+	for (uint32_t id = 0; id < n; id++) {
+		const struct nk_queue *q = rx_queue(j, id);
+		bool reserved = j->st.exists && nk_nic_state_reserved(&j->st, id);
+		bool rss = !j->rss_ret && j->rss.indir_size && nk_rss_uses(&j->rss, id);
+
+		out_obj_open(o, NULL);
+		out_uint(o, "id", "    queue %llu:", id);
+		out_bool(o, "reserved", NULL, reserved);
+		if (reserved)
+			out_text(o, " reserved");
+		if (!j->rss_ret && j->rss.indir_size) {
+			out_bool(o, "rss", NULL, rss);
+			out_text(o, rss ? " rss" : " no-rss");
+		}
+		if (q && (q->have & QUEUE_HAVE_LEASE))
+			print_lease(o, j, q);
+		if (q)
+			print_mp(o, q);
+		out_text(o, "\n");
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+}
+
+static void print_nic(struct out *o, const struct nic_job *j)
+{
+	out_obj_open(o, NULL);
+	out_uint(o, "ifindex", NULL, (unsigned int)j->link.ifindex);
+	out_str(o, "ifname", "%s:\n", j->link.ifname);
+	print_rings(o, j);
+	print_rss(o, j);
+	print_rules(o, j);
+	print_queues(o, j);
+	out_obj_close(o);
+}
+
+static void print_doc(struct nk_ctx *ctx, const struct nic_job *j)
+{
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "nics");
+	print_nic(&ctx->out, j);
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+}
+
+static int cmd_nic_show(struct nk_ctx *ctx, const void *args)
+{
+	const struct nic_args *a = args;
+	struct nk_link_list links = { 0 };
+	struct nl_sock *rt;
+	struct nl_err err;
+	struct nic_job *j;
+	int ret = 0;
+
+	if (a->dev) {
+		j = calloc(1, sizeof(*j));
+		if (!j)
+			return nk_error_errno(ENOMEM, "nic show");
+		j->lock = -1;
+		ret = load(ctx, a->dev, NULL, j, true);
+		if (!ret)
+			print_doc(ctx, j);
+		job_free(j);
+		return ret;
+	}
+	ret = nk_ctx_rtnl(ctx, &rt);
+	if (!ret && rtnl_link_dump(rt, &links, &err))
+		ret = nk_error_nl(&err, "cannot list devices");
+	if (ret)
+		return ret;
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "nics");
+	for (size_t i = 0; i < links.n; i++) {
+		if (!links.v[i].parent[0])
+			continue;
+		j = calloc(1, sizeof(*j));
+		if (!j)
+			break;
+		j->lock = -1;
+		if (load(ctx, NULL, &links.v[i], j, true) == 0)
+			print_nic(&ctx->out, j);
+		job_free(j);
+	}
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+	nk_link_list_free(&links);
+	return NK_EXIT_OK;
+}
+
+/* ---- reserve ---- */
+
+/* What reserve and release need of the driver, said before any change. */
+static int need_rss(const struct nic_job *j, const char *cmd)
+{
+	const char *dev = j->link.ifname;
+
+	if (!genl_has_op(j->fam, NK_ETHTOOL_MSG_RSS_SET))
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"%s: this kernel has no ethtool rss-set (keeping queues out of RSS needs Linux %s+); nothing was changed",
+				cmd, nk_feature_since(NK_FEAT_ETHTOOL_RSS_SET));
+	if (j->rss_ret == -E2BIG)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"%s: the RSS indirection table of %s is larger than %d entries, which nkctl does not handle; nothing was changed",
+				cmd, dev, NK_RSS_MAX_INDIR);
+	if (j->rss_ret || !j->rss.indir_size)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"%s: the driver of %s has no RSS indirection table, so queues cannot be kept out of RSS; nothing was changed",
+				cmd, dev);
+	if (j->rings_ret || !j->rings.have_tcp_data_split)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"%s: the driver of %s does not report tcp-data-split, so header split cannot be turned on; nothing was changed",
+				cmd, dev);
+	if (j->ch_ret || !rx_count(j))
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"%s: the driver of %s does not report its channels; nothing was changed",
+				cmd, dev);
+	return 0;
+}
+
+/* Add ids to the reserved set (kept ascending). */
+static void reserve_add(struct nk_nic_state *st, const uint32_t *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = st->nreserved;
+
+		if (nk_nic_state_reserved(st, ids[i]))
+			continue;
+		while (k > 0 && st->reserved[k - 1] > ids[i]) {
+			st->reserved[k] = st->reserved[k - 1];
+			k--;
+		}
+		st->reserved[k] = ids[i];
+		st->nreserved++;
+	}
+}
+
+static int check_reserve(const struct nic_job *j)
+{
+	uint32_t n = rx_count(j);
+	size_t total;
+	struct nk_nic_state tmp = j->st;
+
+	for (size_t i = 0; i < j->n; i++) {
+		const struct nk_queue *q = rx_queue(j, j->ids[i]);
+
+		if (j->ids[i] >= n)
+			return nk_error(NK_EXIT_NOTFOUND, "%s has no RX queue %u (it has %u channels)",
+					j->link.ifname, j->ids[i], n);
+		if (q && !(q->have & QUEUE_HAVE_LEASE) && !nk_nic_state_reserved(&j->st, q->id) &&
+		    (q->have & (QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING | QUEUE_HAVE_XSK)))
+			return nk_error(NK_EXIT_EXISTS,
+					"%s queue %u has a memory provider that is not a lease's; reserving it would not stop what already uses it",
+					j->link.ifname, q->id);
+	}
+	reserve_add(&tmp, j->ids, j->n);
+	total = tmp.nreserved;
+	if (total >= n)
+		return nk_error(NK_EXIT_FAIL,
+				"%s: reserving %s would leave no queue for RSS (it has %u); at least one must stay",
+				j->link.ifname, total == j->n ? "these queues" : "these queues with those reserved already",
+				n);
+	return 0;
+}
+
+/* The NIC's own settings, kept until release puts them back. */
+static void save_settings(struct nic_job *j)
+{
+	struct nk_nic_state *st = &j->st;
+
+	snprintf(st->ifname, sizeof(st->ifname), "%s", j->link.ifname);
+	if (st->saved)
+		return;
+	st->saved = true;
+	st->have_tds = j->rings.have_tcp_data_split;
+	st->tds = j->rings.tcp_data_split;
+	st->have_hds = j->rings.have_hds_thresh;
+	st->hds = j->rings.hds_thresh;
+	st->indir_size = j->rss.indir_size;
+	memcpy(st->indir, j->rss.indir, j->rss.indir_size * sizeof(uint32_t));
+	st->rss_default = nk_rss_is_default(&j->rss, rx_count(j));
+}
+
+/* The table for the reserved set: the other queues in turn. */
+static void spread(const struct nic_job *j, uint32_t *indir)
+{
+	uint32_t others[NK_MAX_QUEUES], k = 0, n = rx_count(j);
+
+	for (uint32_t q = 0; q < n && q < NK_MAX_QUEUES; q++)
+		if (!nk_nic_state_reserved(&j->st, q))
+			others[k++] = q;
+	for (uint32_t i = 0; i < j->rss.indir_size; i++)
+		indir[i] = others[i % k];
+}
+
+static int set_error(const struct nic_job *j, const struct nl_err *err, const char *what)
+{
+	if (err->code == EPERM)
+		return nk_error_nl(err, "setting the %s of %s needs CAP_NET_ADMIN", what,
+				   j->link.ifname);
+	return nk_error_nl(err, "cannot set the %s of %s", what, j->link.ifname);
+}
+
+/* Make the NIC match the state: table from the reserved set, header split. */
+static int apply_reserved(struct nic_job *j)
+{
+	uint32_t *indir = calloc(NK_RSS_MAX_INDIR, sizeof(uint32_t));
+	struct nk_rings want = { 0 };
+	struct nl_err err;
+	int ret = 0;
+
+	if (!indir)
+		return nk_error_errno(ENOMEM, "nic reserve");
+	spread(j, indir);
+	if (memcmp(indir, j->rss.indir, j->rss.indir_size * sizeof(uint32_t)) &&
+	    ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, indir, j->rss.indir_size, &err))
+		ret = set_error(j, &err, "RSS indirection table");
+	free(indir);
+	want.have_tcp_data_split = j->rings.tcp_data_split != NK_TCP_DATA_SPLIT_ENABLED;
+	want.tcp_data_split = NK_TCP_DATA_SPLIT_ENABLED;
+	want.have_hds_thresh = j->rings.have_hds_thresh && j->rings.hds_thresh;
+	want.hds_thresh = 0;
+	if (!ret && (want.have_tcp_data_split || want.have_hds_thresh) &&
+	    ethtool_rings_set_split(j->et, j->fam, j->link.ifindex, &want, &err))
+		ret = set_error(j, &err, "tcp-data-split and hds-thresh");
+	return ret;
+}
+
+/* Put back what the NIC had; the state says what. */
+static int restore(struct nic_job *j)
+{
+	struct nk_rings want = { 0 };
+	struct nl_err err;
+	const struct nk_nic_state *st = &j->st;
+	bool same = st->indir_size == j->rss.indir_size &&
+		    !memcmp(st->indir, j->rss.indir, st->indir_size * sizeof(uint32_t));
+
+	if (st->rss_default && ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, NULL, 0, &err))
+		return set_error(j, &err, "RSS indirection table");
+	if (!st->rss_default && !same &&
+	    ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, st->indir, st->indir_size, &err))
+		return set_error(j, &err, "RSS indirection table");
+	want.have_tcp_data_split = st->have_tds && st->tds != j->rings.tcp_data_split;
+	want.tcp_data_split = st->tds;
+	want.have_hds_thresh = st->have_hds && st->hds != j->rings.hds_thresh;
+	want.hds_thresh = st->hds;
+	if ((want.have_tcp_data_split || want.have_hds_thresh) &&
+	    ethtool_rings_set_split(j->et, j->fam, j->link.ifindex, &want, &err))
+		return set_error(j, &err, "tcp-data-split and hds-thresh");
+	return 0;
+}
+
+static int save_state(struct nic_job *j)
+{
+	int ret = nk_nic_state_save(&j->st);
+
+	j->st.exists = !ret;
+	return ret ? nk_error_errno(-ret, "cannot write the state of %s under %s; nothing was changed",
+				    j->link.ifname, NK_NIC_STATE_DIR) : 0;
+}
+
+static int begin(struct nk_ctx *ctx, const struct nic_args *a, struct nic_job **jp)
+{
+	struct nic_job *j = calloc(1, sizeof(*j));
+	int ret;
+
+	*jp = j;
+	if (!j)
+		return nk_error_errno(ENOMEM, "nic");
+	j->lock = -1;
+	if (a->queue && (ret = nk_parse_queue_list("queue", a->queue, j->ids, &j->n)))
+		return ret;
+	ret = nk_dev(ctx, a->dev, &j->link);
+	if (ret)
+		return ret;
+	ret = nk_nic_lock(&j->lock);
+	if (ret == -EPERM)
+		return nk_error(NK_EXIT_PERM,
+				"%s must be a directory owned by this user with mode 0700 (no symlink); refusing to keep NIC state there",
+				NK_NIC_STATE_DIR);
+	if (ret)
+		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
+	/* Read under the lock: what another nkctl changed is seen. */
+	ret = load(ctx, a->dev, NULL, j, true);
+	return ret ? ret : settle(j);
+}
+
+/* Read back what the changes made, for the printed document. */
+static void reread(struct nic_job *j)
+{
+	int fd;
+
+	read_settings(j);
+	nk_ntuple_list_free(&j->rules);
+	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
+	if (!j->rules_ret)
+		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
+}
+
+static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
+{
+	struct nic_job *j;
+	int ret = begin(ctx, args, &j);
+
+	if (!ret)
+		ret = need_rss(j, "nic reserve");
+	if (!ret)
+		ret = check_reserve(j);
+	if (!ret) {
+		save_settings(j);
+		reserve_add(&j->st, j->ids, j->n);
+		ret = save_state(j);
+	}
+	if (!ret)
+		ret = apply_reserved(j);
+	if (!ret) {
+		reread(j);
+		print_doc(ctx, j);
+	}
+	job_free(j);
+	return ret;
+}
+
+/* ---- release ---- */
+
+static int check_release(struct nk_ctx *ctx, const struct nic_job *j, bool force)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		const struct nk_queue *q = rx_queue(j, j->ids[i]);
+
+		if (!nk_nic_state_reserved(&j->st, j->ids[i]) && !ctx->force)
+			return nk_error(NK_EXIT_NOTFOUND, "%s queue %u is not reserved", j->link.ifname,
+					j->ids[i]);
+		if (q && (q->have & QUEUE_HAVE_LEASE) && !force)
+			return nk_error(NK_EXIT_EXISTS,
+					"%s queue %u is still leased (to ifindex %d): released, it would get RSS traffic its lease holder reads; unlease first, or add force",
+					j->link.ifname, q->id, q->lease_ifindex);
+	}
+	return 0;
+}
+
+static void release_ids(struct nic_job *j)
+{
+	size_t k = 0;
+
+	if (!j->n) {
+		j->st.nreserved = 0;
+		return;
+	}
+	for (size_t i = 0; i < j->st.nreserved; i++) {
+		bool drop = false;
+
+		for (size_t m = 0; m < j->n; m++)
+			drop |= j->ids[m] == j->st.reserved[i];
+		if (!drop)
+			j->st.reserved[k++] = j->st.reserved[i];
+	}
+	j->st.nreserved = k;
+}
+
+/* The last queue went: the NIC's own settings back, then the state. */
+static int finish_release(struct nic_job *j)
+{
+	int ret;
+
+	if (j->st.nreserved)
+		return apply_reserved(j);
+	if (j->st.saved && (ret = restore(j)))
+		return ret;
+	j->st.saved = false;
+	ret = j->st.nrules || j->st.nleases || j->st.have_pending ? nk_nic_state_save(&j->st) :
+					       nk_nic_state_drop(&j->st);
+	if (ret)
+		return nk_error_errno(-ret, "%s is restored but its state under %s cannot be updated",
+				      j->link.ifname, NK_NIC_STATE_DIR);
+	return 0;
+}
+
+/* Release of everything: nkctl's rules go too, and the leases' records. */
+static int drop_rules(struct nic_job *j)
+{
+	int fd, ret = j->st.nrules ? nk_ns_ioctl(j->ns, &fd) : 0;
+
+	while (!ret && j->st.nrules) {
+		uint32_t id = j->st.rules[j->st.nrules - 1];
+
+		ret = ethtool_ntuple_del(fd, j->link.ifname, id);
+		if (ret == -ENOENT || ret == -EINVAL)
+			ret = 0;
+		if (ret)
+			return nk_error_errno(-ret, "cannot delete rule %u of %s", id, j->link.ifname);
+		j->st.nrules--;
+		ret = save_state(j);
+	}
+	j->st.nleases = 0;
+	return ret;
+}
+
+static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
+{
+	const struct nic_args *a = args;
+	struct nic_job *j;
+	int ret = begin(ctx, a, &j);
+
+	if (!ret && (!j->st.exists || (!j->st.nreserved && !j->st.saved && (j->n || !j->st.nrules)))) {
+		if (!ctx->force)
+			ret = nk_error(NK_EXIT_NOTFOUND, "%s has no queue reserved by nkctl",
+				       j->link.ifname);
+		else
+			print_doc(ctx, j);
+		job_free(j);
+		return ret;
+	}
+	if (!ret)
+		ret = check_release(ctx, j, a->force);
+	if (!ret)
+		ret = need_rss(j, "nic release");
+	if (!ret) {
+		release_ids(j);
+		ret = save_state(j);
+	}
+	if (!ret && !j->n)
+		ret = drop_rules(j);
+	if (!ret)
+		ret = finish_release(j);
+	if (!ret) {
+		reread(j);
+		nk_nic_state_load(j->ns, j->link.ifindex, &j->st);
+		print_doc(ctx, j);
+	}
+	job_free(j);
+	return ret;
+}
+
+/* ---- the lease's side: lease ... steer, unlease ---- */
+
+void nk_nic_job_free(struct nic_job *j)
+{
+	if (j)
+		job_free(j);
+}
+
+int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
+			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out)
+{
+	struct nic_job *j = calloc(1, sizeof(*j));
+	int ret;
+
+	*out = j;
+	if (!j)
+		return nk_error_errno(ENOMEM, "lease");
+	j->lock = -1;
+	j->ns = ns;
+	memcpy(j->ids, queues, n * sizeof(*queues));
+	j->n = n;
+	ret = nk_nic_lock(&j->lock);
+	if (ret)
+		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
+	ret = load(ctx, NULL, nic, j, false);
+	if (!ret)
+		ret = settle(j);
+	if (!ret)
+		ret = need_rss(j, "lease ... steer");
+	if (!ret)
+		ret = check_reserve(j);
+	if (!ret && rules && j->rules_ret == -EOPNOTSUPP)
+		ret = nk_error(NK_EXIT_UNSUPPORTED,
+			       "lease ... steer: the driver of %s has no n-tuple flow steering rules; nothing was changed",
+			       nic->ifname);
+	else if (!ret && rules && j->rules_ret)
+		ret = nk_error_errno(-j->rules_ret, "cannot list the n-tuple rules of %s", nic->ifname);
+	return ret;
+}
+
+/* Does the driver have a rule the lease recorded that is the same as r? */
+static bool lease_has_rule(const struct nic_job *j, const struct nk_nic_lease *l,
+			   const struct nk_ntuple *r)
+{
+	for (size_t i = 0; i < j->rules.n; i++)
+		for (size_t k = 0; k < l->nrules; k++)
+			if (l->rules[k] == j->rules.v[i].id && nk_ntuple_same(&j->rules.v[i], r))
+				return true;
+	return false;
+}
+
+/* Record a rule the lease added, in the lease's record and the NIC's list. */
+static int record_lease_rule(struct nic_job *j, struct nk_nic_lease *l, uint32_t id)
+{
+	if (l->nrules < NK_NIC_LEASE_MAX)
+		l->rules[l->nrules++] = id;
+	if (j->st.nrules < NK_NIC_MAX_RULES && !nk_nic_state_has_rule(&j->st, id))
+		j->st.rules[j->st.nrules++] = id;
+	return save_state(j);
+}
+
+int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns, int holder,
+		       struct nk_ntuple *rules, size_t nrules)
+{
+	struct nk_nic_lease *l;
+	int fd, ret;
+
+	save_settings(j);
+	l = nk_nic_state_lease_add(&j->st, holder_ns->dev, holder_ns->ino, holder);
+	if (!l)
+		return nk_error(NK_EXIT_FAIL, "%s: too many leases recorded", j->link.ifname);
+	/* The lease owns the queues it reserved, not those reserved before. */
+	for (size_t i = 0; i < j->n; i++)
+		if (!nk_nic_state_reserved(&j->st, j->ids[i]) && l->nqueues < NK_NIC_LEASE_MAX)
+			l->queues[l->nqueues++] = j->ids[i];
+	reserve_add(&j->st, j->ids, j->n);
+	ret = save_state(j);
+	if (!ret)
+		ret = apply_reserved(j);
+	if (!ret && nrules)
+		ret = nk_ns_ioctl(j->ns, &fd);
+	for (size_t i = 0; i < nrules && !ret; i++) {
+		if (lease_has_rule(j, l, &rules[i]))
+			continue;     /* a re-run: the lease has it already */
+		j->st.pending = rules[i];
+		j->st.have_pending = true;
+		ret = save_state(j);
+		if (!ret && (ret = ethtool_ntuple_add(fd, j->link.ifname, &rules[i])))
+			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s queue %llu",
+					      nk_flow_is_v6(rules[i].flow_type) ? "IPv6" : "IPv4",
+					      j->link.ifname, (unsigned long long)rules[i].action);
+		j->st.have_pending = false;
+		if (!ret)
+			ret = record_lease_rule(j, l, rules[i].id);
+	}
+	return ret;
+}
+
+/* Undo what one lease record brought: its rules, then its queues. */
+static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
+{
+	uint32_t drop[NK_NIC_LEASE_MAX];
+	size_t ndrop = 0;
+	int fd, ret = nk_ns_ioctl(j->ns, &fd);
+
+	for (size_t i = 0; i < l->nrules && !ret; i++) {
+		ret = ethtool_ntuple_del(fd, j->link.ifname, l->rules[i]);
+		if (ret == -ENOENT || ret == -EINVAL)
+			ret = 0;
+		if (ret)
+			return nk_error_errno(-ret, "cannot delete rule %u of %s", l->rules[i],
+					      j->link.ifname);
+		nk_nic_state_forget_rule(&j->st, l->rules[i]);
+	}
+	for (size_t i = 0; i < l->nqueues; i++)
+		if (!nk_nic_state_lease_holds(&j->st, l, l->queues[i]))
+			drop[ndrop++] = l->queues[i];
+	nk_nic_state_lease_drop(&j->st, l);
+	memcpy(j->ids, drop, ndrop * sizeof(drop[0]));
+	j->n = ndrop;
+	if (!ndrop) {
+		if (!j->st.nreserved && !j->st.saved && !j->st.nrules && !j->st.nleases &&
+		    !j->st.have_pending)
+			return nk_nic_state_drop(&j->st) ? nk_error_errno(errno, "cannot remove the state of %s", j->link.ifname) : 0;
+		return save_state(j);
+	}
+	release_ids(j);
+	ret = save_state(j);
+	return ret ? ret : finish_release(j);
+}
+
+/* One NIC state file that names the holder: undo its lease record there. */
+static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, dev_t hdev,
+		       ino_t hino, int holder)
+{
+	struct nk_nic_lease *l;
+	struct nic_job *j = calloc(1, sizeof(*j));
+	struct nk_link link;
+	struct nl_sock *rt;
+	int ret;
+
+	if (!j)
+		return nk_error_errno(ENOMEM, "unlease");
+	j->lock = -1;
+	j->ns = ns;
+	ret = nk_ns_rtnl(ns, &rt);
+	if (!ret)
+		ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
+	if (!ret && (ret = nk_nic_lock(&j->lock)))
+		ret = nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
+	if (!ret)
+		ret = load(ctx, NULL, &link, j, false);
+	if (!ret)
+		ret = settle(j);
+	l = ret ? NULL : nk_nic_state_lease(&j->st, hdev, hino, holder);
+	if (l)
+		ret = undo_lease(j, l);
+	job_free(j);
+	return ret == -ENODEV ? 0 : ret;
+}
+
+/* Parse a state file name "DEV-INO-IFINDEX". */
+static bool state_name(const char *name, unsigned long long *dev, unsigned long long *ino,
+		       int *ifindex)
+{
+	return name[0] != '.' && sscanf(name, "%llu-%llu-%d", dev, ino, ifindex) == 3;
+}
+
+/* Is the holder of lease record l gone (its namespace, or its device)? */
+static bool holder_gone(struct nk_ns *const *all, size_t n, const struct nk_nic_lease *l)
+{
+	struct nk_link link;
+	struct nl_sock *rt;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!nk_ns_is(all[i], l->ns_dev, l->ns_ino))
+			continue;
+		rt = nk_ns_try_rtnl(all[i]);
+		return rt && nk_link_lookup(rt, NULL, l->ifindex, &link, NULL, true) == -ENODEV;
+	}
+	/* A namespace nkctl cannot reach may well hold it: leave it alone
+	 * (nic release clears everything). */
+	return false;
+}
+
+/* Every NIC state file: undo the lease records of holder (dev, ino,
+ * ifindex), or with stale, of every holder that is gone. */
+static int unlease_records(struct nk_ctx *ctx, bool stale, dev_t hdev, ino_t hino, int holder)
+{
+	struct nk_ns *const *all;
+	struct dirent *e;
+	size_t n;
+	DIR *d = opendir(NK_NIC_STATE_DIR);
+	int ret = 0;
+
+	if (!d)
+		return 0;
+	if (nk_ns_reachable(ctx, &all, &n)) {
+		closedir(d);
+		return NK_EXIT_FAIL;
+	}
+	while (!ret && (e = readdir(d))) {
+		unsigned long long dev, ino;
+		struct nk_nic_state *st;
+		int ifindex;
+
+		if (!state_name(e->d_name, &dev, &ino, &ifindex))
+			continue;
+		st = malloc(sizeof(*st));
+		for (size_t i = 0; st && i < n && !ret; i++) {
+			if (!nk_ns_is(all[i], (dev_t)dev, (ino_t)ino) ||
+			    nk_nic_state_load(all[i], ifindex, st) || !st->exists)
+				continue;
+			for (size_t k = 0; k < st->nleases && !ret; k++) {
+				const struct nk_nic_lease *l = &st->leases[k];
+
+				if (stale ? holder_gone(all, n, l) :
+				    (l->ns_dev == hdev && l->ns_ino == hino && l->ifindex == holder))
+					ret = unlease_nic(ctx, all[i], ifindex, l->ns_dev, l->ns_ino,
+							  l->ifindex);
+			}
+		}
+		free(st);
+	}
+	closedir(d);
+	return ret;
+}
+
+int nk_nic_unlease(struct nk_ctx *ctx, const struct nk_ns *holder_ns, int holder)
+{
+	return unlease_records(ctx, false, holder_ns->dev, holder_ns->ino, holder);
+}
+
+int nk_nic_unlease_stale(struct nk_ctx *ctx)
+{
+	return unlease_records(ctx, true, 0, 0, 0);
+}
+
+bool nk_nic_lease_info(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nk_lease_nic *out)
+{
+	struct nic_job *j;
+	struct nk_link link;
+	struct nl_sock *rt;
+	const struct nk_nic_lease *l = NULL;
+	bool ok = false;
+
+	memset(out, 0, sizeof(*out));
+	j = calloc(1, sizeof(*j));
+	if (j)
+		j->lock = -1;
+	if (!j || !(rt = nk_ns_try_rtnl(r->nic_ns)) ||
+	    nk_link_lookup(rt, NULL, r->nic_ifindex, &link, NULL, true))
+		goto out;
+	j->ns = r->nic_ns;
+	if (load(ctx, NULL, &link, j, false))
+		goto out;
+	ok = true;
+	out->reserved = j->st.exists && nk_nic_state_reserved(&j->st, r->nic_queue);
+	out->have_rss = !j->rss_ret && j->rss.indir_size;
+	out->rss = out->have_rss && nk_rss_uses(&j->rss, r->nic_queue);
+	if (r->nk_ns && j->st.exists)
+		l = nk_nic_state_lease(&j->st, r->nk_ns->dev, r->nk_ns->ino, r->nk_ifindex);
+	for (size_t i = 0; l && i < j->rules.n && out->nrules < NK_LEASE_NIC_RULES; i++)
+		for (size_t k = 0; k < l->nrules; k++)
+			if (l->rules[k] == j->rules.v[i].id && j->rules.v[i].action == r->nic_queue)
+				out->rules[out->nrules++] = j->rules.v[i];
+out:
+	if (j)
+		job_free(j);
+	return ok;
+}
+
+static const struct nk_cmd nic_cmds[] = {
+	{ "show", cmd_nic_show, NULL, &nic_show_params, NULL,
+	  "channels, rings, RSS, n-tuple rules and queues of a NIC" },
+	{ "reserve", cmd_nic_reserve, NULL, &nic_reserve_params, NULL,
+	  "take queues out of RSS and turn header split on, recording what was there" },
+	{ "release", cmd_nic_release, NULL, &nic_release_params, NULL,
+	  "put queues back into RSS; the last one restores the NIC's own settings" },
+};
+const struct nk_table nk_nic_table = NK_TABLE("nkctl nic", nic_cmds);

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The NIC side of leases (nic.c, nicstate.c, steer.c): queues reserved out
+ * of RSS, header split, n-tuple rules, and the state file that lets nkctl
+ * put the NIC back exactly as it found it.
+ *
+ * One state file per NIC, NK_NIC_STATE_DIR/<netns-dev>-<netns-ino>-<ifindex>,
+ * written atomically (temporary file, fsync, rename) before any change, so
+ * that a command killed half-way is finished or undone by running it again,
+ * or by release.
+ */
+#ifndef NKCTL_NIC_H
+#define NKCTL_NIC_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "args.h"
+#include "ethtool.h"
+#include "nkctl.h"
+#include "rtnl.h"
+
+#define NK_NIC_RUN_DIR "/run/nkctl"
+#define NK_NIC_STATE_DIR NK_NIC_RUN_DIR "/nic"
+#define NK_NIC_MAX_RULES 256
+#define NK_NIC_MAX_LEASES 64
+#define NK_NIC_LEASE_MAX 16
+
+/* What one lease brought to the NIC (lease ... steer): the queues it
+ * reserved and the rules it added, by its holder (namespace, ifindex). */
+struct nk_nic_lease {
+	dev_t ns_dev;
+	ino_t ns_ino;
+	int ifindex;
+	uint32_t queues[NK_NIC_LEASE_MAX];
+	size_t nqueues;
+	uint32_t rules[NK_NIC_LEASE_MAX];
+	size_t nrules;
+};
+
+struct nk_nic_state {
+	bool exists;
+	dev_t ns_dev;
+	ino_t ns_ino;
+	int ifindex;
+	char ifname[IF_NAMESIZE];
+	uint32_t reserved[NK_MAX_QUEUES];   /* ascending */
+	size_t nreserved;
+	/* The NIC's own settings from before the first reservation, kept until
+	 * they are restored. */
+	bool saved;
+	bool have_tds, have_hds;
+	uint32_t tds, hds;
+	bool rss_default;                   /* restore by resetting the table */
+	uint32_t indir_size;
+	uint32_t indir[NK_RSS_MAX_INDIR];
+	/* n-tuple rules nkctl added (steer add, lease ... steer) */
+	uint32_t rules[NK_NIC_MAX_RULES];
+	size_t nrules;
+	struct nk_nic_lease leases[NK_NIC_MAX_LEASES];
+	size_t nleases;
+	/* A rule being added: written before the ioctl, so that a rule the
+	 * driver made but nkctl never recorded is found and removed later. */
+	bool have_pending;
+	struct nk_ntuple pending;
+};
+
+/* Serialise NIC changes: an exclusive lock held until *fd is closed. */
+int nk_nic_lock(int *fd);
+/* The state of (ns, ifindex); st->exists false when there is none. */
+int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st);
+/* Write st atomically (creating the directories 0700, the file 0600). */
+int nk_nic_state_save(const struct nk_nic_state *st);
+/* Remove the state file. */
+int nk_nic_state_drop(const struct nk_nic_state *st);
+bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q);
+bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id);
+void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id);
+
+/* The record of the lease held by (ns, ifindex), or NULL. */
+struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, dev_t dev, ino_t ino,
+					int ifindex);
+/* A new record for it (NULL when full). */
+struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, dev_t dev, ino_t ino,
+					    int ifindex);
+void nk_nic_state_lease_drop(struct nk_nic_state *st, const struct nk_nic_lease *l);
+/* Is q reserved by a lease record other than except? */
+bool nk_nic_state_lease_holds(const struct nk_nic_state *st, const struct nk_nic_lease *except,
+			      uint32_t q);
+
+/* After a crash: remove the pending rule if the driver has it unrecorded,
+ * then forget it (saved). 0 or -errno. */
+int nk_nic_resolve_pending(int fd, const char *ifname, struct nk_nic_state *st);
+/* Are a and b the same rule (every field but the id)? */
+bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b);
+
+/* Print a rule as steer show and nic show do. */
+void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours);
+
+/*
+ * lease ... steer: prepare (lock, read the NIC, check that it can reserve
+ * queues and, with rules, hold n-tuple rules; nothing changed yet), then
+ * after the lease apply (record the lease, reserve its queues, add and record
+ * each rule). unlease undoes what the holder's lease brought, on every NIC
+ * whose state names it.
+ */
+struct nic_job;
+int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
+			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out);
+int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns, int holder,
+		       struct nk_ntuple *rules, size_t nrules);
+void nk_nic_job_free(struct nic_job *j);
+int nk_nic_unlease(struct nk_ctx *ctx, const struct nk_ns *holder_ns, int holder);
+/* The same for every lease record whose holder is gone (an unlease killed
+ * after the device went, a namespace deleted). */
+int nk_nic_unlease_stale(struct nk_ctx *ctx);
+
+extern const struct nk_table nk_nic_table;
+extern const struct nk_table nk_steer_table;
+
+#endif

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/* NIC state files: "key value" lines, written atomically. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bpfutil.h"
+#include "nic.h"
+
+#define STATE_MAGIC "nkctl-nic 1"
+
+static void state_path(char *buf, size_t len, dev_t dev, ino_t ino, int ifindex)
+{
+	snprintf(buf, len, NK_NIC_STATE_DIR "/%llu-%llu-%d", (unsigned long long)dev,
+		 (unsigned long long)ino, ifindex);
+}
+
+static int state_dirs(void)
+{
+	int ret = nk_private_dir(NK_NIC_RUN_DIR);
+
+	return ret ? ret : nk_private_dir(NK_NIC_STATE_DIR);
+}
+
+int nk_nic_lock(int *fd)
+{
+	int ret = state_dirs();
+
+	if (ret)
+		return ret;
+	*fd = open(NK_NIC_STATE_DIR "/.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (*fd < 0)
+		return -errno;
+	if (flock(*fd, LOCK_EX)) {
+		ret = -errno;
+		close(*fd);
+		return ret;
+	}
+	return 0;
+}
+
+/* "1 2 3" into v (at most max). */
+static size_t parse_list(char *val, uint32_t *v, size_t max)
+{
+	char *tok, *save = NULL;
+	size_t n = 0;
+
+	for (tok = strtok_r(val, " ", &save); tok && n < max; tok = strtok_r(NULL, " ", &save))
+		v[n++] = (uint32_t)strtoul(tok, NULL, 10);
+	return n;
+}
+
+/* "lease DEV INO IFINDEX q,q r,r" ("-" for an empty list). */
+static void parse_lease(char *val, struct nk_nic_state *st)
+{
+	struct nk_nic_lease *l;
+	unsigned long long dev, ino;
+	int ifindex;
+	char q[256], r[256];
+
+	if (st->nleases == NK_NIC_MAX_LEASES ||
+	    sscanf(val, "%llu %llu %d %255s %255s", &dev, &ino, &ifindex, q, r) != 5)
+		return;
+	l = &st->leases[st->nleases++];
+	memset(l, 0, sizeof(*l));
+	l->ns_dev = (dev_t)dev;
+	l->ns_ino = (ino_t)ino;
+	l->ifindex = ifindex;
+	for (char *c = q; *c; c++)
+		*c = *c == ',' ? ' ' : *c;
+	for (char *c = r; *c; c++)
+		*c = *c == ',' ? ' ' : *c;
+	if (strcmp(q, "-"))
+		l->nqueues = parse_list(q, l->queues, NK_NIC_LEASE_MAX);
+	if (strcmp(r, "-"))
+		l->nrules = parse_list(r, l->rules, NK_NIC_LEASE_MAX);
+}
+
+static void hex_put(FILE *f, const uint8_t *b, size_t n)
+{
+	fprintf(f, " ");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", b[i]);
+}
+
+static void hex_get(const char *s, uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n && s[2 * i] && s[2 * i + 1]; i++) {
+		char byte[3] = { s[2 * i], s[2 * i + 1], 0 };
+
+		b[i] = (uint8_t)strtoul(byte, NULL, 16);
+	}
+}
+
+/* "pending FLOW BITS SRC DST SPORT DPORT ACTION" */
+static void parse_pending(const char *val, struct nk_nic_state *st)
+{
+	struct nk_ntuple *r = &st->pending;
+	unsigned int flow, bits, sport, dport;
+	unsigned long long action;
+	char src[40], dst[40];
+
+	memset(r, 0, sizeof(*r));
+	if (sscanf(val, "%u %u %39s %39s %u %u %llu", &flow, &bits, src, dst, &sport, &dport,
+		   &action) != 7)
+		return;
+	r->flow_type = flow;
+	r->have_src = bits & 1;
+	r->have_dst = bits & 2;
+	r->have_sport = bits & 4;
+	r->have_dport = bits & 8;
+	hex_get(src, r->src, 16);
+	hex_get(dst, r->dst, 16);
+	r->sport = (uint16_t)sport;
+	r->dport = (uint16_t)dport;
+	r->action = action;
+	st->have_pending = true;
+}
+
+static void put_pending(FILE *f, const struct nk_ntuple *r)
+{
+	fprintf(f, "pending %u %u", r->flow_type,
+		r->have_src | r->have_dst << 1 | r->have_sport << 2 | r->have_dport << 3);
+	hex_put(f, r->src, 16);
+	hex_put(f, r->dst, 16);
+	fprintf(f, " %u %u %llu\n", r->sport, r->dport, (unsigned long long)r->action);
+}
+
+bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b)
+{
+	size_t alen = nk_flow_is_v6(a->flow_type) ? 16 : 4;
+
+	return a->flow_type == b->flow_type && a->have_src == b->have_src &&
+	       a->have_dst == b->have_dst && a->have_sport == b->have_sport &&
+	       a->have_dport == b->have_dport && !a->other_fields && !b->other_fields &&
+	       (!a->have_src || !memcmp(a->src, b->src, alen)) &&
+	       (!a->have_dst || !memcmp(a->dst, b->dst, alen)) &&
+	       (!a->have_sport || a->sport == b->sport) &&
+	       (!a->have_dport || a->dport == b->dport) && a->action == b->action;
+}
+
+static void parse_line(char *line, struct nk_nic_state *st)
+{
+	char *val = strchr(line, ' ');
+	unsigned long long u;
+
+	if (!val)
+		val = line + strlen(line);
+	else
+		*val++ = '\0';
+	u = strtoull(val, NULL, 10);
+	if (!strcmp(line, "ifname"))
+		snprintf(st->ifname, sizeof(st->ifname), "%s", val);
+	else if (!strcmp(line, "reserved"))
+		st->nreserved = parse_list(val, st->reserved, NK_MAX_QUEUES);
+	else if (!strcmp(line, "saved"))
+		st->saved = u != 0;
+	else if (!strcmp(line, "tcp-data-split")) {
+		st->have_tds = true;
+		st->tds = (uint32_t)u;
+	} else if (!strcmp(line, "hds-thresh")) {
+		st->have_hds = true;
+		st->hds = (uint32_t)u;
+	} else if (!strcmp(line, "rss-default"))
+		st->rss_default = u != 0;
+	else if (!strcmp(line, "indir"))
+		st->indir_size = (uint32_t)parse_list(val, st->indir, NK_RSS_MAX_INDIR);
+	else if (!strcmp(line, "rules"))
+		st->nrules = parse_list(val, st->rules, NK_NIC_MAX_RULES);
+	else if (!strcmp(line, "lease"))
+		parse_lease(val, st);
+	else if (!strcmp(line, "pending"))
+		parse_pending(val, st);
+}
+
+int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st)
+{
+	char path[160], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	bool magic = false;
+
+	memset(st, 0, sizeof(*st));
+	st->ns_dev = ns->dev;
+	st->ns_ino = ns->ino;
+	st->ifindex = ifindex;
+	state_path(path, sizeof(path), ns->dev, ns->ino, ifindex);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!magic) {
+			magic = !strcmp(line, STATE_MAGIC);
+			if (!magic)
+				break;
+			continue;
+		}
+		parse_line(line, st);
+	}
+	free(line);
+	fclose(f);
+	if (!magic)
+		return -EBADMSG;
+	st->exists = true;
+	return 0;
+}
+
+static void put_list(FILE *f, const char *key, const uint32_t *v, size_t n)
+{
+	fprintf(f, "%s", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %u", v[i]);
+	fprintf(f, "\n");
+}
+
+static void put_csv(FILE *f, const uint32_t *v, size_t n)
+{
+	fprintf(f, " ");
+	if (!n)
+		fprintf(f, "-");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%u", i ? "," : "", v[i]);
+}
+
+static int write_file(int fd, const struct nk_nic_state *st)
+{
+	FILE *f = fdopen(fd, "w");
+	int ret = 0;
+
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	fprintf(f, STATE_MAGIC "\nifname %s\n", st->ifname);
+	put_list(f, "reserved", st->reserved, st->nreserved);
+	fprintf(f, "saved %d\n", st->saved);
+	if (st->saved) {
+		if (st->have_tds)
+			fprintf(f, "tcp-data-split %u\n", st->tds);
+		if (st->have_hds)
+			fprintf(f, "hds-thresh %u\n", st->hds);
+		fprintf(f, "rss-default %d\n", st->rss_default);
+		put_list(f, "indir", st->indir, st->indir_size);
+	}
+	put_list(f, "rules", st->rules, st->nrules);
+	if (st->have_pending)
+		put_pending(f, &st->pending);
+	for (size_t i = 0; i < st->nleases; i++) {
+		const struct nk_nic_lease *l = &st->leases[i];
+
+		fprintf(f, "lease %llu %llu %d", (unsigned long long)l->ns_dev,
+			(unsigned long long)l->ns_ino, l->ifindex);
+		put_csv(f, l->queues, l->nqueues);
+		put_csv(f, l->rules, l->nrules);
+		fprintf(f, "\n");
+	}
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+int nk_nic_state_save(const struct nk_nic_state *st)
+{
+	char path[160], tmp[200];
+	int fd, ret = state_dirs();
+
+	if (ret)
+		return ret;
+	state_path(path, sizeof(path), st->ns_dev, st->ns_ino, st->ifindex);
+	snprintf(tmp, sizeof(tmp), NK_NIC_STATE_DIR "/.tmp.%d", (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	ret = write_file(fd, st);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		return ret;
+	}
+	fd = open(NK_NIC_STATE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+}
+
+int nk_nic_state_drop(const struct nk_nic_state *st)
+{
+	char path[160];
+
+	state_path(path, sizeof(path), st->ns_dev, st->ns_ino, st->ifindex);
+	return unlink(path) && errno != ENOENT ? -errno : 0;
+}
+
+bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q)
+{
+	for (size_t i = 0; i < st->nreserved; i++)
+		if (st->reserved[i] == q)
+			return true;
+	return false;
+}
+
+bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id)
+{
+	for (size_t i = 0; i < st->nrules; i++)
+		if (st->rules[i] == id)
+			return true;
+	return false;
+}
+
+void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < st->nrules; i++)
+		if (st->rules[i] != id)
+			st->rules[k++] = st->rules[i];
+	st->nrules = k;
+}
+
+struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, dev_t dev, ino_t ino,
+					int ifindex)
+{
+	for (size_t i = 0; i < st->nleases; i++)
+		if (st->leases[i].ns_dev == dev && st->leases[i].ns_ino == ino &&
+		    st->leases[i].ifindex == ifindex)
+			return &st->leases[i];
+	return NULL;
+}
+
+struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, dev_t dev, ino_t ino,
+					    int ifindex)
+{
+	struct nk_nic_lease *l = nk_nic_state_lease(st, dev, ino, ifindex);
+
+	if (l)
+		return l;
+	if (st->nleases == NK_NIC_MAX_LEASES)
+		return NULL;
+	l = &st->leases[st->nleases++];
+	memset(l, 0, sizeof(*l));
+	l->ns_dev = dev;
+	l->ns_ino = ino;
+	l->ifindex = ifindex;
+	return l;
+}
+
+void nk_nic_state_lease_drop(struct nk_nic_state *st, const struct nk_nic_lease *l)
+{
+	size_t i = (size_t)(l - st->leases);
+
+	if (i >= st->nleases)
+		return;
+	memmove(&st->leases[i], &st->leases[i + 1], (st->nleases - i - 1) * sizeof(*l));
+	st->nleases--;
+}
+
+bool nk_nic_state_lease_holds(const struct nk_nic_state *st, const struct nk_nic_lease *except,
+			      uint32_t q)
+{
+	for (size_t i = 0; i < st->nleases; i++) {
+		if (&st->leases[i] == except)
+			continue;
+		for (size_t k = 0; k < st->leases[i].nqueues; k++)
+			if (st->leases[i].queues[k] == q)
+				return true;
+	}
+	return false;
+}
+
+int nk_nic_resolve_pending(int fd, const char *ifname, struct nk_nic_state *st)
+{
+	struct nk_ntuple_list rules;
+	int ret;
+
+	if (!st->have_pending)
+		return 0;
+	ret = ethtool_ntuple_list(fd, ifname, &rules);
+	if (ret)
+		return ret;
+	/* The rule a killed nkctl added but never recorded: nobody owns it. */
+	for (size_t i = 0; i < rules.n && !ret; i++)
+		if (!nk_nic_state_has_rule(st, rules.v[i].id) &&
+		    nk_ntuple_same(&rules.v[i], &st->pending)) {
+			ret = ethtool_ntuple_del(fd, ifname, rules.v[i].id);
+			break;
+		}
+	nk_ntuple_list_free(&rules);
+	if (ret)
+		return ret;
+	st->have_pending = false;
+	return nk_nic_state_save(st);
+}
