@@ -109,7 +109,7 @@ expect_match "$(comp nkctl show dev '')" '(^| )lo( |$)' "interface names for dev
 expect_eq "$(comp nkctl lease dev x '')" "from phys-netns queue reserve steer " "lease keywords not yet given"
 expect_eq "$(comp nkctl lease '')" "dev from help phys-netns queue reserve steer " "help right after the command"
 expect_eq "$(comp nkctl version '' | tr -d " ")" "" "no stray help after a complete command"
-expect_eq "$(comp nkctl help '')" "bind-rx bind-tx lease link redirect show unbind unlease version " "help offers the objects"
+expect_eq "$(comp nkctl help '')" "bind-rx bind-tx lease link nic redirect show steer unbind unlease version " "help offers the objects"
 expect_eq "$(comp nkctl link add x mode '')" "l2 l3 " "enumerated values from the tables"
 expect_eq "$(comp nkctl link set x policy '')" "blackhole forward " "policy words"
 expect_eq "$(comp nkctl redirect attach dev lo hook '')" "netkit-peer netkit-primary tcx-egress tcx-ingress " "hooks"
