@@ -270,6 +270,8 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		out_int(o, "link-netnsid", " link-netnsid %lld", l->link_netnsid);
 	if (nk_link_is_netkit(l))
 		print_netkit(o, &l->netkit);
+	if (v->stats)
+		nk_print_link_stats(o, l);
 	print_queues(o, l, v);
 	n = nk_napis_of(&v->napis, l->ifindex, &nn);
 	print_napis(o, n, nn);
@@ -333,6 +335,7 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 	struct nk_link one;
 	int ifindex = 0, ret;
 
+	v.stats = ctx->stats;
 	if (dev) {
 		ret = nk_dev(ctx, dev, &one);
 		if (ret)

@@ -19,6 +19,7 @@ struct nk_view {
 	struct nk_napi_list napis;
 	struct nk_lease_list leases;
 	struct nk_ns *here;        /* whose queues these are (lease look-ups) */
+	bool stats;                /* -s: print the counters */
 };
 void nk_view_free(struct nk_view *v);
 
@@ -30,6 +31,9 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 /* The {"devices": [...]} document of links alone (link add, link set). */
 void nk_print_links(struct nk_ctx *ctx, const struct nk_link *const *l, const char *const *netns,
 		    size_t n);
+
+/* -s: the device's IFLA_STATS64 counters as "stats64" (nkctl/stats.c). */
+void nk_print_link_stats(struct out *o, const struct nk_link *l);
 
 /* Entries of a "deleted" array: the device and, when it had one, its peer
  * (which the kernel deletes with it). */

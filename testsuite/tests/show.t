@@ -85,4 +85,38 @@ done
 expect_rc 0 "pretty" -n "$NS" -p show
 expect_eq "$(printf '%s' "$OUT" | jq -S -c .)" "$(printf '%s' "$SHOW" | jq -S -c .)" "-p equals -j"
 expect_match "$(printf '%s' "$OUT" | sed -n 2p)" '^  "devices"' "-p indents"
+
+# -s: each device gains IFLA_STATS64 as ip -s link reads it. Traffic on lo
+# first, so the counters are not all zero; then nkctl and ip read in turn and
+# nkctl's count lies between two reads of ip (lo is quiet otherwise).
+ip netns exec "$NS" ip link set lo up
+ip netns exec "$NS" ping -c 3 -i 0.2 -W 1 127.0.0.1 > /dev/null 2>&1
+ip_rx() { ip -n "$NS" -s -j link show dev "$1" | jq '.[0].stats64.rx.packets'; }
+before=$(ip_rx lo)
+expect_rc 0 "show -s" -n "$NS" -s -j show
+json_valid "show -s -j"
+STATS=$OUT
+after=$(ip_rx lo)
+got=$(printf '%s' "$STATS" | jq '.devices[] | select(.ifname=="lo") | .stats64.rx.packets')
+[ "$got" -ge "$before" ] && [ "$got" -le "$after" ] && [ "$got" -gt 0 ] &&
+	pass "lo rx packets $got agree with ip -s ($before..$after)" ||
+	fail "lo rx packets $got, ip -s says $before..$after"
+bad=$(printf '%s' "$STATS" | jq '[.devices[].stats64 | (.rx, .tx) | to_entries[] |
+	select((.value|type)!="number")] | length')
+expect_eq "$bad" 0 "counters are numbers"
+expect_eq "$(printf '%s' "$STATS" | jq '[.devices[] | select(.stats64 == null)] | length')" 0 \
+	"every device has stats64"
+# veth has no per-queue stats: queues carry nothing invented.
+expect_eq "$(printf '%s' "$STATS" | jq -c '[.devices[] | select(.ifname=="vA") | .queues[] | keys] | unique')" \
+	'[["id","type"]]' "veth queues carry no counters"
+# Without -s: no counters.
+expect_eq "$(printf '%s' "$SHOW" | jq '[.devices[] | select(.stats64)] | length')" 0 "no stats64 without -s"
+for spelling in -stats --stats; do
+	expect_rc 0 "$spelling" -n "$NS" "$spelling" -j show dev vA
+	expect_eq "$(printf '%s' "$OUT" | jq '.devices[0].stats64 | has("rx") and has("tx")')" true \
+		"$spelling prints stats64"
+done
+expect_rc 0 "show -s text" -n "$NS" -s show dev lo
+expect_match "$OUT" '^    RX: bytes [0-9]+ packets [0-9]+ ' "text RX line"
+expect_match "$OUT" '^    TX: bytes [0-9]+ packets [0-9]+ ' "text TX line"
 done_testing
