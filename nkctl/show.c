@@ -188,6 +188,8 @@ static void print_queues(struct out *o, const struct nk_link *l, const struct nk
 			if (r)
 				print_leased_from(o, r);
 		}
+		if (v->stats)
+			nk_print_qstats(o, nk_qstats_find(&v->qstats, l->ifindex, q->type, q->id));
 		out_obj_close(o);
 	}
 	out_arr_close(o);
@@ -297,6 +299,7 @@ void nk_view_free(struct nk_view *v)
 	nk_queue_list_free(&v->queues);
 	nk_napi_list_free(&v->napis);
 	nk_lease_list_free(&v->leases);
+	nk_qstats_list_free(&v->qstats);
 }
 
 /* Links, queues and NAPIs of this namespace (queues and NAPIs of ifindex
@@ -322,6 +325,8 @@ static int view_load(struct nk_ctx *ctx, int ifindex, struct nk_view *v)
 		return nk_error_nl(&err, "cannot list queues");
 	if (netdev_napi_dump(gn, fam, ifindex, &v->napis, &err))
 		return nk_error_nl(&err, "cannot list NAPI instances");
+	if (v->stats && netdev_qstats_dump(gn, fam, ifindex, &v->qstats, &err))
+		return nk_error_nl(&err, "cannot read queue statistics");
 	/* Leases: the NIC side is in the queue dump, the netkit side only in
 	 * the NIC's namespace. Scan only when this namespace can be part of one. */
 	if (has_lease_parts(&v->links, &v->queues))

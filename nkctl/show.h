@@ -10,6 +10,7 @@
 #include "rtnl.h"
 
 #include "leases.h"
+#include "qstats.h"
 
 /* What show prints from: the dumps of one namespace. A printer is handed
  * the view; lists a command did not dump stay empty. */
@@ -18,6 +19,7 @@ struct nk_view {
 	struct nk_queue_list queues;
 	struct nk_napi_list napis;
 	struct nk_lease_list leases;
+	struct nk_qstats_list qstats;  /* -s only */
 	struct nk_ns *here;        /* whose queues these are (lease look-ups) */
 	bool stats;                /* -s: print the counters */
 };
@@ -34,6 +36,8 @@ void nk_print_links(struct nk_ctx *ctx, const struct nk_link *const *l, const ch
 
 /* -s: the device's IFLA_STATS64 counters as "stats64" (nkctl/stats.c). */
 void nk_print_link_stats(struct out *o, const struct nk_link *l);
+/* -s: one queue's qstats as "stats" (nothing when q is NULL). */
+void nk_print_qstats(struct out *o, const struct nk_qstats *q);
 
 /* Entries of a "deleted" array: the device and, when it had one, its peer
  * (which the kernel deletes with it). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* -s: the counters show prints beside a device (as ip -s link does). */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "show.h"
 
@@ -51,5 +52,21 @@ void nk_print_link_stats(struct out *o, const struct nk_link *l)
 		       sizeof(rx_counters) / sizeof(rx_counters[0]), &l->stats);
 	print_counters(o, "tx", "\n    TX:", tx_counters,
 		       sizeof(tx_counters) / sizeof(tx_counters[0]), &l->stats);
+	out_obj_close(o);
+}
+
+void nk_print_qstats(struct out *o, const struct nk_qstats *q)
+{
+	if (!q || !q->have)
+		return;
+	out_obj_open(o, "stats");
+	for (size_t i = 0; i < nk_qstat_count; i++) {
+		char fmt[48];
+
+		if (!(q->have & (1u << i)))
+			continue;
+		snprintf(fmt, sizeof(fmt), " %s %%llu", nk_qstat_descs[i].key);
+		out_uint(o, nk_qstat_descs[i].key, fmt, q->v[i]);
+	}
 	out_obj_close(o);
 }
