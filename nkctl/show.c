@@ -17,13 +17,20 @@
 
 struct show_args {
 	const char *dev;
+	uint32_t interval, count;
 };
 
 static const struct nk_param show_params[] = {
 	{ "dev", NKP_IFNAME, offsetof(struct show_args, dev), "NAME", 0, 0, NULL, false, NULL },
+	{ "interval", NKP_U32, offsetof(struct show_args, interval), "SECONDS", 1, 3600, NULL,
+	  false, NULL },
+	{ "count", NKP_U32, offsetof(struct show_args, count), "N", 1, 1000000, NULL, false, NULL },
+};
+static const struct nk_rule show_rules[] = {
+	{ NK_RULE_NEEDS, { "count", "interval" } },
 };
 const struct nk_params cmd_show_devices_params = {
-	NK_PARAMS("show", struct show_args, show_params)
+	NK_PARAMS("show", struct show_args, show_params), NK_RULES(show_rules),
 };
 
 static const struct nk_cmd show_cmds[] = {
@@ -334,46 +341,99 @@ static int view_load(struct nk_ctx *ctx, int ifindex, struct nk_view *v)
 	return 0;
 }
 
+static void print_view(struct nk_ctx *ctx, const struct nk_view *v, int ifindex,
+		       bool netkit_only, uint32_t interval)
+{
+	out_begin(&ctx->out);
+	if (interval)
+		out_uint(&ctx->out, "interval", "counters per second over %llu s\n", interval);
+	out_arr_open(&ctx->out, "devices");
+	for (size_t i = 0; i < v->links.n; i++) {
+		const struct nk_link *l = &v->links.v[i];
+
+		if ((ifindex && l->ifindex != ifindex) ||
+		    (netkit_only && !nk_link_is_netkit(l)))
+			continue;
+		nk_print_link(&ctx->out, l, NULL, v);
+	}
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+}
+
+/* The device dev (or every one: *ifindex 0), refused unless netkit when
+ * netkit_only. */
+static int show_target(struct nk_ctx *ctx, const char *dev, bool netkit_only, int *ifindex)
+{
+	struct nk_link one;
+	int ret;
+
+	*ifindex = 0;
+	if (!dev)
+		return 0;
+	ret = nk_dev(ctx, dev, &one);
+	if (ret)
+		return ret;
+	if (netkit_only && !nk_link_is_netkit(&one))
+		return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device%s%s%s",
+				dev, one.kind[0] ? " (kind " : "", one.kind,
+				one.kind[0] ? ")" : "");
+	*ifindex = one.ifindex;
+	return 0;
+}
+
 int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 {
 	struct nk_view v = { 0 };
-	struct nk_link one;
-	int ifindex = 0, ret;
+	int ifindex, ret;
 
 	v.stats = ctx->stats;
-	if (dev) {
-		ret = nk_dev(ctx, dev, &one);
-		if (ret)
-			return ret;
-		if (netkit_only && !nk_link_is_netkit(&one))
-			return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device%s%s%s",
-					dev, one.kind[0] ? " (kind " : "", one.kind,
-					one.kind[0] ? ")" : "");
-		ifindex = one.ifindex;
-	}
-	ret = view_load(ctx, ifindex, &v);
-	if (!ret) {
-		out_begin(&ctx->out);
-		out_arr_open(&ctx->out, "devices");
-		for (size_t i = 0; i < v.links.n; i++) {
-			const struct nk_link *l = &v.links.v[i];
-
-			if ((ifindex && l->ifindex != ifindex) ||
-			    (netkit_only && !nk_link_is_netkit(l)))
-				continue;
-			nk_print_link(&ctx->out, l, NULL, &v);
-		}
-		out_arr_close(&ctx->out);
-		out_end(&ctx->out);
-	}
+	ret = show_target(ctx, dev, netkit_only, &ifindex);
+	if (!ret)
+		ret = view_load(ctx, ifindex, &v);
+	if (!ret)
+		print_view(ctx, &v, ifindex, netkit_only, 0);
 	nk_view_free(&v);
 	return ret;
 }
 
+/* show ... interval S [ count N ]: counters read S seconds apart, printed as
+ * per-second rates, one document per interval (JSON: one per line). */
+static int show_rates(struct nk_ctx *ctx, const struct show_args *a)
+{
+	struct nk_view before = { 0 }, now = { 0 }, rate = { 0 };
+	uint32_t count = a->count ? a->count : 1;
+	int ifindex, ret;
+
+	before.stats = now.stats = true;
+	ret = show_target(ctx, a->dev, false, &ifindex);
+	if (!ret)
+		ret = view_load(ctx, ifindex, &before);
+	for (uint32_t i = 0; !ret && i < count; i++) {
+		nk_sleep(a->interval);
+		ret = view_load(ctx, ifindex, &now);
+		if (ret)
+			break;
+		ret = nk_view_rates(&rate, &now, &before, a->interval);
+		if (!ret) {
+			print_view(ctx, &rate, ifindex, false, a->interval);
+			nk_ctx_flush(ctx);
+		}
+		nk_view_rates_free(&rate);
+		nk_view_free(&before);
+		before = now;
+		memset(&now, 0, sizeof(now));
+		now.stats = true;
+	}
+	nk_view_free(&before);
+	nk_view_free(&now);
+	return ret;
+}
 int cmd_show_devices(struct nk_ctx *ctx, const void *args)
 {
 	const struct show_args *a = args;
 
+	if (a->interval)
+		return show_rates(ctx, a);
 	return nk_show(ctx, a->dev, false);
 }
 

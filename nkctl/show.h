@@ -36,6 +36,15 @@ void nk_print_links(struct nk_ctx *ctx, const struct nk_link *const *l, const ch
 
 /* -s: the device's IFLA_STATS64 counters as "stats64" (nkctl/stats.c). */
 void nk_print_link_stats(struct out *o, const struct nk_link *l);
+/* rate: now's links and qstats with every counter the per-second rate since
+ * before (a counter that went back, a reset, gives 0); its other lists are
+ * now's, borrowed. Free with nk_view_rates_free. Returns 0, or the exit code
+ * after the error is printed. */
+int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
+		  const struct nk_view *before, uint32_t seconds);
+void nk_view_rates_free(struct nk_view *rate);
+/* Sleep whole seconds, resumed after a signal that did not end nkctl. */
+void nk_sleep(uint32_t seconds);
 /* -s: one queue's qstats as "stats" (nothing when q is NULL). */
 void nk_print_qstats(struct out *o, const struct nk_qstats *q);
 

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* -s: the counters show prints beside a device (as ip -s link does). */
 #include <stddef.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "show.h"
 
@@ -69,4 +73,82 @@ void nk_print_qstats(struct out *o, const struct nk_qstats *q)
 		out_uint(o, nk_qstat_descs[i].key, fmt, q->v[i]);
 	}
 	out_obj_close(o);
+}
+
+static uint64_t per_second(uint64_t now, uint64_t before, uint32_t seconds)
+{
+	return now >= before ? (now - before) / seconds : 0;
+}
+
+static void link_rates(struct nk_link *l, const struct nk_link *before, uint32_t seconds)
+{
+	uint64_t *n = (uint64_t *)&l->stats;
+	const uint64_t *b = (const uint64_t *)&before->stats;
+
+	for (size_t i = 0; i < sizeof(l->stats) / sizeof(uint64_t); i++)
+		n[i] = per_second(n[i], b[i], seconds);
+}
+
+static void qstats_rates(struct nk_qstats *q, const struct nk_qstats *before,
+			 uint32_t seconds)
+{
+	q->have &= before->have;
+	for (size_t i = 0; i < nk_qstat_count; i++)
+		q->v[i] = per_second(q->v[i], before->v[i], seconds);
+}
+
+static void *dup_array(const void *v, size_t n, size_t size)
+{
+	void *p = malloc(n ? n * size : 1);
+
+	if (p && n)
+		memcpy(p, v, n * size);
+	return p;
+}
+
+int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
+		  const struct nk_view *before, uint32_t seconds)
+{
+	*rate = *now;
+	rate->links.v = dup_array(now->links.v, now->links.n, sizeof(*now->links.v));
+	rate->qstats.v = dup_array(now->qstats.v, now->qstats.n, sizeof(*now->qstats.v));
+	if (!rate->links.v || !rate->qstats.v) {
+		nk_view_rates_free(rate);
+		return nk_error_errno(ENOMEM, "cannot compute the rates");
+	}
+	for (size_t i = 0; i < rate->links.n; i++) {
+		struct nk_link *l = &rate->links.v[i];
+		const struct nk_link *b = nk_link_find(&before->links, l->ifindex);
+
+		if (b && (b->have & LINK_HAVE_STATS64))
+			link_rates(l, b, seconds);
+		else
+			l->have &= ~(unsigned int)LINK_HAVE_STATS64;
+	}
+	for (size_t i = 0; i < rate->qstats.n; i++) {
+		struct nk_qstats *q = &rate->qstats.v[i];
+		const struct nk_qstats *b = nk_qstats_find(&before->qstats, q->ifindex,
+							   q->type, q->id);
+
+		if (b)
+			qstats_rates(q, b, seconds);
+		else
+			q->have = 0;
+	}
+	return 0;
+}
+
+void nk_view_rates_free(struct nk_view *rate)
+{
+	free(rate->links.v);
+	free(rate->qstats.v);
+	memset(rate, 0, sizeof(*rate));
+}
+
+void nk_sleep(uint32_t seconds)
+{
+	struct timespec t = { .tv_sec = seconds }, left;
+
+	while (nanosleep(&t, &left) && errno == EINTR)
+		t = left;
 }

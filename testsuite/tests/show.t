@@ -119,4 +119,24 @@ done
 expect_rc 0 "show -s text" -n "$NS" -s show dev lo
 expect_match "$OUT" '^    RX: bytes [0-9]+ packets [0-9]+ ' "text RX line"
 expect_match "$OUT" '^    TX: bytes [0-9]+ packets [0-9]+ ' "text TX line"
+
+# Rates: 10 pings in the 2 s interval are about 5 packets a second on lo
+# (each echo is two packets there: request and reply).
+ip netns exec "$NS" ping -c 10 -i 0.18 -W 1 127.0.0.1 > /dev/null 2>&1 &
+pinger=$!
+defer "kill $pinger 2>/dev/null"
+expect_rc 0 "show interval" -n "$NS" -j show dev lo interval 2 count 2
+wait $pinger
+expect_eq "$(printf '%s\n' "$OUT" | wc -l)" 2 "count 2: two documents, one a line"
+first=$(printf '%s\n' "$OUT" | head -n 1)
+printf '%s' "$first" > "$T_TMP/rate.json"
+OUT=$first json_valid "interval -j"
+rate=$(printf '%s' "$first" | jq '.devices[0].stats64.rx.packets')
+expect_eq "$(printf '%s' "$first" | jq .interval)" 2 "the document says the interval"
+[ "$rate" -ge 3 ] && [ "$rate" -le 30 ] && pass "lo rx rate $rate/s for ~10 packets/s" ||
+	fail "lo rx rate $rate/s, ~10 packets/s were sent"
+expect_rc 0 "interval text" -n "$NS" show dev lo interval 1
+expect_match "$OUT" '^counters per second over 1 s' "text says what the numbers are"
+expect_error 1 "count needs interval" -n "$NS" show count 2
+expect_error 1 "interval 0" -n "$NS" show interval 0
 done_testing
