@@ -14,7 +14,8 @@
  *   - any other type >= 20 (a generic netlink family id: the netdev family):
  *     netdev_parse_queue() for queue-get, netdev_parse_napi() for napi-get,
  *     netdev_parse_qstats() for qstats-get, all three for any other command
- *     (a dump callback sees whatever comes).
+ *     (a dump callback sees whatever comes); netdev_parse_pool() for
+ *     page-pool-get, netdev_parse_pool_stats() for page-pool-stats-get.
  * The lists are then sorted as the dumps sort them and printed as "show",
  * (with -s for inputs whose length is a multiple of 4: stats64 and qstats),
  * "show leases" and "link del" print them (nk_print_link, nk_print_lease,
@@ -172,6 +173,7 @@ static void add_netdev(struct lists *L, const struct nlmsghdr *nlh)
 	struct nk_queue q;
 	struct nk_napi n;
 	struct nk_qstats st;
+	struct nk_pool pool;
 
 	if (cmd != NK_NETDEV_CMD_QUEUE_GET && cmd != NK_NETDEV_CMD_NAPI_GET &&
 	    netdev_parse_qstats(nlh, &st) == 0) {
@@ -181,6 +183,15 @@ static void add_netdev(struct lists *L, const struct nlmsghdr *nlh)
 			abort();
 		*slot = st;
 	}
+	if (cmd == NK_NETDEV_CMD_PAGE_POOL_GET && netdev_parse_pool(nlh, &pool) == 0) {
+		struct nk_pool *slot = nk_grow(&L->v.pools.v, &L->v.pools.n, &L->v.pools.cap,
+					       sizeof(*slot));
+		if (!slot)
+			abort();
+		*slot = pool;
+	}
+	if (cmd == NK_NETDEV_CMD_PAGE_POOL_STATS_GET)
+		netdev_parse_pool_stats(nlh, &L->v.pools);
 	if (cmd != NK_NETDEV_CMD_NAPI_GET && netdev_parse_queue(nlh, &q) == 0) {
 		struct nk_queue *slot = nk_grow(&L->v.queues.v, &L->v.queues.n, &L->v.queues.cap,
 						 sizeof(*slot));
@@ -354,6 +365,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nk_queue_list_sort(&L.v.queues);
 	nk_napi_list_sort(&L.v.napis);
 	nk_qstats_list_sort(&L.v.qstats);
+	nk_pool_list_sort(&L.v.pools);
 	L.v.stats = (size & 3) == 0;
 	make_leases(&L);
 

@@ -158,6 +158,20 @@ static void print_leased_from(struct out *o, const struct nk_lease_rec *r)
 	out_obj_close(o);
 }
 
+static void print_queue_stats(struct out *o, const struct nk_link *l, const struct nk_queue *q,
+			      const struct nk_view *v)
+{
+	const struct nk_pool *p;
+	size_t n;
+
+	nk_print_qstats(o, nk_qstats_find(&v->qstats, l->ifindex, q->type, q->id));
+	if (q->type != NK_NETDEV_QUEUE_TYPE_RX || !(q->have & QUEUE_HAVE_NAPI))
+		return;
+	p = nk_pools_of(&v->pools, l->ifindex, q->napi_id, &n);
+	if (n)
+		nk_print_pools(o, p, n);
+}
+
 static void print_queues(struct out *o, const struct nk_link *l, const struct nk_view *v)
 {
 	const struct nk_lease_list *leases = &v->leases;
@@ -196,7 +210,7 @@ static void print_queues(struct out *o, const struct nk_link *l, const struct nk
 				print_leased_from(o, r);
 		}
 		if (v->stats)
-			nk_print_qstats(o, nk_qstats_find(&v->qstats, l->ifindex, q->type, q->id));
+			print_queue_stats(o, l, q, v);
 		out_obj_close(o);
 	}
 	out_arr_close(o);
@@ -307,6 +321,7 @@ void nk_view_free(struct nk_view *v)
 	nk_napi_list_free(&v->napis);
 	nk_lease_list_free(&v->leases);
 	nk_qstats_list_free(&v->qstats);
+	nk_pool_list_free(&v->pools);
 }
 
 /* Links, queues and NAPIs of this namespace (queues and NAPIs of ifindex
@@ -334,6 +349,8 @@ static int view_load(struct nk_ctx *ctx, int ifindex, struct nk_view *v)
 		return nk_error_nl(&err, "cannot list NAPI instances");
 	if (v->stats && netdev_qstats_dump(gn, fam, ifindex, &v->qstats, &err))
 		return nk_error_nl(&err, "cannot read queue statistics");
+	if (v->stats && netdev_pool_dump(gn, fam, &v->pools, &err))
+		return nk_error_nl(&err, "cannot list page pools");
 	/* Leases: the NIC side is in the queue dump, the netkit side only in
 	 * the NIC's namespace. Scan only when this namespace can be part of one. */
 	if (has_lease_parts(&v->links, &v->queues))

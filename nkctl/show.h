@@ -10,6 +10,7 @@
 #include "rtnl.h"
 
 #include "leases.h"
+#include "pagepool.h"
 #include "qstats.h"
 
 /* What show prints from: the dumps of one namespace. A printer is handed
@@ -20,6 +21,7 @@ struct nk_view {
 	struct nk_napi_list napis;
 	struct nk_lease_list leases;
 	struct nk_qstats_list qstats;  /* -s only */
+	struct nk_pool_list pools;     /* -s only */
 	struct nk_ns *here;        /* whose queues these are (lease look-ups) */
 	bool stats;                /* -s: print the counters */
 };
@@ -45,6 +47,8 @@ int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
 void nk_view_rates_free(struct nk_view *rate);
 /* Sleep whole seconds, resumed after a signal that did not end nkctl. */
 void nk_sleep(uint32_t seconds);
+/* -s: the page pools of an RX queue (by its NAPI) as "page-pools". */
+void nk_print_pools(struct out *o, const struct nk_pool *p, size_t n);
 /* -s: one queue's qstats as "stats" (nothing when q is NULL). */
 void nk_print_qstats(struct out *o, const struct nk_qstats *q);
 

@@ -152,3 +152,44 @@ void nk_sleep(uint32_t seconds)
 	while (nanosleep(&t, &left) && errno == EINTR)
 		t = left;
 }
+
+static void print_pool_stats(struct out *o, const struct nk_pool *p)
+{
+	if (!p->stats_have)
+		return;
+	out_obj_open(o, "stats");
+	for (size_t i = 0; i < nk_pool_stat_count; i++) {
+		char fmt[48];
+
+		if (!(p->stats_have & (1u << i)))
+			continue;
+		snprintf(fmt, sizeof(fmt), " %s %%llu", nk_pool_stat_descs[i].key);
+		out_uint(o, nk_pool_stat_descs[i].key, fmt, p->stats[i]);
+	}
+	out_obj_close(o);
+}
+
+void nk_print_pools(struct out *o, const struct nk_pool *p, size_t n)
+{
+	out_arr_open(o, "page-pools");
+	for (size_t i = 0; i < n; i++, p++) {
+		out_obj_open(o, NULL);
+		out_uint(o, "id", "\n      page-pool %llu", p->id);
+		if (p->have & POOL_HAVE_INFLIGHT)
+			out_uint(o, "inflight", " inflight %llu", p->inflight);
+		if (p->have & POOL_HAVE_INFLIGHT_MEM)
+			out_uint(o, "inflight-mem", " inflight-mem %llu", p->inflight_mem);
+		if (p->have & POOL_HAVE_DETACH_TIME)
+			out_uint(o, "detach-time", " detached %llu", p->detach_time);
+		if (p->have & POOL_HAVE_DMABUF)
+			out_uint(o, "dmabuf", " dmabuf %llu", p->dmabuf);
+		if (p->have & POOL_HAVE_IO_URING) {
+			out_obj_open(o, "io-uring");
+			out_text(o, " io-uring");
+			out_obj_close(o);
+		}
+		print_pool_stats(o, p);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+}
