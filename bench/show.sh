@@ -4,7 +4,8 @@
 #
 #   bench/show.sh [N]     N veth pairs (default 1000), all up, in a fresh netns
 #
-# Reports the wall-time ratio nkctl/ip at N pairs (target <= 1.0), the ratio of
+# Reports the wall-time ratio nkctl/ip at N pairs (target <= 1.0), with -s the
+# ratio nkctl -s -j show / ip -s -j -d link show (target <= 1.2), the ratio of
 # nkctl at 2N to N pairs (target <= 2.1, i.e. linear), and nkctl's peak RSS at
 # 2N pairs (target <= 8 MiB). Medians of several runs.
 set -eu
@@ -49,15 +50,21 @@ PY
 add_pairs 0 "$N"
 read -r nk1 _ < <(measure "$NKCTL" -n "$NS" -j show)
 read -r ip1 _ < <(measure ip -n "$NS" -j -d link show)
+read -r nks1 _ < <(measure "$NKCTL" -n "$NS" -s -j show)
+read -r ips1 _ < <(measure ip -n "$NS" -s -j -d link show)
 add_pairs "$N" $((2 * N))
 read -r nk2 rss2 < <(measure "$NKCTL" -n "$NS" -j show)
 read -r ip2 _ < <(measure ip -n "$NS" -j -d link show)
+read -r nks2 _ < <(measure "$NKCTL" -n "$NS" -s -j show)
 
 devs=$(ip -n "$NS" -o link show | wc -l)
-awk -v n="$N" -v nk1="$nk1" -v ip1="$ip1" -v nk2="$nk2" -v ip2="$ip2" -v rss="$rss2" -v d="$devs" 'BEGIN {
+awk -v n="$N" -v nk1="$nk1" -v ip1="$ip1" -v nk2="$nk2" -v ip2="$ip2" -v rss="$rss2" -v d="$devs" \
+	-v nks1="$nks1" -v ips1="$ips1" -v nks2="$nks2" 'BEGIN {
 	printf "devices at 2N: %d\n", d
 	printf "N=%d pairs:  nkctl %.1f ms, ip %.1f ms, ratio nkctl/ip %.2f (target <= 1.0)\n", n, nk1*1000, ip1*1000, nk1/ip1
 	printf "N=%d pairs: nkctl %.1f ms, ip %.1f ms, ratio nkctl/ip %.2f\n", 2*n, nk2*1000, ip2*1000, nk2/ip2
 	printf "scaling nkctl 2N/N: %.2f (target <= 2.1)\n", nk2/nk1
+	printf "-s: N=%d pairs: nkctl -s %.1f ms, ip -s -d %.1f ms, ratio %.2f (target <= 1.2)\n", n, nks1*1000, ips1*1000, nks1/ips1
+	printf "-s: scaling nkctl -s 2N/N: %.2f (target <= 2.1)\n", nks2/nks1
 	printf "peak RSS nkctl at 2N: %.1f MiB (target <= 8)\n", rss/1024
 }'

@@ -13,11 +13,14 @@
  *   - RTM_NEWLINK: rtnl_parse_link(), as the link dump;
  *   - any other type >= 20 (a generic netlink family id: the netdev family):
  *     netdev_parse_queue() for queue-get, netdev_parse_napi() for napi-get,
- *     both for any other command (a dump callback sees whatever comes).
+ *     netdev_parse_qstats() for qstats-get, all three for any other command
+ *     (a dump callback sees whatever comes); netdev_parse_pool() for
+ *     page-pool-get, netdev_parse_pool_stats() for page-pool-stats-get.
  *     The same message also goes to the ethtool decoders (rings, channels,
  *     RSS) and, as a struct ethtool_rx_flow_spec, to the n-tuple rule
  *     decoder; the rules are printed as "steer show" prints them.
  * The lists are then sorted as the dumps sort them and printed as "show",
+ * (with -s for inputs whose length is a multiple of 4: stats64 and qstats),
  * "show leases" and "link del" print them (nk_print_link, nk_print_lease,
  * nk_print_deleted): as text and as JSON (pretty for inputs of odd length,
  * compact for the others). Each JSON document
@@ -200,7 +203,26 @@ static void add_netdev(struct lists *L, const struct nlmsghdr *nlh)
 	int cmd = mnl_nlmsg_get_payload_len(nlh) >= GENL_HDRLEN ? g->cmd : -1;
 	struct nk_queue q;
 	struct nk_napi n;
+	struct nk_qstats st;
+	struct nk_pool pool;
 
+	if (cmd != NK_NETDEV_CMD_QUEUE_GET && cmd != NK_NETDEV_CMD_NAPI_GET &&
+	    netdev_parse_qstats(nlh, &st) == 0) {
+		struct nk_qstats *slot = nk_grow(&L->v.qstats.v, &L->v.qstats.n, &L->v.qstats.cap,
+						  sizeof(*slot));
+		if (!slot)
+			abort();
+		*slot = st;
+	}
+	if (cmd == NK_NETDEV_CMD_PAGE_POOL_GET && netdev_parse_pool(nlh, &pool) == 0) {
+		struct nk_pool *slot = nk_grow(&L->v.pools.v, &L->v.pools.n, &L->v.pools.cap,
+					       sizeof(*slot));
+		if (!slot)
+			abort();
+		*slot = pool;
+	}
+	if (cmd == NK_NETDEV_CMD_PAGE_POOL_STATS_GET)
+		netdev_parse_pool_stats(nlh, &L->v.pools);
 	if (cmd != NK_NETDEV_CMD_NAPI_GET && netdev_parse_queue(nlh, &q) == 0) {
 		struct nk_queue *slot = nk_grow(&L->v.queues.v, &L->v.queues.n, &L->v.queues.cap,
 						 sizeof(*slot));
@@ -230,6 +252,7 @@ static void name_of(const struct lists *L, int ifindex, char *buf, size_t len)
  * odd). */
 static void make_leases(struct lists *L)
 {
+	const struct nk_qstats *st;
 	char spec[64];
 
 	for (size_t i = 0; i < L->v.queues.n; i++) {
@@ -251,6 +274,9 @@ static void make_leases(struct lists *L)
 		r->mp = q->have & (QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING | QUEUE_HAVE_XSK);
 		r->dmabuf = q->dmabuf;
 		r->existed = q->id & 1;
+		st = nk_qstats_find(&L->v.qstats, q->ifindex, NK_NETDEV_QUEUE_TYPE_RX, q->id);
+		if (st)
+			r->stats = *st;
 		if (!(q->have & QUEUE_HAVE_LEASE_NETNS_ID)) {
 			r->nk_ns = &L->here;
 			name_of(L, q->lease_ifindex, r->nk_ifname, sizeof(r->nk_ifname));
@@ -381,6 +407,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nk_link_list_sort(&L.v.links);
 	nk_queue_list_sort(&L.v.queues);
 	nk_napi_list_sort(&L.v.napis);
+	nk_qstats_list_sort(&L.v.qstats);
+	nk_pool_list_sort(&L.v.pools);
+	L.v.stats = (size & 3) == 0;
 	make_leases(&L);
 
 	/* Text, and JSON compact or pretty (by the input's length: either way

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/if_link.h>
@@ -62,6 +63,34 @@ static void parse_netkit(struct nk_netkit *nk, const struct nlattr *data)
 	}
 }
 
+/* Copied field by field: the kernel's struct may be shorter (older) or
+ * longer (newer) than the one nkctl was built with. */
+static void parse_stats64(struct nk_link *l, const struct nlattr *attr)
+{
+	struct rtnl_link_stats64 k = { 0 };
+	size_t len = mnl_attr_get_payload_len(attr);
+	struct nk_link_stats *s = &l->stats;
+
+	if (len < offsetof(struct rtnl_link_stats64, rx_length_errors))
+		return;
+	memcpy(&k, mnl_attr_get_payload(attr), len < sizeof(k) ? len : sizeof(k));
+	s->rx_packets = k.rx_packets;
+	s->tx_packets = k.tx_packets;
+	s->rx_bytes = k.rx_bytes;
+	s->tx_bytes = k.tx_bytes;
+	s->rx_errors = k.rx_errors;
+	s->tx_errors = k.tx_errors;
+	s->rx_dropped = k.rx_dropped;
+	s->tx_dropped = k.tx_dropped;
+	s->multicast = k.multicast;
+	s->collisions = k.collisions;
+	s->rx_over_errors = k.rx_over_errors;
+	s->tx_carrier_errors = k.tx_carrier_errors;
+	s->rx_missed_errors = k.rx_missed_errors;
+	s->rx_nohandler = k.rx_nohandler;
+	l->have |= LINK_HAVE_STATS64;
+}
+
 int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
@@ -108,6 +137,8 @@ int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 		memcpy(l->addr, mnl_attr_get_payload(a.tb[IFLA_ADDRESS]), len);
 		l->addr_len = (uint8_t)len;
 	}
+	if (a.tb[IFLA_STATS64])
+		parse_stats64(l, a.tb[IFLA_STATS64]);
 	if (a.tb[IFLA_PARENT_DEV_NAME])
 		nl_get_str(a.tb[IFLA_PARENT_DEV_NAME], l->parent, sizeof(l->parent));
 	if (a.tb[IFLA_XDP]) {

@@ -37,6 +37,15 @@ enum {
 	LINK_HAVE_LINK_NETNSID = 1 << 4,
 	LINK_HAVE_OPERSTATE = 1 << 5,
 	LINK_HAVE_XDP = 1 << 6,
+	LINK_HAVE_STATS64 = 1 << 7,
+};
+
+/* IFLA_STATS64: the counters ip -s link prints (LINK_HAVE_STATS64). */
+struct nk_link_stats {
+	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
+	uint64_t rx_errors, tx_errors, rx_dropped, tx_dropped;
+	uint64_t multicast, collisions, rx_over_errors, tx_carrier_errors;
+	uint64_t rx_missed_errors, rx_nohandler;
 };
 
 struct nk_link {
@@ -56,6 +65,7 @@ struct nk_link {
 	uint8_t xdp_attached;    /* IFLA_XDP_ATTACHED: XDP_ATTACHED_* (LINK_HAVE_XDP) */
 	uint32_t xdp_prog_id;
 	char parent[32];         /* IFLA_PARENT_DEV_NAME: the bus device, "" for virtual ones */
+	struct nk_link_stats stats;
 };
 
 struct nk_link_list {

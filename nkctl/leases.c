@@ -19,6 +19,7 @@
 #include "nic.h"
 #include "netdev.h"
 #include "netns.h"
+#include "show.h"
 #include "rtnl.h"
 
 static void name_of(struct nk_ns *ns, int ifindex, char *buf, size_t len)
@@ -173,12 +174,48 @@ void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_exist
 	}
 	if (r->nic)
 		print_nic_side(o, r->nic);
+	nk_print_qstats(o, r->stats.have ? &r->stats : NULL);
 	if (with_existed) {
 		out_bool(o, "existed", NULL, r->existed);
 		out_text(o, r->existed ? " (existed)" : " (new)");
 	}
 	out_text(o, "\n");
 	out_obj_close(o);
+}
+
+static void stats_of_ns(struct nk_lease_list *l, size_t first)
+{
+	struct nk_ns *ns = l->v[first].nic_ns;
+	const struct genl_family *fam;
+	struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
+	struct nk_qstats_list q;
+	struct nl_err err;
+
+	if (!s || netdev_qstats_dump(s, fam, 0, &q, &err))
+		return;
+	for (size_t i = first; i < l->n; i++) {
+		const struct nk_qstats *st;
+
+		if (l->v[i].nic_ns != ns)
+			continue;
+		st = nk_qstats_find(&q, l->v[i].nic_ifindex, NK_NETDEV_QUEUE_TYPE_RX,
+				    l->v[i].nic_queue);
+		if (st)
+			l->v[i].stats = *st;
+	}
+	nk_qstats_list_free(&q);
+}
+
+void nk_lease_stats(struct nk_lease_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = l->v[j].nic_ns == l->v[i].nic_ns;
+		if (!seen)
+			stats_of_ns(l, i);
+	}
 }
 
 int cmd_show_leases(struct nk_ctx *ctx, const void *args)
@@ -190,6 +227,8 @@ int cmd_show_leases(struct nk_ctx *ctx, const void *args)
 	ret = nk_lease_scan(ctx, &l);
 	if (ret)
 		return nk_error_errno(-ret, "cannot scan the leases");
+	if (ctx->stats)
+		nk_lease_stats(&l);
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "leases");
 	for (size_t i = 0; i < l.n; i++) {

@@ -8,6 +8,7 @@
 
 #include "ethtool.h"
 #include "nkctl.h"
+#include "qstats.h"
 
 /* What show leases adds from the NIC's side (nic.c). */
 #define NK_LEASE_NIC_RULES 16
@@ -34,6 +35,7 @@ struct nk_lease_rec {
 	uint32_t dmabuf;
 	bool existed;              /* for lease's own output */
 	const struct nk_lease_nic *nic;  /* show leases only; NULL elsewhere */
+	struct nk_qstats stats;    /* -s: the NIC queue's qstats (have 0: none) */
 };
 
 struct nk_lease_list {
@@ -51,6 +53,9 @@ const struct nk_lease_rec *nk_lease_of_netkit(const struct nk_lease_list *l, int
 /* The lease of NIC queue (ifindex, queue) of namespace ns. */
 const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
 					   const struct nk_ns *ns, int ifindex, uint32_t queue);
+/* -s: fill each record's stats with its NIC queue's qstats, one dump per
+ * NIC namespace; a namespace that cannot be read leaves them empty. */
+void nk_lease_stats(struct nk_lease_list *l);
 /* One lease object, as "lease", "show leases" and "unlease" print it. */
 void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_existed);
 

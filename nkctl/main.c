@@ -53,7 +53,7 @@ const struct nk_table nk_top_table = {
 
 /* ---- global options: one table for parsing, usage, completion and docs ---- */
 
-enum opt_id { OPT_JSON, OPT_PRETTY, OPT_NETNS, OPT_BATCH, OPT_FORCE, OPT_VERSION, OPT_HELP };
+enum opt_id { OPT_JSON, OPT_PRETTY, OPT_STATS, OPT_NETNS, OPT_BATCH, OPT_FORCE, OPT_VERSION, OPT_HELP };
 
 struct nk_option {
 	enum opt_id id;
@@ -65,6 +65,8 @@ struct nk_option {
 static const struct nk_option options[] = {
 	{ OPT_JSON, { "-j", "-json", "--json" }, NULL, "JSON output (one document per command)" },
 	{ OPT_PRETTY, { "-p", "-pretty", "--pretty" }, NULL, "indented JSON (implies -j)" },
+	{ OPT_STATS, { "-s", "-stats", "--stats" }, NULL,
+	  "show: counters of devices, queues and leases" },
 	{ OPT_NETNS, { "-n", "-netns", "--netns" }, "NETNS", "run in network namespace NETNS" },
 	{ OPT_BATCH, { "-b", "-batch", "--batch" }, "FILE", "read commands from FILE (- : stdin)" },
 	{ OPT_FORCE, { "-f", "-force", "--force" }, NULL, "go on; what is already gone is done" },
@@ -361,6 +363,9 @@ static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 		case OPT_PRETTY:
 			ctx->pretty = true;
 			ctx->json = true;
+			break;
+		case OPT_STATS:
+			ctx->stats = true;
 			break;
 		case OPT_FORCE:
 			ctx->force = true;

@@ -40,6 +40,7 @@ struct nk_ctx {
 	bool json;
 	bool pretty;
 	bool force;
+	bool stats;              /* -s: counters in show */
 	const char *netns;
 	/* per command */
 	struct out out;

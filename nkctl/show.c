@@ -17,13 +17,20 @@
 
 struct show_args {
 	const char *dev;
+	uint32_t interval, count;
 };
 
 static const struct nk_param show_params[] = {
 	{ "dev", NKP_IFNAME, offsetof(struct show_args, dev), "NAME", 0, 0, NULL, false, NULL },
+	{ "interval", NKP_U32, offsetof(struct show_args, interval), "SECONDS", 1, 3600, NULL,
+	  false, NULL },
+	{ "count", NKP_U32, offsetof(struct show_args, count), "N", 1, 1000000, NULL, false, NULL },
+};
+static const struct nk_rule show_rules[] = {
+	{ NK_RULE_NEEDS, { "count", "interval" } },
 };
 const struct nk_params cmd_show_devices_params = {
-	NK_PARAMS("show", struct show_args, show_params)
+	NK_PARAMS("show", struct show_args, show_params), NK_RULES(show_rules),
 };
 
 static const struct nk_cmd show_cmds[] = {
@@ -153,6 +160,20 @@ static void print_leased_from(struct out *o, const struct nk_lease_rec *r)
 	out_obj_close(o);
 }
 
+static void print_queue_stats(struct out *o, const struct nk_link *l, const struct nk_queue *q,
+			      const struct nk_view *v)
+{
+	const struct nk_pool *p;
+	size_t n;
+
+	nk_print_qstats(o, nk_qstats_find(&v->qstats, l->ifindex, q->type, q->id));
+	if (q->type != NK_NETDEV_QUEUE_TYPE_RX || !(q->have & QUEUE_HAVE_NAPI))
+		return;
+	p = nk_pools_of(&v->pools, l->ifindex, q->napi_id, &n);
+	if (n)
+		nk_print_pools(o, p, n);
+}
+
 static void print_queues(struct out *o, const struct nk_link *l, const struct nk_view *v)
 {
 	const struct nk_lease_list *leases = &v->leases;
@@ -192,6 +213,8 @@ static void print_queues(struct out *o, const struct nk_link *l, const struct nk
 			if (r)
 				print_leased_from(o, r);
 		}
+		if (v->stats)
+			print_queue_stats(o, l, q, v);
 		out_obj_close(o);
 	}
 	out_arr_close(o);
@@ -277,6 +300,8 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 		out_int(o, "link-netnsid", " link-netnsid %lld", l->link_netnsid);
 	if (nk_link_is_netkit(l))
 		print_netkit(o, &l->netkit);
+	if (v->stats)
+		nk_print_link_stats(o, l);
 	print_queues(o, l, v);
 	n = nk_napis_of(&v->napis, l->ifindex, &nn);
 	print_napis(o, n, nn);
@@ -302,6 +327,8 @@ void nk_view_free(struct nk_view *v)
 	nk_queue_list_free(&v->queues);
 	nk_napi_list_free(&v->napis);
 	nk_lease_list_free(&v->leases);
+	nk_qstats_list_free(&v->qstats);
+	nk_pool_list_free(&v->pools);
 }
 
 /* Links, queues and NAPIs of this namespace (queues and NAPIs of ifindex
@@ -327,6 +354,10 @@ static int view_load(struct nk_ctx *ctx, int ifindex, struct nk_view *v)
 		return nk_error_nl(&err, "cannot list queues");
 	if (netdev_napi_dump(gn, fam, ifindex, &v->napis, &err))
 		return nk_error_nl(&err, "cannot list NAPI instances");
+	if (v->stats && netdev_qstats_dump(gn, fam, ifindex, &v->qstats, &err))
+		return nk_error_nl(&err, "cannot read queue statistics");
+	if (v->stats && netdev_pool_dump(gn, fam, &v->pools, &err))
+		return nk_error_nl(&err, "cannot list page pools");
 	/* Leases: the NIC side is in the queue dump, the netkit side only in
 	 * the NIC's namespace. Scan only when this namespace can be part of one. */
 	if (has_lease_parts(&v->links, &v->queues))
@@ -334,45 +365,99 @@ static int view_load(struct nk_ctx *ctx, int ifindex, struct nk_view *v)
 	return 0;
 }
 
+static void print_view(struct nk_ctx *ctx, const struct nk_view *v, int ifindex,
+		       bool netkit_only, uint32_t interval)
+{
+	out_begin(&ctx->out);
+	if (interval)
+		out_uint(&ctx->out, "interval", "counters per second over %llu s\n", interval);
+	out_arr_open(&ctx->out, "devices");
+	for (size_t i = 0; i < v->links.n; i++) {
+		const struct nk_link *l = &v->links.v[i];
+
+		if ((ifindex && l->ifindex != ifindex) ||
+		    (netkit_only && !nk_link_is_netkit(l)))
+			continue;
+		nk_print_link(&ctx->out, l, NULL, v);
+	}
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+}
+
+/* The device dev (or every one: *ifindex 0), refused unless netkit when
+ * netkit_only. */
+static int show_target(struct nk_ctx *ctx, const char *dev, bool netkit_only, int *ifindex)
+{
+	struct nk_link one;
+	int ret;
+
+	*ifindex = 0;
+	if (!dev)
+		return 0;
+	ret = nk_dev(ctx, dev, &one);
+	if (ret)
+		return ret;
+	if (netkit_only && !nk_link_is_netkit(&one))
+		return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device%s%s%s",
+				dev, one.kind[0] ? " (kind " : "", one.kind,
+				one.kind[0] ? ")" : "");
+	*ifindex = one.ifindex;
+	return 0;
+}
+
 int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 {
 	struct nk_view v = { 0 };
-	struct nk_link one;
-	int ifindex = 0, ret;
+	int ifindex, ret;
 
-	if (dev) {
-		ret = nk_dev(ctx, dev, &one);
-		if (ret)
-			return ret;
-		if (netkit_only && !nk_link_is_netkit(&one))
-			return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device%s%s%s",
-					dev, one.kind[0] ? " (kind " : "", one.kind,
-					one.kind[0] ? ")" : "");
-		ifindex = one.ifindex;
-	}
-	ret = view_load(ctx, ifindex, &v);
-	if (!ret) {
-		out_begin(&ctx->out);
-		out_arr_open(&ctx->out, "devices");
-		for (size_t i = 0; i < v.links.n; i++) {
-			const struct nk_link *l = &v.links.v[i];
-
-			if ((ifindex && l->ifindex != ifindex) ||
-			    (netkit_only && !nk_link_is_netkit(l)))
-				continue;
-			nk_print_link(&ctx->out, l, NULL, &v);
-		}
-		out_arr_close(&ctx->out);
-		out_end(&ctx->out);
-	}
+	v.stats = ctx->stats;
+	ret = show_target(ctx, dev, netkit_only, &ifindex);
+	if (!ret)
+		ret = view_load(ctx, ifindex, &v);
+	if (!ret)
+		print_view(ctx, &v, ifindex, netkit_only, 0);
 	nk_view_free(&v);
 	return ret;
 }
 
+/* show ... interval S [ count N ]: counters read S seconds apart, printed as
+ * per-second rates, one document per interval (JSON: one per line). */
+static int show_rates(struct nk_ctx *ctx, const struct show_args *a)
+{
+	struct nk_view before = { 0 }, now = { 0 }, rate = { 0 };
+	uint32_t count = a->count ? a->count : 1;
+	int ifindex, ret;
+
+	before.stats = now.stats = true;
+	ret = show_target(ctx, a->dev, false, &ifindex);
+	if (!ret)
+		ret = view_load(ctx, ifindex, &before);
+	for (uint32_t i = 0; !ret && i < count; i++) {
+		nk_sleep(a->interval);
+		ret = view_load(ctx, ifindex, &now);
+		if (ret)
+			break;
+		ret = nk_view_rates(&rate, &now, &before, a->interval);
+		if (!ret) {
+			print_view(ctx, &rate, ifindex, false, a->interval);
+			nk_ctx_flush(ctx);
+		}
+		nk_view_rates_free(&rate);
+		nk_view_free(&before);
+		before = now;
+		memset(&now, 0, sizeof(now));
+		now.stats = true;
+	}
+	nk_view_free(&before);
+	nk_view_free(&now);
+	return ret;
+}
 int cmd_show_devices(struct nk_ctx *ctx, const void *args)
 {
 	const struct show_args *a = args;
 
+	if (a->interval)
+		return show_rates(ctx, a);
 	return nk_show(ctx, a->dev, false);
 }
 

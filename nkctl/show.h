@@ -10,6 +10,8 @@
 #include "rtnl.h"
 
 #include "leases.h"
+#include "pagepool.h"
+#include "qstats.h"
 
 /* What show prints from: the dumps of one namespace. A printer is handed
  * the view; lists a command did not dump stay empty. */
@@ -18,7 +20,10 @@ struct nk_view {
 	struct nk_queue_list queues;
 	struct nk_napi_list napis;
 	struct nk_lease_list leases;
+	struct nk_qstats_list qstats;  /* -s only */
+	struct nk_pool_list pools;     /* -s only */
 	struct nk_ns *here;        /* whose queues these are (lease look-ups) */
+	bool stats;                /* -s: print the counters */
 };
 void nk_view_free(struct nk_view *v);
 
@@ -30,6 +35,22 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 /* The {"devices": [...]} document of links alone (link add, link set). */
 void nk_print_links(struct nk_ctx *ctx, const struct nk_link *const *l, const char *const *netns,
 		    size_t n);
+
+/* -s: the device's IFLA_STATS64 counters as "stats64" (nkctl/stats.c). */
+void nk_print_link_stats(struct out *o, const struct nk_link *l);
+/* rate: now's links and qstats with every counter the per-second rate since
+ * before (a counter that went back, a reset, gives 0); its other lists are
+ * now's, borrowed. Free with nk_view_rates_free. Returns 0, or the exit code
+ * after the error is printed. */
+int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
+		  const struct nk_view *before, uint32_t seconds);
+void nk_view_rates_free(struct nk_view *rate);
+/* Sleep whole seconds, resumed after a signal that did not end nkctl. */
+void nk_sleep(uint32_t seconds);
+/* -s: the page pools of an RX queue (by its NAPI) as "page-pools". */
+void nk_print_pools(struct out *o, const struct nk_pool *p, size_t n);
+/* -s: one queue's qstats as "stats" (nothing when q is NULL). */
+void nk_print_qstats(struct out *o, const struct nk_qstats *q);
 
 /* Entries of a "deleted" array: the device and, when it had one, its peer
  * (which the kernel deletes with it). */

@@ -61,7 +61,7 @@ expect_error 1 "netns name with a slash that is no namespace" -n /etc/passwd sho
 expect_error 1 "help with arguments" help me
 expect_error 1 "show kernel takes no arguments" show kernel now
 nk -j show foo
-expect_match "$ERR" 'expected one of: kernel, leases, bindings, dev, help' "error lists the valid choices"
+expect_match "$ERR" 'expected one of: kernel, leases, bindings, dev, interval, count, help' "error lists the valid choices"
 nk show de lo
 expect_match "$ERR" 'unknown command "de" for "nkctl show"' "error names the command"
 

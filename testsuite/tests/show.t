@@ -104,4 +104,57 @@ if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	expect_eq "$?:$(cat "$T_TMP/out")" "6:" "redirect show without privileges: permission exit status, no document"
 	expect_match "$(cat "$T_TMP/err")" '^Error: reading BPF programs needs CAP_NET_ADMIN' "says what it needs"
 fi
+# -s: each device gains IFLA_STATS64 as ip -s link reads it. Traffic on lo
+# first, so the counters are not all zero; then nkctl and ip read in turn and
+# nkctl's count lies between two reads of ip (lo is quiet otherwise).
+ip netns exec "$NS" ip link set lo up
+ip netns exec "$NS" ping -c 3 -i 0.2 -W 1 127.0.0.1 > /dev/null 2>&1
+ip_rx() { ip -n "$NS" -s -j link show dev "$1" | jq '.[0].stats64.rx.packets'; }
+before=$(ip_rx lo)
+expect_rc 0 "show -s" -n "$NS" -s -j show
+json_valid "show -s -j"
+STATS=$OUT
+after=$(ip_rx lo)
+got=$(printf '%s' "$STATS" | jq '.devices[] | select(.ifname=="lo") | .stats64.rx.packets')
+[ "$got" -ge "$before" ] && [ "$got" -le "$after" ] && [ "$got" -gt 0 ] &&
+	pass "lo rx packets $got agree with ip -s ($before..$after)" ||
+	fail "lo rx packets $got, ip -s says $before..$after"
+bad=$(printf '%s' "$STATS" | jq '[.devices[].stats64 | (.rx, .tx) | to_entries[] |
+	select((.value|type)!="number")] | length')
+expect_eq "$bad" 0 "counters are numbers"
+expect_eq "$(printf '%s' "$STATS" | jq '[.devices[] | select(.stats64 == null)] | length')" 0 \
+	"every device has stats64"
+# veth has no per-queue stats: queues carry nothing invented.
+expect_eq "$(printf '%s' "$STATS" | jq -c '[.devices[] | select(.ifname=="vA") | .queues[] | keys] | unique')" \
+	'[["id","type"]]' "veth queues carry no counters"
+# Without -s: no counters.
+expect_eq "$(printf '%s' "$SHOW" | jq '[.devices[] | select(.stats64)] | length')" 0 "no stats64 without -s"
+for spelling in -stats --stats; do
+	expect_rc 0 "$spelling" -n "$NS" "$spelling" -j show dev vA
+	expect_eq "$(printf '%s' "$OUT" | jq '.devices[0].stats64 | has("rx") and has("tx")')" true \
+		"$spelling prints stats64"
+done
+expect_rc 0 "show -s text" -n "$NS" -s show dev lo
+expect_match "$OUT" '^    RX: bytes [0-9]+ packets [0-9]+ ' "text RX line"
+expect_match "$OUT" '^    TX: bytes [0-9]+ packets [0-9]+ ' "text TX line"
+
+# Rates: 10 pings in the 2 s interval are about 5 packets a second on lo
+# (each echo is two packets there: request and reply).
+ip netns exec "$NS" ping -c 10 -i 0.18 -W 1 127.0.0.1 > /dev/null 2>&1 &
+pinger=$!
+defer "kill $pinger 2>/dev/null"
+expect_rc 0 "show interval" -n "$NS" -j show dev lo interval 2 count 2
+wait $pinger
+expect_eq "$(printf '%s\n' "$OUT" | wc -l)" 2 "count 2: two documents, one a line"
+first=$(printf '%s\n' "$OUT" | head -n 1)
+printf '%s' "$first" > "$T_TMP/rate.json"
+OUT=$first json_valid "interval -j"
+rate=$(printf '%s' "$first" | jq '.devices[0].stats64.rx.packets')
+expect_eq "$(printf '%s' "$first" | jq .interval)" 2 "the document says the interval"
+[ "$rate" -ge 3 ] && [ "$rate" -le 30 ] && pass "lo rx rate $rate/s for ~10 packets/s" ||
+	fail "lo rx rate $rate/s, ~10 packets/s were sent"
+expect_rc 0 "interval text" -n "$NS" show dev lo interval 1
+expect_match "$OUT" '^counters per second over 1 s' "text says what the numbers are"
+expect_error 1 "count needs interval" -n "$NS" show count 2
+expect_error 1 "interval 0" -n "$NS" show interval 0
 done_testing

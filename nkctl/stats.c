@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/* -s: the counters show prints beside a device (as ip -s link does). */
+#include <stddef.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "show.h"
+
+struct counter {
+	const char *key;
+	const char *fmt;
+	size_t off;
+};
+
+#define C(key, fmt, field) { key, fmt, offsetof(struct nk_link_stats, field) }
+static const struct counter rx_counters[] = {
+	C("bytes", " bytes %llu", rx_bytes),
+	C("packets", " packets %llu", rx_packets),
+	C("errors", " errors %llu", rx_errors),
+	C("dropped", " dropped %llu", rx_dropped),
+	C("over-errors", " overrun %llu", rx_over_errors),
+	C("missed", " missed %llu", rx_missed_errors),
+	C("multicast", " mcast %llu", multicast),
+	C("nohandler", " nohandler %llu", rx_nohandler),
+};
+static const struct counter tx_counters[] = {
+	C("bytes", " bytes %llu", tx_bytes),
+	C("packets", " packets %llu", tx_packets),
+	C("errors", " errors %llu", tx_errors),
+	C("dropped", " dropped %llu", tx_dropped),
+	C("carrier-errors", " carrier %llu", tx_carrier_errors),
+	C("collisions", " collisions %llu", collisions),
+};
+#undef C
+
+static void print_counters(struct out *o, const char *key, const char *label,
+			   const struct counter *c, size_t n, const struct nk_link_stats *s)
+{
+	out_obj_open(o, key);
+	out_text(o, "%s", label);
+	for (size_t i = 0; i < n; i++)
+		out_uint(o, c[i].key, c[i].fmt,
+			 *(const uint64_t *)((const char *)s + c[i].off));
+	out_obj_close(o);
+}
+
+void nk_print_link_stats(struct out *o, const struct nk_link *l)
+{
+	if (!(l->have & LINK_HAVE_STATS64))
+		return;
+	out_obj_open(o, "stats64");
+	print_counters(o, "rx", "\n    RX:", rx_counters,
+		       sizeof(rx_counters) / sizeof(rx_counters[0]), &l->stats);
+	print_counters(o, "tx", "\n    TX:", tx_counters,
+		       sizeof(tx_counters) / sizeof(tx_counters[0]), &l->stats);
+	out_obj_close(o);
+}
+
+void nk_print_qstats(struct out *o, const struct nk_qstats *q)
+{
+	if (!q || !q->have)
+		return;
+	out_obj_open(o, "stats");
+	for (size_t i = 0; i < nk_qstat_count; i++) {
+		char fmt[48];
+
+		if (!(q->have & (1u << i)))
+			continue;
+		snprintf(fmt, sizeof(fmt), " %s %%llu", nk_qstat_descs[i].key);
+		out_uint(o, nk_qstat_descs[i].key, fmt, q->v[i]);
+	}
+	out_obj_close(o);
+}
+
+static uint64_t per_second(uint64_t now, uint64_t before, uint32_t seconds)
+{
+	return now >= before ? (now - before) / seconds : 0;
+}
+
+static void link_rates(struct nk_link *l, const struct nk_link *before, uint32_t seconds)
+{
+	uint64_t *n = (uint64_t *)&l->stats;
+	const uint64_t *b = (const uint64_t *)&before->stats;
+
+	for (size_t i = 0; i < sizeof(l->stats) / sizeof(uint64_t); i++)
+		n[i] = per_second(n[i], b[i], seconds);
+}
+
+static void qstats_rates(struct nk_qstats *q, const struct nk_qstats *before,
+			 uint32_t seconds)
+{
+	q->have &= before->have;
+	for (size_t i = 0; i < nk_qstat_count; i++)
+		q->v[i] = per_second(q->v[i], before->v[i], seconds);
+}
+
+static void *dup_array(const void *v, size_t n, size_t size)
+{
+	void *p = malloc(n ? n * size : 1);
+
+	if (p && n)
+		memcpy(p, v, n * size);
+	return p;
+}
+
+int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
+		  const struct nk_view *before, uint32_t seconds)
+{
+	*rate = *now;
+	rate->links.v = dup_array(now->links.v, now->links.n, sizeof(*now->links.v));
+	rate->qstats.v = dup_array(now->qstats.v, now->qstats.n, sizeof(*now->qstats.v));
+	if (!rate->links.v || !rate->qstats.v) {
+		nk_view_rates_free(rate);
+		return nk_error_errno(ENOMEM, "cannot compute the rates");
+	}
+	for (size_t i = 0; i < rate->links.n; i++) {
+		struct nk_link *l = &rate->links.v[i];
+		const struct nk_link *b = nk_link_find(&before->links, l->ifindex);
+
+		if (b && (b->have & LINK_HAVE_STATS64))
+			link_rates(l, b, seconds);
+		else
+			l->have &= ~(unsigned int)LINK_HAVE_STATS64;
+	}
+	for (size_t i = 0; i < rate->qstats.n; i++) {
+		struct nk_qstats *q = &rate->qstats.v[i];
+		const struct nk_qstats *b = nk_qstats_find(&before->qstats, q->ifindex,
+							   q->type, q->id);
+
+		if (b)
+			qstats_rates(q, b, seconds);
+		else
+			q->have = 0;
+	}
+	return 0;
+}
+
+void nk_view_rates_free(struct nk_view *rate)
+{
+	free(rate->links.v);
+	free(rate->qstats.v);
+	memset(rate, 0, sizeof(*rate));
+}
+
+void nk_sleep(uint32_t seconds)
+{
+	struct timespec t = { .tv_sec = seconds }, left;
+
+	while (nanosleep(&t, &left) && errno == EINTR)
+		t = left;
+}
+
+static void print_pool_stats(struct out *o, const struct nk_pool *p)
+{
+	if (!p->stats_have)
+		return;
+	out_obj_open(o, "stats");
+	for (size_t i = 0; i < nk_pool_stat_count; i++) {
+		char fmt[48];
+
+		if (!(p->stats_have & (1u << i)))
+			continue;
+		snprintf(fmt, sizeof(fmt), " %s %%llu", nk_pool_stat_descs[i].key);
+		out_uint(o, nk_pool_stat_descs[i].key, fmt, p->stats[i]);
+	}
+	out_obj_close(o);
+}
+
+void nk_print_pools(struct out *o, const struct nk_pool *p, size_t n)
+{
+	out_arr_open(o, "page-pools");
+	for (size_t i = 0; i < n; i++, p++) {
+		out_obj_open(o, NULL);
+		out_uint(o, "id", "\n      page-pool %llu", p->id);
+		if (p->have & POOL_HAVE_INFLIGHT)
+			out_uint(o, "inflight", " inflight %llu", p->inflight);
+		if (p->have & POOL_HAVE_INFLIGHT_MEM)
+			out_uint(o, "inflight-mem", " inflight-mem %llu", p->inflight_mem);
+		if (p->have & POOL_HAVE_DETACH_TIME)
+			out_uint(o, "detach-time", " detached %llu", p->detach_time);
+		if (p->have & POOL_HAVE_DMABUF)
+			out_uint(o, "dmabuf", " dmabuf %llu", p->dmabuf);
+		if (p->have & POOL_HAVE_IO_URING) {
+			out_obj_open(o, "io-uring");
+			out_text(o, " io-uring");
+			out_obj_close(o);
+		}
+		print_pool_stats(o, p);
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+}

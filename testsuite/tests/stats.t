@@ -1,0 +1,100 @@
+#!/bin/bash
+# tier: vm
+# -s on a real NIC driver: netdevsim (queue stats) linked to a remote
+# netdevsim, traffic from the remote, a lease of one of its queues.
+#
+# What this checks today: the device counters and the sum of the RX queues'
+# qstats grow with the traffic, every lease carries exactly the counters of
+# the NIC queue it leases, rates over an interval. Debian's 7.3 netdevsim
+# counts everything on queue 0 (its per-queue stats are faked); once the
+# netdevsim patch of issue 15 gives real per-queue counters and steering
+# sends the pod's traffic to the leased queue, the "leased queue grows"
+# check below (marked WAITS) becomes a hard failure instead of a note.
+. "$TESTSUITE/lib.sh"
+need_root
+need_cmd jq ping
+
+ns_new HOST
+ns_new REMOTE
+ns_new POD
+sim_new SIM "$HOST" 4
+sim_new RSIM "$REMOTE" 4
+
+# Link the two netdevsims: what one sends, the other receives.
+exec {fh}< "/run/netns/$HOST"
+exec {fr}< "/run/netns/$REMOTE"
+echo "$fh:$(ifindex_of "$HOST" "$SIM") $fr:$(ifindex_of "$REMOTE" "$RSIM")" \
+	> /sys/bus/netdevsim/link_device 2>/dev/null || skip "netdevsim cannot link devices"
+exec {fh}<&- {fr}<&-
+ip -n "$HOST" addr add 10.20.0.1/24 dev "$SIM"
+ip -n "$REMOTE" addr add 10.20.0.2/24 dev "$RSIM"
+ip netns exec "$REMOTE" ping -c 2 -i 0.3 -W 2 10.20.0.1 > /dev/null 2>&1 ||
+	skip "no traffic across linked netdevsims"
+
+sum_rx() { # sum_rx JSON: the RX packets of every RX queue of the one device
+	printf '%s' "$1" | jq '[.devices[0].queues[] | select(.type=="rx") | .stats["rx-packets"] // 0] | add'
+}
+
+# A lease of queue 2 into a netkit pair whose peer is in the pod.
+nk -n "$HOST" link add nkh peer nkp peer-netns "$POD" rxqueues 2
+expect_eq "$RC" 0 "a pair with the peer in the pod"
+expect_rc 0 "lease queue 2 into the pod" -n "$POD" lease dev nkp from "$SIM" phys-netns "$HOST" queue 2
+
+expect_rc 0 "show -s on netdevsim" -n "$HOST" -s -j show dev "$SIM"
+json_valid "show -s -j"
+before=$OUT
+nq=$(printf '%s' "$before" | jq '[.devices[0].queues[] | select(.type=="rx" and .stats)] | length')
+expect_eq "$nq" 4 "every RX queue of netdevsim has qstats"
+
+ip netns exec "$REMOTE" ping -c 50 -i 0.02 -W 2 10.20.0.1 > /dev/null 2>&1
+expect_rc 0 "show -s after traffic" -n "$HOST" -s -j show dev "$SIM"
+after=$OUT
+d_dev=$(( $(printf '%s' "$after" | jq .devices[0].stats64.rx.packets) -
+	  $(printf '%s' "$before" | jq .devices[0].stats64.rx.packets) ))
+[ "$d_dev" -ge 50 ] && pass "device rx packets grew by $d_dev" || fail "device rx grew by $d_dev, sent 50"
+d_q=$(( $(sum_rx "$after") - $(sum_rx "$before") ))
+[ "$d_q" -ge 50 ] && pass "RX queues' qstats grew by $d_q" || fail "RX queue qstats grew by $d_q, sent 50"
+
+# Leases: each carries the counters of its NIC queue (read with no traffic
+# between, so equal).
+expect_rc 0 "show leases -s" -n "$HOST" -s -j show leases
+json_valid "show leases -s -j"
+leases=$OUT
+expect_rc 0 "show -s again" -n "$HOST" -s -j show dev "$SIM"
+got=$(printf '%s' "$leases" | jq -c --arg d "$SIM" '.leases[] | select(.ifname==$d and .id==2) | .stats')
+want=$(printf '%s' "$OUT" | jq -c '.devices[0].queues[] | select(.type=="rx" and .id==2) | .stats')
+[ -n "$want" ] && [ "$want" != null ] || fail "queue 2 has no stats"
+expect_eq "$got" "$want" "the lease carries its NIC queue's counters"
+expect_rc 0 "show leases -s from the pod's side" -n "$POD" -s -j show leases
+got=$(printf '%s' "$OUT" | jq -c --arg d "$SIM" '.leases[] | select(.ifname==$d and .id==2) | .stats')
+expect_eq "$got" "$want" "the same counters seen from the pod"
+expect_rc 0 "show leases -s text" -n "$HOST" -s show leases
+expect_match "$OUT" "$SIM queue 2 -> nkp .* rx-packets [0-9]+" "text names the pod side and the counters"
+
+# netkit has no per-queue stats (qstats-get is EOPNOTSUPP there): device
+# counters only, nothing invented, no error.
+expect_rc 0 "show -s on netkit" -n "$POD" -s -j show dev nkp
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.devices[0] | (.stats64 | has("rx")), ([.queues[] | select(.stats)] | length)]')" \
+	'[true,0]' "netkit: stats64, no queue stats"
+
+# WAITS for real per-queue stats and steering (issue 15): the leased queue
+# grows with the pod's traffic. Reported, not enforced, until then.
+q2_before=$(printf '%s' "$before" | jq '.devices[0].queues[] | select(.type=="rx" and .id==2) | .stats["rx-packets"]')
+q2_after=$(printf '%s' "$after" | jq '.devices[0].queues[] | select(.type=="rx" and .id==2) | .stats["rx-packets"]')
+echo "# WAITS: leased queue 2 rx-packets $q2_before -> $q2_after (netdevsim 7.3 counts on queue 0)"
+
+# Rates over an interval while the remote sends ~20 packets a second.
+ip netns exec "$REMOTE" ping -c 60 -i 0.05 -W 2 10.20.0.1 > /dev/null 2>&1 &
+pinger=$!
+defer "kill $pinger 2>/dev/null"
+sleep 0.5
+expect_rc 0 "rates" -n "$HOST" -j show dev "$SIM" interval 1 count 1
+json_valid "rates -j"
+rate=$(printf '%s' "$OUT" | jq .devices[0].stats64.rx.packets)
+qrate=$(sum_rx "$OUT")
+wait $pinger
+[ "$rate" -ge 5 ] && [ "$rate" -le 60 ] && pass "device rx rate $rate/s for ~20/s" ||
+	fail "device rx rate $rate/s, ~20/s were sent"
+[ "$qrate" -ge 5 ] && [ "$qrate" -le 60 ] && pass "queue rx rate $qrate/s for ~20/s" ||
+	fail "queue rx rate $qrate/s, ~20/s were sent"
+done_testing
