@@ -45,8 +45,11 @@ expect_error 1 "an over-long value" show dev "$(printf 'x%.0s' $(seq 10000))"
 expect_match "$ERR" '\.\.\.\(10000 characters\)' "the error says how long it was"
 expect_rc 0 "single-dash long options of iproute2" -json -pretty version
 expect_rc 0 "--batch=FILE" --batch=/dev/null
-for line in $("$NKCTL" help | tr ' ' '_'); do
-	[ "${#line}" -le 80 ] || fail "help line over 80 columns: $line"
+for obj in "" show link nic steer redirect lease unlease bind-rx bind-tx unbind; do
+	# shellcheck disable=SC2086
+	for line in $("$NKCTL" $obj help | tr ' ' '_'); do
+		[ "${#line}" -le 80 ] || fail "nkctl $obj help: a line over 80 columns: $line"
+	done
 done
 pass "help lines fit 80 columns"
 expect_error 1 "unknown show argument" show foo
