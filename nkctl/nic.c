@@ -870,6 +870,34 @@ static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, dev_t 
 	return ret == -ENODEV ? 0 : ret;
 }
 
+/* A release killed after it saved the state and before the NIC was restored
+ * leaves saved settings with nothing reserved or leased: restore them now. */
+static int resume_release(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
+{
+	struct nic_job *j = calloc(1, sizeof(*j));
+	struct nk_link link;
+	struct nl_sock *rt;
+	int ret;
+
+	if (!j)
+		return nk_error_errno(ENOMEM, "unlease");
+	j->lock = -1;
+	j->ns = ns;
+	ret = nk_ns_rtnl(ns, &rt);
+	if (!ret)
+		ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
+	if (!ret && (ret = nk_nic_lock(&j->lock)))
+		ret = nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
+	if (!ret)
+		ret = load(ctx, NULL, &link, j, false);
+	if (!ret)
+		ret = settle(j);
+	if (!ret && j->st.exists && j->st.saved && !j->st.nreserved && !j->st.nleases)
+		ret = finish_release(j);
+	job_free(j);
+	return ret == -ENODEV ? 0 : ret;
+}
+
 /* Parse a state file name "DEV-INO-IFINDEX". */
 static bool state_name(const char *name, unsigned long long *dev, unsigned long long *ino,
 		       int *ifindex)
@@ -930,6 +958,8 @@ static int unlease_records(struct nk_ctx *ctx, bool stale, dev_t hdev, ino_t hin
 					ret = unlease_nic(ctx, all[i], ifindex, l->ns_dev, l->ns_ino,
 							  l->ifindex);
 			}
+			if (!ret && stale && st->saved && !st->nreserved && !st->nleases)
+				ret = resume_release(ctx, all[i], ifindex);
 		}
 		free(st);
 	}

@@ -144,7 +144,8 @@ wait_gone "$pid" || fail "the holder of a removed device still runs"
 pass "a holder whose device is removed exits"
 wait "$fg"
 expect_eq "$?" 3 "the foreground holder exits with not found"
-expect_eq "$(cat "$T_TMP/gone.err")" "Error: $SIM2 is gone; its binding ended" "with a message"
+# (bind-rx may first warn that the queue still receives RSS traffic)
+expect_eq "$(grep -v '^Warning: ' "$T_TMP/gone.err")" "Error: $SIM2 is gone; its binding ended" "with a message"
 expect_eq "$(ls $STATE)" "" "both cleaned their state"
 
 # --- unbind dev ends every binding of the device
