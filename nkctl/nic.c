@@ -840,33 +840,49 @@ static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
 	return ret ? ret : finish_release(j);
 }
 
+/* The job of the NIC ifindex of ns, locked, loaded and settled; NULL after
+ * printing an error (*ret), or with *ret -ENODEV when the NIC is gone. */
+static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, int *ret)
+{
+	struct nic_job *j = calloc(1, sizeof(*j));
+	struct nk_link link;
+	struct nl_sock *rt;
+
+	if (!j) {
+		*ret = nk_error_errno(ENOMEM, "unlease");
+		return NULL;
+	}
+	j->lock = -1;
+	j->ns = ns;
+	*ret = nk_ns_rtnl(ns, &rt);
+	if (!*ret)
+		*ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
+	if (!*ret && (*ret = nk_nic_lock(&j->lock)))
+		*ret = nk_error_errno(-*ret, "cannot lock %s", NK_NIC_STATE_DIR);
+	if (!*ret)
+		*ret = load(ctx, NULL, &link, j, false);
+	if (!*ret)
+		*ret = settle(j);
+	if (*ret) {
+		job_free(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* One NIC state file that names the holder: undo its lease record there. */
 static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, dev_t hdev,
 		       ino_t hino, int holder)
 {
 	struct nk_nic_lease *l;
-	struct nic_job *j = calloc(1, sizeof(*j));
-	struct nk_link link;
-	struct nl_sock *rt;
 	int ret;
+	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
 
-	if (!j)
-		return nk_error_errno(ENOMEM, "unlease");
-	j->lock = -1;
-	j->ns = ns;
-	ret = nk_ns_rtnl(ns, &rt);
-	if (!ret)
-		ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
-	if (!ret && (ret = nk_nic_lock(&j->lock)))
-		ret = nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
-	if (!ret)
-		ret = load(ctx, NULL, &link, j, false);
-	if (!ret)
-		ret = settle(j);
-	l = ret ? NULL : nk_nic_state_lease(&j->st, hdev, hino, holder);
+	l = j ? nk_nic_state_lease(&j->st, hdev, hino, holder) : NULL;
 	if (l)
 		ret = undo_lease(j, l);
-	job_free(j);
+	if (j)
+		job_free(j);
 	return ret == -ENODEV ? 0 : ret;
 }
 
@@ -874,27 +890,13 @@ static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, dev_t 
  * leaves saved settings with nothing reserved or leased: restore them now. */
 static int resume_release(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
 {
-	struct nic_job *j = calloc(1, sizeof(*j));
-	struct nk_link link;
-	struct nl_sock *rt;
 	int ret;
+	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
 
-	if (!j)
-		return nk_error_errno(ENOMEM, "unlease");
-	j->lock = -1;
-	j->ns = ns;
-	ret = nk_ns_rtnl(ns, &rt);
-	if (!ret)
-		ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
-	if (!ret && (ret = nk_nic_lock(&j->lock)))
-		ret = nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
-	if (!ret)
-		ret = load(ctx, NULL, &link, j, false);
-	if (!ret)
-		ret = settle(j);
-	if (!ret && j->st.exists && j->st.saved && !j->st.nreserved && !j->st.nleases)
+	if (j && j->st.exists && j->st.saved && !j->st.nreserved && !j->st.nleases)
 		ret = finish_release(j);
-	job_free(j);
+	if (j)
+		job_free(j);
 	return ret == -ENODEV ? 0 : ret;
 }
 
