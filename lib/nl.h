@@ -104,6 +104,13 @@ struct nl_collect {
 	{ &(list)->v, &(list)->n, &(list)->cap, sizeof(*(list)->v), fn, msg_type }
 int nl_collect_cb(const struct nlmsghdr *nlh, void *data);
 
+/* A counter attribute and the JSON key it prints as (qstats, page-pool
+ * stats): one row of a table that decoders and printers share. */
+struct nk_counter_desc {
+	uint16_t attr;
+	const char *key;
+};
+
 /* Fill err for a local failure (no kernel reply). */
 void nl_err_set(struct nl_err *err, int code, const char *msg);
 

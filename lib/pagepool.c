@@ -9,7 +9,7 @@
 #include "pagepool.h"
 
 #define P(name, key) { NK_NETDEV_A_PAGE_POOL_STATS_##name, key }
-const struct nk_pool_stat_desc nk_pool_stat_descs[] = {
+const struct nk_counter_desc nk_pool_stat_descs[] = {
 	P(ALLOC_FAST, "alloc-fast"), P(ALLOC_SLOW, "alloc-slow"),
 	P(ALLOC_SLOW_HIGH_ORDER, "alloc-slow-high-order"), P(ALLOC_EMPTY, "alloc-empty"),
 	P(ALLOC_REFILL, "alloc-refill"), P(ALLOC_WAIVE, "alloc-waive"),

@@ -19,11 +19,7 @@ enum {
 };
 
 /* The stats counters: attribute and JSON key; index i is bit i of stats_have. */
-struct nk_pool_stat_desc {
-	uint16_t attr;
-	const char *key;
-};
-extern const struct nk_pool_stat_desc nk_pool_stat_descs[];
+extern const struct nk_counter_desc nk_pool_stat_descs[];
 extern const size_t nk_pool_stat_count;
 #define NK_POOL_STAT_MAX 16
 

@@ -8,7 +8,7 @@
 #include "qstats.h"
 
 #define Q(name, key) { NK_NETDEV_A_QSTATS_##name, key }
-const struct nk_qstat_desc nk_qstat_descs[] = {
+const struct nk_counter_desc nk_qstat_descs[] = {
 	Q(RX_PACKETS, "rx-packets"), Q(RX_BYTES, "rx-bytes"),
 	Q(RX_ALLOC_FAIL, "rx-alloc-fail"), Q(RX_HW_DROPS, "rx-hw-drops"),
 	Q(RX_HW_DROP_OVERRUNS, "rx-hw-drop-overruns"),

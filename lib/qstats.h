@@ -11,11 +11,7 @@
 
 /* One counter: its attribute, JSON key and text label. The table is the
  * single list of counters nkctl knows; an index into it is a bit of have. */
-struct nk_qstat_desc {
-	uint16_t attr;
-	const char *key;
-};
-extern const struct nk_qstat_desc nk_qstat_descs[];
+extern const struct nk_counter_desc nk_qstat_descs[];
 extern const size_t nk_qstat_count;
 #define NK_QSTAT_MAX 32
 

@@ -59,20 +59,26 @@ void nk_print_link_stats(struct out *o, const struct nk_link *l)
 	out_obj_close(o);
 }
 
-void nk_print_qstats(struct out *o, const struct nk_qstats *q)
+/* {"stats": {key: value}} of the counters whose bit is set in have. */
+static void print_stats_obj(struct out *o, const struct nk_counter_desc *descs, size_t n,
+			    uint32_t have, const uint64_t *v)
 {
-	if (!q || !q->have)
-		return;
 	out_obj_open(o, "stats");
-	for (size_t i = 0; i < nk_qstat_count; i++) {
+	for (size_t i = 0; i < n; i++) {
 		char fmt[48];
 
-		if (!(q->have & (1u << i)))
+		if (!(have & (1u << i)))
 			continue;
-		snprintf(fmt, sizeof(fmt), " %s %%llu", nk_qstat_descs[i].key);
-		out_uint(o, nk_qstat_descs[i].key, fmt, q->v[i]);
+		snprintf(fmt, sizeof(fmt), " %s %%llu", descs[i].key);
+		out_uint(o, descs[i].key, fmt, v[i]);
 	}
 	out_obj_close(o);
+}
+
+void nk_print_qstats(struct out *o, const struct nk_qstats *q)
+{
+	if (q && q->have)
+		print_stats_obj(o, nk_qstat_descs, nk_qstat_count, q->have, q->v);
 }
 
 static uint64_t per_second(uint64_t now, uint64_t before, uint32_t seconds)
@@ -155,18 +161,8 @@ void nk_sleep(uint32_t seconds)
 
 static void print_pool_stats(struct out *o, const struct nk_pool *p)
 {
-	if (!p->stats_have)
-		return;
-	out_obj_open(o, "stats");
-	for (size_t i = 0; i < nk_pool_stat_count; i++) {
-		char fmt[48];
-
-		if (!(p->stats_have & (1u << i)))
-			continue;
-		snprintf(fmt, sizeof(fmt), " %s %%llu", nk_pool_stat_descs[i].key);
-		out_uint(o, nk_pool_stat_descs[i].key, fmt, p->stats[i]);
-	}
-	out_obj_close(o);
+	if (p->stats_have)
+		print_stats_obj(o, nk_pool_stat_descs, nk_pool_stat_count, p->stats_have, p->stats);
 }
 
 void nk_print_pools(struct out *o, const struct nk_pool *p, size_t n)
