@@ -388,16 +388,17 @@ static int target_get(const struct table *t, uint32_t ifindex, struct nk_target 
 /* Every target of the table, by ifindex. The caller frees *v. */
 static int targets_list(const struct table *t, struct nk_target **v, size_t *n)
 {
-	uint32_t key, next, *prev = NULL;
+	/* Ifindex 0 is never a key, so it starts the walk at the first one
+	 * (a hash map's rule for a missing key) without a NULL key. */
+	uint32_t key = 0, next;
 	size_t cap = 0;
 
 	*v = NULL;
 	*n = 0;
 	if (t->fd[PIN_TARGETS] < 0)
 		return 0;
-	while (bpf_map_get_next_key(t->fd[PIN_TARGETS], prev, &next) == 0) {
+	while (bpf_map_get_next_key(t->fd[PIN_TARGETS], &key, &next) == 0) {
 		key = next;
-		prev = &key;
 		if (*n == cap) {
 			struct nk_target *nv = realloc(*v, (cap = cap ? 2 * cap : 8) * sizeof(**v));
 

@@ -88,7 +88,7 @@ expect_match "$(printf '%s' "$OUT" | sed -n 2p)" '^  "devices"' "-p indents"
 
 # Without privileges a probe that cannot run says so: neither yes nor no.
 if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
-	cp "$NKCTL" "$T_TMP/nkctl-user" && chmod 755 "$T_TMP" "$T_TMP/nkctl-user"
+	cp "${NKCTL_REAL:-$NKCTL}" "$T_TMP/nkctl-user" && chmod 755 "$T_TMP" "$T_TMP/nkctl-user"
 	OUT=$(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
 		"$T_TMP/nkctl-user" -j show kernel 2>"$T_TMP/err") || fail "show kernel as nobody: $(cat "$T_TMP/err")"
 	json_valid "show kernel as nobody"
