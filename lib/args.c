@@ -461,7 +461,7 @@ static int take_keyword(const struct nk_params *p, size_t idx, int argc, char **
 	void *slot = (char *)dest + d->offset;
 	int ret;
 
-	if ((*given & (1ULL << idx)) && d->type != NKP_LIST) {
+	if ((*given & (1ULL << idx)) && !nk_param_repeats(d)) {
 		if (d->type == NKP_FLAG || d->type == NKP_CUSTOM || d->type == NKP_REST)
 			return nk_error(NK_EXIT_USAGE, "duplicate \"%s\"", d->kw);
 		return nk_error(NK_EXIT_USAGE, "duplicate \"%s\": \"%s\" is the second value",
@@ -597,6 +597,11 @@ static void param_words(const struct nk_param *d, char *buf, size_t len)
 	}
 }
 
+bool nk_param_repeats(const struct nk_param *d)
+{
+	return d->type == NKP_LIST || (d->type == NKP_CUSTOM && d->max > 1);
+}
+
 static void param_item(const struct nk_param *d, char *buf, size_t len)
 {
 	char w[256];
@@ -605,7 +610,7 @@ static void param_item(const struct nk_param *d, char *buf, size_t len)
 	if (d->required)
 		snprintf(buf, len, "%s", w);
 	else
-		snprintf(buf, len, "[ %s ]%s", w, d->type == NKP_LIST ? "..." : "");
+		snprintf(buf, len, "[ %s ]%s", w, nk_param_repeats(d) ? "..." : "");
 }
 
 /* The rule that groups keyword idx in the synopsis, if any. */

@@ -64,11 +64,14 @@ struct nk_param {
 	enum nk_param_type type;
 	size_t offset;                /* where the value goes in the dest struct */
 	const char *meta;             /* shown in errors and help, e.g. "NAME" */
-	uint32_t min, max;            /* NKP_U32 */
+	uint32_t min, max;            /* NKP_U32; NKP_CUSTOM: max > 1 lets it repeat */
 	const struct nk_choice *choices; /* NKP_ENUM, NULL-terminated */
 	bool required;
 	nk_param_parser parse;        /* NKP_CUSTOM */
 };
+
+/* May the keyword be given more than once (NKP_LIST, a repeatable custom)? */
+bool nk_param_repeats(const struct nk_param *d);
 
 /* Rules between keywords, checked after parsing, named by their keywords. */
 enum nk_rule_kind {

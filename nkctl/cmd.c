@@ -197,7 +197,8 @@ static void list_param(const char *path, const struct nk_param *p)
 	static const char *const kinds[] = {
 		[NKP_FLAG] = "flag", [NKP_LIST] = "repeat", [NKP_REST] = "rest",
 	};
-	const char *kind = (size_t)p->type < NK_ARRAY_SIZE(kinds) && kinds[p->type] ?
+	const char *kind = nk_param_repeats(p) ? "repeat" :
+			   (size_t)p->type < NK_ARRAY_SIZE(kinds) && kinds[p->type] ?
 			   kinds[p->type] : "value";
 	char choices[256];
 

@@ -53,7 +53,8 @@ static int parse_one_addr(const char *s, struct steer_list *l)
 	return nk_error(NK_EXIT_USAGE, "invalid value \"%s\" for \"dst\": not an IPv4 or IPv6 address", s);
 }
 
-/* The words after "steer": "dst ADDR[,ADDR...]". */
+/* The words after "steer": "dst ADDR[,ADDR...]"; steer may repeat, adding
+ * to the same list. */
 static int parse_steer(const struct nk_param *d, int argc, char **argv, void *slot)
 {
 	struct steer_list *l = slot;
@@ -81,8 +82,8 @@ static const struct nk_param lease_params[] = {
 	LP("phys-netns", NKP_NETNS, phys_netns, "NETNS", false),
 	LP("queue", NKP_STRING, queue, "LIST", true),
 	LP("reserve", NKP_FLAG, reserve, NULL, false),
-	{ "steer", NKP_CUSTOM, offsetof(struct lease_args, steer), "dst ADDR[,ADDR...]", 0, 0,
-	  NULL, false, parse_steer },
+	{ "steer", NKP_CUSTOM, offsetof(struct lease_args, steer), "dst ADDR[,ADDR...]", 0,
+	  NK_LEASE_MAX_STEER, NULL, false, parse_steer },
 };
 const struct nk_params cmd_lease_params = {
 	NK_PARAMS("lease", struct lease_args, lease_params)
@@ -435,7 +436,7 @@ static int steer_lease(struct lease_job *j, struct nic_job *nj, const struct nk_
 		memcpy(rules[i].dst, sl->addr[i], 16);
 		rules[i].action = j->ids[0];
 	}
-	return nk_nic_lease_apply(nj, here, j->nk.ifindex, rules, sl->n);
+	return nk_nic_lease_apply(nj, here, &j->nk, rules, sl->n);
 }
 
 int cmd_lease(struct nk_ctx *ctx, const void *args)
@@ -458,6 +459,10 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 		ret = load_devices(ctx, j, a);
 	if (!ret)
 		ret = preflight(ctx, j, a);
+	/* What ended leases left on a NIC goes first: a rule of a lease gone
+	 * with its pod's namespace must not steer into this one. */
+	if (!ret && nic_side)
+		ret = nk_nic_unlease_stale(ctx);
 	if (!ret && nic_side)
 		ret = nk_nic_lease_prepare(ctx, j->phys, &j->nic, j->ids, j->n, a->steer.n > 0, &nj);
 	if (!ret)
@@ -571,7 +576,7 @@ static int find_holder(struct nl_sock *rt, const char *name, int ifindex, struct
 }
 
 /* Delete the holder, printing what ended with it. */
-static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *rt,
+static int delete_holder(struct nk_ctx *ctx, struct nl_sock *rt,
 			 const struct nk_link *l, const struct nk_lease_list *ended)
 {
 	struct nk_link peer = { 0 };
@@ -583,7 +588,7 @@ static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *
 		return nk_error_nl(&err, "cannot delete \"%s\"", l->ifname);
 	/* The NIC side the lease brought goes with it, once the leases have
 	 * ended: its rules, and the queues it reserved. */
-	ret = nk_nic_unlease(ctx, hns, l->ifindex);
+	ret = nk_nic_unlease_stale(ctx);
 	if (ret)
 		return ret;
 	print_unleased(ctx, ended, l, has_peer ? &peer : NULL);
@@ -610,7 +615,7 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 	ret = find_holder(rt, name, ifindex, &l, what, sizeof(what));
 	/* A holder gone with the NIC side still recorded (an unlease killed
 	 * half-way): finish that first. */
-	if (ret == -ENODEV && (ret = nk_nic_unlease_stale(ctx)) == 0)
+	if (ret == -ENODEV && (ret = nk_nic_unlease_gone(ctx, hns, name)) == 0)
 		return nothing_to_unlease(ctx, what);
 	if (ret)
 		return ret;
@@ -621,7 +626,7 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 	} else if (!ret) {
 		ret = check_deletable(&l, &ended, force);
 		if (!ret)
-			ret = delete_holder(ctx, hns, rt, &l, &ended);
+			ret = delete_holder(ctx, rt, &l, &ended);
 	}
 	free(ended.v);
 	nk_lease_list_free(&all);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compat.h"
@@ -770,16 +771,20 @@ static int record_lease_rule(struct nic_job *j, struct nk_nic_lease *l, uint32_t
 	return save_state(j);
 }
 
-int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns, int holder,
-		       struct nk_ntuple *rules, size_t nrules)
+int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
+		       const struct nk_link *holder, struct nk_ntuple *rules, size_t nrules)
 {
 	struct nk_nic_lease *l;
 	int fd, ret;
 
 	save_settings(j);
-	l = nk_nic_state_lease_add(&j->st, holder_ns->dev, holder_ns->ino, holder);
+	l = nk_nic_state_lease_add(&j->st, j->ids, j->n);
 	if (!l)
 		return nk_error(NK_EXIT_FAIL, "%s: too many leases recorded", j->link.ifname);
+	l->ns_dev = holder_ns->dev;
+	l->ns_ino = holder_ns->ino;
+	l->ifindex = holder->ifindex;
+	snprintf(l->name, sizeof(l->name), "%s", holder->ifname);
 	/* The lease owns the queues it reserved, not those reserved before. */
 	for (size_t i = 0; i < j->n; i++)
 		if (!nk_nic_state_reserved(&j->st, j->ids[i]) && l->nqueues < NK_NIC_LEASE_MAX)
@@ -870,15 +875,14 @@ static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int if
 	return j;
 }
 
-/* One NIC state file that names the holder: undo its lease record there. */
-static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, dev_t hdev,
-		       ino_t hino, int holder)
+/* One NIC state file: undo the record of the lease of NIC queue q there. */
+static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32_t q)
 {
 	struct nk_nic_lease *l;
 	int ret;
 	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
 
-	l = j ? nk_nic_state_lease(&j->st, hdev, hino, holder) : NULL;
+	l = j ? nk_nic_state_lease(&j->st, q) : NULL;
 	if (l)
 		ret = undo_lease(j, l);
 	if (j)
@@ -907,26 +911,39 @@ static bool state_name(const char *name, unsigned long long *dev, unsigned long 
 	return name[0] != '.' && sscanf(name, "%llu-%llu-%d", dev, ino, ifindex) == 3;
 }
 
-/* Is the holder of lease record l gone (its namespace, or its device)? */
-static bool holder_gone(struct nk_ns *const *all, size_t n, const struct nk_nic_lease *l)
+/* Has the lease of record l ended: does the kernel show no lease on any of
+ * its NIC queues? A NIC that cannot be read keeps its records. */
+static bool lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
 {
-	struct nk_link link;
-	struct nl_sock *rt;
+	const struct genl_family *fam;
+	struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
+	struct nk_queue_list q = { 0 };
+	struct nl_err err;
+	bool ended = true;
 
-	for (size_t i = 0; i < n; i++) {
-		if (!nk_ns_is(all[i], l->ns_dev, l->ns_ino))
-			continue;
-		rt = nk_ns_try_rtnl(all[i]);
-		return rt && nk_link_lookup(rt, NULL, l->ifindex, &link, NULL, true) == -ENODEV;
-	}
-	/* A namespace nkctl cannot reach may well hold it: leave it alone
-	 * (nic release clears everything). */
-	return false;
+	if (!s || netdev_queue_dump(s, fam, ifindex, &q, &err))
+		return false;
+	for (size_t i = 0; i < q.n; i++)
+		for (size_t k = 0; k < l->nleased; k++)
+			if (q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX && q.v[i].id == l->leased[k] &&
+			    (q.v[i].have & QUEUE_HAVE_LEASE))
+				ended = false;
+	nk_queue_list_free(&q);
+	return ended;
 }
 
-/* Every NIC state file: undo the lease records of holder (dev, ino,
- * ifindex), or with stale, of every holder that is gone. */
-static int unlease_records(struct nk_ctx *ctx, bool stale, dev_t hdev, ino_t hino, int holder)
+/* Does a record of a live lease name holder, recorded in namespace hns? */
+static bool names_holder(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l,
+			 const struct nk_ns *hns, const char *holder)
+{
+	return holder && nk_ns_is(hns, l->ns_dev, l->ns_ino) && !strcmp(l->name, holder) &&
+	       !lease_ended(ns, ifindex, l);
+}
+
+/* Every NIC state file: undo the records of leases that ended. With holder,
+ * say whether a record of a live lease still names it (see below). */
+static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder,
+			   bool *named)
 {
 	struct nk_ns *const *all;
 	struct dirent *e;
@@ -955,12 +972,12 @@ static int unlease_records(struct nk_ctx *ctx, bool stale, dev_t hdev, ino_t hin
 			for (size_t k = 0; k < st->nleases && !ret; k++) {
 				const struct nk_nic_lease *l = &st->leases[k];
 
-				if (stale ? holder_gone(all, n, l) :
-				    (l->ns_dev == hdev && l->ns_ino == hino && l->ifindex == holder))
-					ret = unlease_nic(ctx, all[i], ifindex, l->ns_dev, l->ns_ino,
-							  l->ifindex);
+				if (l->nleased && lease_ended(all[i], ifindex, l))
+					ret = unlease_nic(ctx, all[i], ifindex, l->leased[0]);
+				else if (named && names_holder(all[i], ifindex, l, hns, holder))
+					*named = true;
 			}
-			if (!ret && stale && st->saved && !st->nreserved && !st->nleases)
+			if (!ret && st->saved && !st->nreserved && !st->nleases)
 				ret = resume_release(ctx, all[i], ifindex);
 		}
 		free(st);
@@ -969,14 +986,27 @@ static int unlease_records(struct nk_ctx *ctx, bool stale, dev_t hdev, ino_t hin
 	return ret;
 }
 
-int nk_nic_unlease(struct nk_ctx *ctx, const struct nk_ns *holder_ns, int holder)
-{
-	return unlease_records(ctx, false, holder_ns->dev, holder_ns->ino, holder);
-}
-
 int nk_nic_unlease_stale(struct nk_ctx *ctx)
 {
-	return unlease_records(ctx, true, 0, 0, 0);
+	return unlease_records(ctx, NULL, NULL, NULL);
+}
+
+/* The holder's namespace is being deleted (a pod's, before its CNI DEL):
+ * the kernel ends its leases once the namespace's devices are gone, a little
+ * after "ip netns del" returns. Wait for that, then undo their records. */
+int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	bool named = true;
+	int ret = 0;
+
+	for (int i = 0; i < NK_NIC_GONE_WAIT_TICKS && named && !ret; i++) {
+		named = false;
+		ret = unlease_records(ctx, hns, holder, &named);
+		if (named)
+			nanosleep(&tick, NULL);
+	}
+	return ret;
 }
 
 bool nk_nic_lease_info(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nk_lease_nic *out)
@@ -1001,8 +1031,8 @@ bool nk_nic_lease_info(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct 
 	out->reserved = j->st.exists && nk_nic_state_reserved(&j->st, r->nic_queue);
 	out->have_rss = !j->rss_ret && j->rss.indir_size;
 	out->rss = out->have_rss && nk_rss_uses(&j->rss, r->nic_queue);
-	if (r->nk_ns && j->st.exists)
-		l = nk_nic_state_lease(&j->st, r->nk_ns->dev, r->nk_ns->ino, r->nk_ifindex);
+	if (j->st.exists)
+		l = nk_nic_state_lease(&j->st, r->nic_queue);
 	for (size_t i = 0; l && i < j->rules.n && out->nrules < NK_LEASE_NIC_RULES; i++)
 		for (size_t k = 0; k < l->nrules; k++)
 			if (l->rules[k] == j->rules.v[i].id && j->rules.v[i].action == r->nic_queue)

@@ -29,15 +29,21 @@
 #define NK_NIC_LEASE_MAX 16
 
 /* What one lease brought to the NIC (lease ... steer): the queues it
- * reserved and the rules it added, by its holder (namespace, ifindex). */
+ * reserved and the rules it added. It is known by the NIC queues it leases
+ * (the holder may move to another namespace, as a pod's does), and it has
+ * ended when the kernel shows no lease on any of them. The holder's
+ * namespace, ifindex and name are as they were at lease time. */
 struct nk_nic_lease {
 	dev_t ns_dev;
 	ino_t ns_ino;
 	int ifindex;
+	char name[IF_NAMESIZE];
 	uint32_t queues[NK_NIC_LEASE_MAX];
 	size_t nqueues;
 	uint32_t rules[NK_NIC_LEASE_MAX];
 	size_t nrules;
+	uint32_t leased[NK_NIC_LEASE_MAX];
+	size_t nleased;
 };
 
 struct nk_nic_state {
@@ -79,12 +85,12 @@ bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q);
 bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id);
 void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id);
 
-/* The record of the lease held by (ns, ifindex), or NULL. */
-struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, dev_t dev, ino_t ino,
-					int ifindex);
-/* A new record for it (NULL when full). */
-struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, dev_t dev, ino_t ino,
-					    int ifindex);
+/* The record of the lease of NIC queue q, or NULL. */
+struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q);
+/* The record of a lease of the NIC queues ids[n] (the one already there, or a
+ * new one: NULL when full). */
+struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, const uint32_t *ids,
+					    size_t n);
 void nk_nic_state_lease_drop(struct nk_nic_state *st, const struct nk_nic_lease *l);
 /* Is q reserved by a lease record other than except? */
 bool nk_nic_state_lease_holds(const struct nk_nic_state *st, const struct nk_nic_lease *except,
@@ -103,19 +109,23 @@ void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours);
  * lease ... steer: prepare (lock, read the NIC, check that it can reserve
  * queues and, with rules, hold n-tuple rules; nothing changed yet), then
  * after the lease apply (record the lease, reserve its queues, add and record
- * each rule). unlease undoes what the holder's lease brought, on every NIC
- * whose state names it.
+ * each rule). After unlease, nk_nic_unlease_stale undoes what each lease that
+ * has ended brought (the kernel shows no lease on its queues any more), on
+ * every NIC with a state file: an unlease, one killed half-way, a holder
+ * deleted or moved away with its namespace.
  */
 struct nic_job;
 int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
 			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out);
-int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns, int holder,
-		       struct nk_ntuple *rules, size_t nrules);
+int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
+		       const struct nk_link *holder, struct nk_ntuple *rules, size_t nrules);
 void nk_nic_job_free(struct nic_job *j);
-int nk_nic_unlease(struct nk_ctx *ctx, const struct nk_ns *holder_ns, int holder);
-/* The same for every lease record whose holder is gone (an unlease killed
- * after the device went, a namespace deleted). */
 int nk_nic_unlease_stale(struct nk_ctx *ctx);
+/* For "unlease dev NAME" when hns has no NAME: if a live lease's record names
+ * it (recorded in hns), wait up to NK_NIC_GONE_WAIT_TICKS tenths of a second
+ * for its namespace's deletion to end the lease, undoing what ended. */
+#define NK_NIC_GONE_WAIT_TICKS 300
+int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder);
 
 extern const struct nk_table nk_nic_table;
 extern const struct nk_table nk_steer_table;

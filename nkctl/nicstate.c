@@ -55,30 +55,35 @@ static size_t parse_list(char *val, uint32_t *v, size_t max)
 	return n;
 }
 
-/* "lease DEV INO IFINDEX q,q r,r" ("-" for an empty list). */
+/* One "a,b,c" field of a lease line ("-" for none). */
+static size_t parse_csv(char *field, uint32_t *v)
+{
+	for (char *c = field; *c; c++)
+		*c = *c == ',' ? ' ' : *c;
+	return strcmp(field, "-") ? parse_list(field, v, NK_NIC_LEASE_MAX) : 0;
+}
+
+/* "lease DEV INO IFINDEX RESERVED RULES LEASED NAME" (lists as a,b or "-"). */
 static void parse_lease(char *val, struct nk_nic_state *st)
 {
 	struct nk_nic_lease *l;
 	unsigned long long dev, ino;
 	int ifindex;
-	char q[256], r[256];
+	char q[256], r[256], leased[256], name[IF_NAMESIZE];
 
 	if (st->nleases == NK_NIC_MAX_LEASES ||
-	    sscanf(val, "%llu %llu %d %255s %255s", &dev, &ino, &ifindex, q, r) != 5)
+	    sscanf(val, "%llu %llu %d %255s %255s %255s %15s", &dev, &ino, &ifindex, q, r,
+		   leased, name) != 7)
 		return;
 	l = &st->leases[st->nleases++];
 	memset(l, 0, sizeof(*l));
 	l->ns_dev = (dev_t)dev;
 	l->ns_ino = (ino_t)ino;
 	l->ifindex = ifindex;
-	for (char *c = q; *c; c++)
-		*c = *c == ',' ? ' ' : *c;
-	for (char *c = r; *c; c++)
-		*c = *c == ',' ? ' ' : *c;
-	if (strcmp(q, "-"))
-		l->nqueues = parse_list(q, l->queues, NK_NIC_LEASE_MAX);
-	if (strcmp(r, "-"))
-		l->nrules = parse_list(r, l->rules, NK_NIC_LEASE_MAX);
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->nqueues = parse_csv(q, l->queues);
+	l->nrules = parse_csv(r, l->rules);
+	l->nleased = parse_csv(leased, l->leased);
 }
 
 static void hex_put(FILE *f, const uint8_t *b, size_t n)
@@ -258,7 +263,8 @@ static int write_file(int fd, const struct nk_nic_state *st)
 			(unsigned long long)l->ns_ino, l->ifindex);
 		put_csv(f, l->queues, l->nqueues);
 		put_csv(f, l->rules, l->nrules);
-		fprintf(f, "\n");
+		put_csv(f, l->leased, l->nleased);
+		fprintf(f, " %s\n", l->name[0] ? l->name : "-");
 	}
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		ret = -EIO;
@@ -328,20 +334,19 @@ void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id)
 	st->nrules = k;
 }
 
-struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, dev_t dev, ino_t ino,
-					int ifindex)
+struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q)
 {
 	for (size_t i = 0; i < st->nleases; i++)
-		if (st->leases[i].ns_dev == dev && st->leases[i].ns_ino == ino &&
-		    st->leases[i].ifindex == ifindex)
-			return &st->leases[i];
+		for (size_t k = 0; k < st->leases[i].nleased; k++)
+			if (st->leases[i].leased[k] == q)
+				return &st->leases[i];
 	return NULL;
 }
 
-struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, dev_t dev, ino_t ino,
-					    int ifindex)
+struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, const uint32_t *ids,
+					    size_t n)
 {
-	struct nk_nic_lease *l = nk_nic_state_lease(st, dev, ino, ifindex);
+	struct nk_nic_lease *l = n ? nk_nic_state_lease(st, ids[0]) : NULL;
 
 	if (l)
 		return l;
@@ -349,9 +354,8 @@ struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, dev_t dev, 
 		return NULL;
 	l = &st->leases[st->nleases++];
 	memset(l, 0, sizeof(*l));
-	l->ns_dev = dev;
-	l->ns_ino = ino;
-	l->ifindex = ifindex;
+	for (size_t i = 0; i < n && i < NK_NIC_LEASE_MAX; i++)
+		l->leased[l->nleased++] = ids[i];
 	return l;
 }
 

@@ -181,6 +181,6 @@ NK_COMMAND(cmd_unbind);
 NK_COMMAND(cmd_show_devices);
 NK_COMMAND(cmd_show_bindings);
 int cmd_show_kernel(struct nk_ctx *ctx, const void *args);
-int cmd_show_leases(struct nk_ctx *ctx, const void *args);
+NK_COMMAND(cmd_show_leases);
 
 #endif

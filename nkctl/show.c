@@ -17,20 +17,24 @@
 
 struct show_args {
 	const char *dev;
-	uint32_t interval, count;
+	struct nk_interval every;
 };
 
 static const struct nk_param show_params[] = {
 	{ "dev", NKP_IFNAME, offsetof(struct show_args, dev), "NAME", 0, 0, NULL, false, NULL },
-	{ "interval", NKP_U32, offsetof(struct show_args, interval), "SECONDS", 1, 3600, NULL,
-	  false, NULL },
-	{ "count", NKP_U32, offsetof(struct show_args, count), "N", 1, 1000000, NULL, false, NULL },
+	NK_INTERVAL_PARAMS(struct show_args, every),
 };
-static const struct nk_rule show_rules[] = {
-	{ NK_RULE_NEEDS, { "count", "interval" } },
-};
+static const struct nk_rule show_rules[] = { NK_INTERVAL_RULE };
 const struct nk_params cmd_show_devices_params = {
 	NK_PARAMS("show", struct show_args, show_params), NK_RULES(show_rules),
+};
+
+static const struct nk_param show_leases_params[] = {
+	NK_INTERVAL_PARAMS(struct nk_show_leases_args, every),
+};
+const struct nk_params cmd_show_leases_params = {
+	NK_PARAMS("show leases", struct nk_show_leases_args, show_leases_params),
+	NK_RULES(show_rules),
 };
 
 static const struct nk_cmd show_cmds[] = {
@@ -38,7 +42,7 @@ static const struct nk_cmd show_cmds[] = {
 	  "every device of the namespace (or one) with its queues and NAPIs" },
 	{ "kernel", cmd_show_kernel, NULL, NULL, NULL,
 	  "which netkit, queue-lease, devmem and BPF features this kernel has" },
-	{ "leases", cmd_show_leases, NULL, NULL, NULL,
+	{ "leases", cmd_show_leases, NULL, &cmd_show_leases_params, NULL,
 	  "every RX queue lease visible from the namespaces nkctl can reach" },
 	{ "bindings", cmd_show_bindings, NULL, &cmd_show_bindings_params, NULL,
 	  "devmem dmabuf bindings of the namespace: held by nkctl (alive or stale) or seen on queues" },
@@ -425,7 +429,7 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 static int show_rates(struct nk_ctx *ctx, const struct show_args *a)
 {
 	struct nk_view before = { 0 }, now = { 0 }, rate = { 0 };
-	uint32_t count = a->count ? a->count : 1;
+	uint32_t count = a->every.count ? a->every.count : 1;
 	int ifindex, ret;
 
 	before.stats = now.stats = true;
@@ -433,13 +437,13 @@ static int show_rates(struct nk_ctx *ctx, const struct show_args *a)
 	if (!ret)
 		ret = view_load(ctx, ifindex, &before);
 	for (uint32_t i = 0; !ret && i < count; i++) {
-		nk_sleep(a->interval);
+		nk_sleep(a->every.interval);
 		ret = view_load(ctx, ifindex, &now);
 		if (ret)
 			break;
-		ret = nk_view_rates(&rate, &now, &before, a->interval);
+		ret = nk_view_rates(&rate, &now, &before, a->every.interval);
 		if (!ret) {
-			print_view(ctx, &rate, ifindex, false, a->interval);
+			print_view(ctx, &rate, ifindex, false, a->every.interval);
 			nk_ctx_flush(ctx);
 		}
 		nk_view_rates_free(&rate);
@@ -456,7 +460,7 @@ int cmd_show_devices(struct nk_ctx *ctx, const void *args)
 {
 	const struct show_args *a = args;
 
-	if (a->interval)
+	if (a->every.interval)
 		return show_rates(ctx, a);
 	return nk_show(ctx, a->dev, false);
 }

@@ -45,6 +45,22 @@ void nk_print_link_stats(struct out *o, const struct nk_link *l);
 int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
 		  const struct nk_view *before, uint32_t seconds);
 void nk_view_rates_free(struct nk_view *rate);
+/* "interval SECONDS [ count N ]": counters read that far apart, printed as
+ * per-second rates (show, show leases). */
+struct nk_interval {
+	uint32_t interval, count;
+};
+#define NK_INTERVAL_PARAMS(type, member)					\
+	{ "interval", NKP_U32, offsetof(type, member) + offsetof(struct nk_interval, interval), \
+	  "SECONDS", 1, 3600, NULL, false, NULL },				\
+	{ "count", NKP_U32, offsetof(type, member) + offsetof(struct nk_interval, count), \
+	  "N", 1, 1000000, NULL, false, NULL }
+#define NK_INTERVAL_RULE { NK_RULE_NEEDS, { "count", "interval" } }
+struct nk_show_leases_args {
+	struct nk_interval every;
+};
+/* One lease's NIC queue counters as per-second rates since before. */
+void nk_qstats_rates(struct nk_qstats *q, const struct nk_qstats *before, uint32_t seconds);
 /* Sleep whole seconds, resumed after a signal that did not end nkctl. */
 void nk_sleep(uint32_t seconds);
 /* -s: the page pools of an RX queue (by its NAPI) as "page-pools". */

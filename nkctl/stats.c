@@ -95,8 +95,7 @@ static void link_rates(struct nk_link *l, const struct nk_link *before, uint32_t
 		n[i] = per_second(n[i], b[i], seconds);
 }
 
-static void qstats_rates(struct nk_qstats *q, const struct nk_qstats *before,
-			 uint32_t seconds)
+void nk_qstats_rates(struct nk_qstats *q, const struct nk_qstats *before, uint32_t seconds)
 {
 	q->have &= before->have;
 	for (size_t i = 0; i < nk_qstat_count; i++)
@@ -137,7 +136,7 @@ int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
 							   q->type, q->id);
 
 		if (b)
-			qstats_rates(q, b, seconds);
+			nk_qstats_rates(q, b, seconds);
 		else
 			q->have = 0;
 	}

@@ -119,7 +119,8 @@ done_testing() {
 }
 
 # sim_new VAR NS [QUEUES]: a netdevsim NIC (QUEUES RX/TX queues, default 4),
-# moved into NS and up; the device is removed at exit. VM tier only.
+# moved into NS and up; the device and nkctl's state of it are removed at
+# exit. VM tier only.
 sim_new() {
 	local var=$1 ns=$2 queues=${3:-4} id dev=""
 	modprobe netdevsim 2>/dev/null || skip "no netdevsim module"
@@ -141,6 +142,9 @@ sim_new() {
 	dev=sim$id
 	ip link set "$dev" netns "$ns" || fail "cannot move $dev to $ns"
 	ip -n "$ns" link set "$dev" up || fail "cannot set $dev up"
+	# What nkctl recorded of this NIC (nic reserve, lease ... steer) goes
+	# before it does: no state file outlives its device.
+	defer "$NKCTL -n '$ns' -force nic release dev '$dev'"
 	printf -v "$var" '%s' "$dev"
 	printf -v "${var}_ID" '%s' "$id"
 }

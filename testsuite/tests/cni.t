@@ -4,9 +4,10 @@
 # examples/cni/nkctl-cni driven as a container runtime drives it: through
 # libcni (helpers/cnitool, AddNetworkList / CheckNetworkList / DelNetworkList
 # with a conflist), with host-local as the delegated IPAM: three pods on one
-# netdevsim NIC, each with its netkit pair, its lease from the pool, its NIC
-# route and egress redirect; a linked netdevsim pings each. CHECK passes and
-# fails precisely when tampered with; DEL of one leaves the others working; an
+# netdevsim NIC, each with its netkit pair, its lease from the pool (out of
+# RSS, its address flow-steered to it), its NIC route and egress redirect; a
+# linked netdevsim pings each. CHECK passes and fails precisely when tampered
+# with; DEL of one leaves the others working; an
 # exhausted pool and repeated ADD/DEL with the namespace gone before DEL leave
 # nothing behind. The error paths libcni cannot provoke (a bad cniVersion, a
 # configuration without IPAM) run the plugin directly with CNI_* variables.
@@ -74,13 +75,22 @@ expect_eq "$(reservations)" 3 "three IPAM reservations"
 nk -n "$HOST" -j show leases
 expect_eq "$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname == $s) | .id] | sort')" '[1,2,3]' \
 	"each pod leased its own queue of the pool"
+nk -n "$HOST" -j nic show dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rss.queues[] | select(. >= 1 and . <= 3)]')" '[]' \
+	"the pool's leased queues are out of RSS"
+RULES=$OUT
+for i in 1 2 3; do
+	a=$(printf '%s' "${RES[$i]}" | jq -r '.ips[0].address | split("/")[0]')
+	expect_eq "$(printf '%s' "$RULES" | jq -c --arg a "$a" '[.nics[0].rules[] | select(.dst == $a) |
+		.queue] | length == 1 and .[0] >= 1 and .[0] <= 3')" true "pod $i's address is steered to a queue of the pool"
+done
 for i in 1 2 3; do
 	a=$(printf '%s' "${RES[$i]}" | jq -r '.ips[0].address | split("/")[0]')
 	ping_ok "$REMOTE" "$a" || fail "the remote cannot reach pod $i ($a)"
 	ping_ok "${PODS[$i]}" 10.10.2.2 || fail "pod $i cannot reach the remote"
 	pass "pod $i and the remote reach each other through nkctl's redirects (forwarding off)"
 	cni CHECK "${CIDS[$i]}" "/run/netns/${PODS[$i]}"
-	expect_eq "$RC" 0 "pod $i: CHECK passes"
+	expect_eq "$RC $OUT" "0 " "pod $i: CHECK passes"
 done
 
 # The pool is exhausted: a fourth ADD fails and leaves nothing behind.
@@ -106,6 +116,11 @@ nk -n "$HOST" redirect detach dev "$SIM" to "$host3"
 cni CHECK "${CIDS[3]}" "/run/netns/${PODS[3]}"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.code, (.msg | test("does not route"))]')" '[100,true]' \
 	"CHECK names the missing NIC route"
+a3=$(printf '%s' "${RES[3]}" | jq -r '.ips[0].address | split("/")[0]')
+nk -n "$HOST" -j steer show dev "$SIM"
+nk -n "$HOST" steer del dev "$SIM" id "$(printf '%s' "$OUT" | jq --arg a "$a3" '.nics[0].rules[] | select(.dst == $a) | .id')"
+cni CHECK "${CIDS[3]}" "/run/netns/${PODS[3]}"
+expect_match "$(printf '%s' "$OUT" | jq -r .msg)" "does not steer $a3" "CHECK names the missing steering rule"
 ip -n "${PODS[3]}" addr flush dev eth0
 cni CHECK "${CIDS[3]}" "/run/netns/${PODS[3]}"
 expect_match "$(printf '%s' "$OUT" | jq -r .msg)" 'does not have' "CHECK names the missing address"
@@ -131,7 +146,9 @@ for n in $(seq 20); do
 	cni ADD "cycle$n" "/run/netns/nkt-cni-cycle-$$"
 	[ "$RC" = 0 ] || { ip netns del "nkt-cni-cycle-$$"; fail "cycle $n ADD: $OUT $(cat "$T_TMP/cni.err")"; }
 	ip netns del "nkt-cni-cycle-$$"
+	t0=$SECONDS
 	cni DEL "cycle$n" "/run/netns/nkt-cni-cycle-$$"
+	echo "# cycle $n: DEL took $((SECONDS - t0)) s"
 	[ "$RC" = 0 ] || fail "cycle $n DEL: $OUT $(cat "$T_TMP/cni.err")"
 done
 pass "20 ADD/DEL cycles with the namespace gone before DEL"
@@ -141,5 +158,8 @@ expect_eq "$(printf '%s' "$OUT" | jq '.leases | length')" 0 "no lease left"
 nk -n "$HOST" -j redirect show
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | .ifname]')" '[]' "no route or redirect left"
 expect_eq "$(reservations)" 0 "no IPAM reservation left"
+nk -n "$HOST" -j nic show dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[(.nics[0].rules | length), ([.nics[0].queues[] | select(.reserved)] | length)]')" \
+	'[0,0]' "no steering rule or reserved queue left"
 expect_eq "$(pgrep -fc 'nkctl.*bind' || true)" 0 "no holder left"
 done_testing

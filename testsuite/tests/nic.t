@@ -2,8 +2,9 @@
 # tier: vm
 # nic reserve/release and steer add/del/show on netdevsim with the test
 # patch (testsuite/vm/netdevsim-rxnfc-rss.patch: RSS indirection table and
-# n-tuple rules). Header split is read back by nlprobe.py, not by nkctl; the
-# restore is checked against the settings from before the first change.
+# n-tuple rules). Header split, the indirection table and the rules are read
+# back by nlprobe.py too, not only by nkctl; the restore is checked against
+# the settings from before the first change.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq
@@ -20,6 +21,9 @@ nk -n "$HOST" -j nic show dev "$SIM"
 $NLPROBE -n "$HOST" rings-set "$idx" tcp-data-split off hds-thresh 128 > /dev/null ||
 	fail "rings-set through nlprobe"
 rings_before=$($NLPROBE -n "$HOST" rings "$idx" | jq -S -c .)
+indir() { $NLPROBE -n "$HOST" rss "$idx" | jq -c .indir; }   # the table, read by nlprobe
+kernel_rules() { $NLPROBE -n "$HOST" ntuple "$SIM" | jq -c '[.rules[] | [.["flow-type"], .["dst-ip"] // .["src-ip"], .action]] | sort'; }
+indir_before=$(indir)
 expect_eq "$rings_before" '{"hds-thresh":128,"tcp-data-split":"off"}' "header split off, hds-thresh 128 to start with"
 expect_rc 0 "nic show" -n "$HOST" -j nic show dev "$SIM"
 rss_before=$(printf '%s' "$OUT" | jq -c '.nics[0].rss')
@@ -34,6 +38,7 @@ expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | [.id, .reserved, .
 	'[[0,false,true],[1,false,true],[2,false,true],[3,true,false]]' "reserved and rss per queue"
 expect_eq "$($NLPROBE -n "$HOST" rings "$idx" | jq -S -c .)" '{"hds-thresh":0,"tcp-data-split":"on"}' \
 	"the kernel shows header split on, hds-thresh 0"
+expect_eq "$(indir | jq -c unique)" '[0,1,2]' "the kernel's table no longer names queue 3 (nlprobe)"
 state=""
 for f in /run/nkctl/nic/*-"$idx"; do
 	ns_ino=$(stat -L -c %i "/run/netns/$HOST")
@@ -62,6 +67,8 @@ id=$(printf '%s' "$OUT" | jq -r '.rules[0].id')
 expect_match "$id" '^[0-9]+$' "the driver's rule id is printed"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.rules[0] | [."flow-type", .dst, ."dst-port", .queue, .nkctl]')" \
 	'["tcp4","10.9.0.2",8080,3,true]' "the rule as added"
+expect_eq "$($NLPROBE -n "$HOST" ntuple "$SIM" | jq -c --argjson l "$id" '.rules[] | select(.location==$l) | [.["flow-type"], .["dst-ip"], .["dst-port"], .action]')" \
+	'["tcp4","10.9.0.2",8080,3]' "the driver holds that rule at that id (nlprobe)"
 expect_rc 0 "steer add v6" -n "$HOST" -j steer add dev "$SIM" flow-type ip6 src fd00::1 queue 2
 id6=$(printf '%s' "$OUT" | jq -r '.rules[0].id')
 expect_rc 0 "steer show" -n "$HOST" -j steer show dev "$SIM"
@@ -97,6 +104,7 @@ expect_error 3 "release of a queue not reserved" -n "$HOST" nic release dev "$SI
 expect_rc 0 "release the rest" -n "$HOST" -j nic release dev "$SIM"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss')" "$rss_before" "the RSS table is as before"
 expect_eq "$($NLPROBE -n "$HOST" rings "$idx" | jq -S -c .)" "$rings_before" "rings as before (read by nlprobe)"
+expect_eq "$(indir)" "$indir_before" "the kernel's table is as before, entry for entry (nlprobe)"
 [ ! -e "$state" ] || fail "the state file is still there: $(cat "$state")"
 pass "the state file is gone"
 expect_error 3 "release again" -n "$HOST" nic release dev "$SIM"
@@ -107,12 +115,13 @@ nk -n "$HOST" link del nks 2>/dev/null
 nk -n "$HOST" link add nks type single rxqueues 4
 expect_eq "$RC" 0 "a lease holder"
 expect_rc 0 "reserve queue 1 by hand first" -n "$HOST" nic reserve dev "$SIM" queue 1
-expect_rc 0 "lease with steer" -n "$HOST" -j lease dev nks from "$SIM" queue 3 steer dst 10.9.0.7,fd00::7
+expect_rc 0 "lease with steer" -n "$HOST" -j lease dev nks from "$SIM" queue 3 steer dst 10.9.0.7 steer dst fd00::7
 json_valid "lease steer -j"
 expect_rc 0 "nic show after the lease" -n "$HOST" -j nic show dev "$SIM"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss.queues')" '[0,2]' "queues 1 and 3 out of RSS"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [."flow-type", .dst, .queue, .nkctl]] | sort')" \
 	'[["ip4","10.9.0.7",3,true],["ip6","fd00::7",3,true]]' "one rule per address, to the leased queue"
+expect_eq "$(kernel_rules)" '[["ip4","10.9.0.7",3],["ip6","fd00::7",3]]' "the driver holds both (nlprobe)"
 expect_rc 0 "show leases" -n "$HOST" -j show leases
 expect_eq "$(printf '%s' "$OUT" | jq -c "[.leases[] | select(.ifname==\"$SIM\" and .id==3) | [.reserved, .rss, (.rules | length)]][0]")" \
 	'[true,false,2]' "show leases: reserved, out of RSS, two rules"
@@ -126,10 +135,13 @@ expect_rc 0 "nic show after unlease" -n "$HOST" -j nic show dev "$SIM"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss.queues')" '[0,2,3]' "queue 3 back in RSS, queue 1 still out"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [."flow-type", .queue]]')" '[["udp4",0]]' \
 	"the lease's rules are gone, the other one stays"
+expect_eq "$(kernel_rules)" '[["udp4",null,0]]' "the driver agrees (nlprobe)"
 expect_rc 0 "release" -n "$HOST" -j nic release dev "$SIM"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss')" "$rss_before" "the RSS table is as before"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rules')" '[]' "release took nkctl's remaining rule too"
 expect_eq "$($NLPROBE -n "$HOST" rings "$idx" | jq -S -c .)" "$rings_before" "rings as before"
+expect_eq "$(indir)" "$indir_before" "the kernel's table as before (nlprobe)"
+expect_eq "$(kernel_rules)" '[]' "no rule left in the driver (nlprobe)"
 [ ! -e "$state" ] || fail "the state file is still there: $(cat "$state")"
 pass "no state left"
 done_testing

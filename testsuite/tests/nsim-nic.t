@@ -6,6 +6,8 @@
 # qstats say where they landed. Everything is read independently of nkctl:
 # ethtool(8) (ioctl) and helpers/nlprobe.py (ethtool and netdev genetlink,
 # the rxnfc ioctl); delivery is counted by the receiver's /proc/net/snmp.
+# Last, nkctl's `lease ... steer` on the same pair: the pod's address on the
+# leased queue only, other traffic never there, the NIC restored by unlease.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq ethtool
@@ -202,4 +204,42 @@ dev=$($NLPROBE -n "$PEER" qstats "$ip_p" device | jq '.["tx-packets"]')
 read -r s2 _ < <(txsum)
 expect_eq "$((used > 1))" 1 "the peer's TX packets are counted on $used queues, not one"
 expect_eq "$((s1 <= dev && dev <= s2))" 1 "TX: per-queue packets add up to the device's ($s1 <= $dev <= $s2)"
+
+# nkctl's NIC side with real packets: `lease ... steer dst A` takes the queue
+# out of RSS and steers A to it; only A's traffic lands there, and unlease
+# leaves the NIC as it found it (read back here, not through nkctl).
+for l in "$id_udp6" "$id_tcp" "$id_drop"; do nsim -N "$SN" delete "$l" || fail "ethtool -N delete $l"; done
+nsim -X "$SN" default || fail "ethtool -X default"
+nic_state() { # the indirection table, the rules and header split, as the kernel reports them
+	printf '%s %s %s' "$($NLPROBE -n "$NIC" rss "$ip_n" | jq -c .indir)" \
+		"$($NLPROBE -n "$NIC" ntuple "$SN" | jq -c .rules)" "$($NLPROBE -n "$NIC" rings "$ip_n" | jq -S -c .)"
+}
+before=$(nic_state)
+ip -n "$NIC" addr add 10.77.0.9/24 dev "$SN"
+nk -n "$NIC" link add nks type single rxqueues 2
+expect_eq "$RC" 0 "a lease holder"
+expect_rc 0 "lease queue 3 with steer dst 10.77.0.9" -n "$NIC" lease dev nks from "$SN" queue 3 steer dst 10.77.0.9
+expect_eq "$($NLPROBE -n "$NIC" rss "$ip_n" | jq -c '.indir | unique')" '[0,1,2]' "the table no longer names queue 3"
+expect_eq "$($NLPROBE -n "$NIC" ntuple "$SN" | jq -c '[.rules[] | [.["flow-type"], .["dst-ip"], .action]]')" \
+	'[["ip4","10.77.0.9",3]]' "one rule: 10.77.0.9 to queue 3"
+expect_eq "$($NLPROBE -n "$NIC" rings "$ip_n" | jq -c '[.["tcp-data-split"], .["hds-thresh"]]')" '["on",0]' \
+	"header split on, hds-thresh 0"
+ping_ok "$PEER" 10.77.0.9 || fail "no ping to the steered address"   # ARP, hashed, out of the way
+q0=$(rxq); u0=$(udp_in "$NIC")
+send_udp 10.77.0.9 7010 24
+wait_udp "$NIC" "$u0" 24 || fail "24 datagrams to the pod's address did not arrive"
+diffq "$q0" "$(rxq)"; u=$(($(udp_in "$NIC") - u0))
+expect_eq "$D3" "$u" "the steered address: all $u datagrams on the leased queue ($D)"
+q0=$(rxq); u0=$(udp_in "$NIC")
+send_udp 10.77.0.2 7010 48
+wait_udp "$NIC" "$u0" 48 || fail "48 datagrams to the other address did not arrive"
+diffq "$q0" "$(rxq)"
+expect_eq "$D3 $((D0 + D1 + D2 >= 48))" "0 1" "other traffic never lands on the leased queue ($D)"
+expect_rc 0 "unlease" -n "$NIC" unlease dev nks
+expect_eq "$(nic_state)" "$before" "the indirection table, rules and header split are as before"
+q0=$(rxq); u0=$(udp_in "$NIC")
+send_udp 10.77.0.2 7010 48
+wait_udp "$NIC" "$u0" 48 || fail "48 datagrams after unlease did not arrive"
+diffq "$q0" "$(rxq)"
+expect_eq "$((D3 > 0))" 1 "after unlease hashed traffic reaches queue 3 again ($D)"
 done_testing

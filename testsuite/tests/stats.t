@@ -3,13 +3,11 @@
 # -s on a real NIC driver: netdevsim (queue stats) linked to a remote
 # netdevsim, traffic from the remote, a lease of one of its queues.
 #
-# What this checks today: the device counters and the sum of the RX queues'
-# qstats grow with the traffic, every lease carries exactly the counters of
-# the NIC queue it leases, rates over an interval. Debian's 7.3 netdevsim
-# counts everything on queue 0 (its per-queue stats are faked); once the
-# netdevsim patch of issue 15 gives real per-queue counters and steering
-# sends the pod's traffic to the leased queue, the "leased queue grows"
-# check below (marked WAITS) becomes a hard failure instead of a note.
+# The device counters and the sum of the RX queues' qstats grow with the
+# traffic; the lease (with the remote's traffic steered to its queue: the
+# netdevsim test patch gives true per-queue counters and n-tuple rules) sees
+# its queue's counters grow, attributed to it in -s show leases from both
+# sides; rates over an interval for a device and for the leases.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq ping
@@ -38,7 +36,11 @@ sum_rx() { # sum_rx JSON: the RX packets of every RX queue of the one device
 # A lease of queue 2 into a netkit pair whose peer is in the pod.
 nk -n "$HOST" link add nkh peer nkp peer-netns "$POD" rxqueues 2
 expect_eq "$RC" 0 "a pair with the peer in the pod"
-expect_rc 0 "lease queue 2 into the pod" -n "$POD" lease dev nkp from "$SIM" phys-netns "$HOST" queue 2
+expect_rc 0 "lease queue 2 into the pod, 10.20.0.1 steered to it" \
+	-n "$POD" lease dev nkp from "$SIM" phys-netns "$HOST" queue 2 steer dst 10.20.0.1
+expect_rc 0 "show leases -s before traffic" -n "$HOST" -s -j show leases
+lease_before=$OUT
+lease_rx() { printf '%s' "$1" | jq --arg d "$SIM" '.leases[] | select(.ifname==$d and .id==2) | .stats["rx-packets"] // 0'; }
 
 expect_rc 0 "show -s on netdevsim" -n "$HOST" -s -j show dev "$SIM"
 json_valid "show -s -j"
@@ -77,11 +79,15 @@ expect_rc 0 "show -s on netkit" -n "$POD" -s -j show dev nkp
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.devices[0] | (.stats64 | has("rx")), ([.queues[] | select(.stats)] | length)]')" \
 	'[true,0]' "netkit: stats64, no queue stats"
 
-# WAITS for real per-queue stats and steering (issue 15): the leased queue
-# grows with the pod's traffic. Reported, not enforced, until then.
+# The leased queue grows with the traffic steered to it, and show leases
+# attributes that to the lease.
 q2_before=$(printf '%s' "$before" | jq '.devices[0].queues[] | select(.type=="rx" and .id==2) | .stats["rx-packets"]')
 q2_after=$(printf '%s' "$after" | jq '.devices[0].queues[] | select(.type=="rx" and .id==2) | .stats["rx-packets"]')
-echo "# WAITS: leased queue 2 rx-packets $q2_before -> $q2_after (netdevsim 7.3 counts on queue 0)"
+[ $((q2_after - q2_before)) -ge 50 ] && pass "the leased queue 2 grew by $((q2_after - q2_before))" ||
+	fail "the leased queue 2 grew by $((q2_after - q2_before)), 50 were steered to it"
+d_lease=$(( $(lease_rx "$leases") - $(lease_rx "$lease_before") ))
+[ "$d_lease" -ge 50 ] && pass "show leases -s: the lease's rx-packets grew by $d_lease" ||
+	fail "the lease's rx-packets grew by $d_lease, 50 were steered to its queue"
 
 # Rates over an interval while the remote sends ~20 packets a second.
 ip netns exec "$REMOTE" ping -c 60 -i 0.05 -W 2 10.20.0.1 > /dev/null 2>&1 &
@@ -97,4 +103,19 @@ wait $pinger
 	fail "device rx rate $rate/s, ~20/s were sent"
 [ "$qrate" -ge 5 ] && [ "$qrate" -le 60 ] && pass "queue rx rate $qrate/s for ~20/s" ||
 	fail "queue rx rate $qrate/s, ~20/s were sent"
+
+# The same for the leases: the lease's rate is its queue's, the traffic's.
+ip netns exec "$REMOTE" ping -c 60 -i 0.05 -W 2 10.20.0.1 > /dev/null 2>&1 &
+pinger=$!
+defer "kill $pinger 2>/dev/null"
+sleep 0.5
+expect_rc 0 "lease rates" -n "$HOST" -j show leases interval 1 count 1
+json_valid "show leases interval -j"
+expect_eq "$(printf '%s' "$OUT" | jq .interval)" 1 "the document says the interval"
+lrate=$(lease_rx "$OUT")
+wait $pinger
+[ "$lrate" -ge 5 ] && [ "$lrate" -le 60 ] && pass "the lease's rx rate $lrate/s for ~20/s" ||
+	fail "the lease's rx rate $lrate/s, ~20/s were steered to it"
+expect_rc 0 "lease rates as text" -n "$HOST" show leases interval 1 count 1
+expect_match "$OUT" "counters per second over 1 s" "text says they are rates"
 done_testing
