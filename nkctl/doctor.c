@@ -267,8 +267,12 @@ static void gather_nics(struct dr_pod *p)
 {
 	for (size_t i = 0; i < p->leases.n; i++)
 		add_nic(p, p->leases.v[i].nic_ns, p->leases.v[i].nic_ifindex);
-	p->egress_ret = nk_redirect_read(p->ctx, p->primary.ifindex, NK_BPF_NETKIT_PRIMARY,
-					 &p->egress);
+	/* The pod's packets reach the primary's tcx-ingress (attach's default)
+	 * or, before it, its netkit-primary hook. */
+	p->egress_ret = nk_redirect_read(p->ctx, p->primary.ifindex, NK_BPF_TCX_INGRESS, &p->egress);
+	if (p->egress_ret == -ENOENT)
+		p->egress_ret = nk_redirect_read(p->ctx, p->primary.ifindex, NK_BPF_NETKIT_PRIMARY,
+						 &p->egress);
 	if (!p->egress_ret && p->egress.n)
 		add_nic(p, p->here, (int)p->egress.targets[0].ifindex);
 }
@@ -497,10 +501,10 @@ static void check_pod(struct nk_ctx *ctx, struct dr_report *r, const struct nk_l
 /* dev NKDEV: a netkit primary of a pair, or a refusal that says why not. */
 static int named_primary(struct nk_ctx *ctx, const char *dev, struct nk_link *l)
 {
-	int ret = nk_feature_need(ctx, NK_FEAT_NETKIT);
+	int ret = nk_dev(ctx, dev, l);
 
-	if (!ret)
-		ret = nk_dev(ctx, dev, l);
+	if (!ret && !nk_link_is_netkit(l))
+		ret = nk_feature_need(ctx, NK_FEAT_NETKIT);
 	if (ret)
 		return ret;
 	if (!nk_link_is_netkit(l))

@@ -65,7 +65,7 @@ struct dr_pod {
 	struct nk_binding_list bindings; /* nkctl's RX bindings in pod_ns */
 	struct dr_nic nics[DR_MAX_NICS];
 	size_t nnics;
-	struct nk_redirect_table egress; /* the primary's netkit-primary table */
+	struct nk_redirect_table egress; /* the primary's tcx-ingress or netkit-primary table */
 	int egress_ret;                  /* 0, -ENOENT (none) or -errno */
 	bool egress_ok, ingress_ok;      /* for forwarding */
 	char redirect_fix[DR_FIX_LEN];   /* the first redirect fix, for forwarding */
