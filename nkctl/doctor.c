@@ -317,15 +317,26 @@ bool dr_lease_bound(const struct dr_pod *p, const struct nk_lease_rec *r)
 
 /* ---- device ---- */
 
-static const char *where(struct dr_pod *p, char *buf, size_t len)
+/* The pod's namespace by name, or NULL when it is the command's own. */
+static const char *pod_netns(struct dr_pod *p, char *buf, size_t len)
 {
-	char name[NK_NS_SPEC];
 	const char *w;
 
 	if (p->pod_ns == p->here)
+		return NULL;
+	w = dr_ns_word(p->ctx, p->pod_ns, buf, len);
+	return w ? w : "(unnamed)";
+}
+
+/* " in netns NAME" for details, or "". */
+static const char *where(struct dr_pod *p, char *buf, size_t len)
+{
+	char name[NK_NS_SPEC];
+	const char *w = pod_netns(p, name, sizeof(name));
+
+	if (!w)
 		return "";
-	w = dr_ns_word(p->ctx, p->pod_ns, name, sizeof(name));
-	snprintf(buf, len, " in netns %s", w ? w : "(unnamed)");
+	snprintf(buf, len, " in netns %s", w);
 	return buf;
 }
 
@@ -452,7 +463,8 @@ static void check_pod(struct nk_ctx *ctx, struct dr_report *r, const struct nk_l
 {
 	struct dr_pod *p = calloc(1, sizeof(*p));
 	struct out *o = &ctx->out;
-	char wb[NK_NS_SPEC + 16];
+	char name[NK_NS_SPEC];
+	const char *netns;
 
 	if (!p) {
 		nk_error_errno(ENOMEM, "doctor");
@@ -472,9 +484,10 @@ static void check_pod(struct nk_ctx *ctx, struct dr_report *r, const struct nk_l
 		out_obj_open(o, "peer");
 		out_uint(o, "ifindex", NULL, (unsigned int)p->peer.ifindex);
 		out_str(o, "ifname", " (peer %s", p->peer.ifname);
-		out_text(o, "%s)", where(p, wb, sizeof(wb)));
-		if (p->pod_ns != p->here)
-			out_str(o, "netns", NULL, wb + strlen(" in netns "));
+		netns = pod_netns(p, name, sizeof(name));
+		if (netns)
+			out_str(o, "netns", " in netns %s", netns);
+		out_text(o, ")");
 		out_obj_close(o);
 	}
 	out_text(o, ":\n");

@@ -78,7 +78,26 @@ static void steer_words(const struct dr_pod *p, char *buf, size_t len)
 					 dr_addr_str(&p->addrs.v[i], a, sizeof(a)));
 }
 
-/* The commands that make the lease again, in a new single device. */
+/* A name for a new holder that no device of the pod's namespace has. */
+static void free_name(const struct dr_pod *p, char *name, size_t len)
+{
+	for (int k = 0; k < 26; k++) {
+		bool used = false;
+
+		snprintf(name, len, "nkl%d%.*s", p->primary.ifindex, k ? 1 : 0, &"abcdefghijklmnopqrstuvwxyz"[k]);
+		for (size_t i = 0; i < p->pod_links.n && !used; i++)
+			used = !strcmp(p->pod_links.v[i].ifname, name);
+		if (!used)
+			return;
+	}
+}
+
+/*
+ * The commands that make the lease again, in a new single device: first an
+ * unlease of that (absent) name, which finishes what gone holders left on
+ * the NIC (their rules, their reservations), so that the new lease owns
+ * its queues and rules; then the holder and the lease.
+ */
 static void lease_again_fix(const struct dr_pod *p, const struct dr_nic *n, const uint32_t *q,
 			size_t nq, char *fix, size_t len)
 {
@@ -87,7 +106,7 @@ static void lease_again_fix(const struct dr_pod *p, const struct dr_nic *n, cons
 	const char *w;
 	bool rss = n->view->rss_ret == 0 && n->view->rss.indir_size;
 
-	snprintf(name, sizeof(name), "nkl%d", p->primary.ifindex);
+	free_name(p, name, sizeof(name));
 	dr_ns_arg(p->ctx, p->pod_ns, ns, sizeof(ns));
 	if (n->ns != p->pod_ns) {
 		w = dr_ns_word(p->ctx, n->ns, word, sizeof(word));
@@ -96,8 +115,8 @@ static void lease_again_fix(const struct dr_pod *p, const struct dr_nic *n, cons
 	fmt_queues(qs, sizeof(qs), q, nq);
 	if (n->view->rules_ret == 0)
 		steer_words(p, steer, sizeof(steer));
-	snprintf(fix, len, "nkctl %slink add %s type single rxqueues %zu && nkctl %slease dev %s from %s%s queue %s%s%s",
-		 ns, name, nq + 1, ns, name, n->link.ifname, pn, qs, rss ? " reserve" : "", steer);
+	snprintf(fix, len, "nkctl %s-force unlease dev %s && nkctl %slink add %s type single rxqueues %zu && nkctl %slease dev %s from %s%s queue %s%s%s",
+		 ns, name, ns, name, nq + 1, ns, name, n->link.ifname, pn, qs, rss ? " reserve" : "", steer);
 }
 
 /* Lease records of nkctl whose holder, in the pod's namespace, no longer

@@ -119,6 +119,11 @@ fi
 # 7. the lease gone: its holder deleted behind nkctl's back
 ip -n "$POD" link del hold || fail "cannot delete the holder"
 broken lease "lease gone"
+expect_rc 0 "show leases after the fix" -n "$POD" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq -c "[.leases[] | select(.ifname == \"$SIM\" and .id == 3) | [.lease.ifname, .reserved, .rss, [.rules[].dst]]]")" \
+	'[["nkl'"$(ifindex_of "$HOST" nkh)"'",true,false,["10.20.1.2"]]]' "the new lease owns the reservation and one rule, the old ones are gone"
+expect_rc 0 "nic show after the fix" -n "$HOST" -j nic show dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [.dst, .queue]]')" '[["10.20.1.2",3]]' "one rule for the pod's address"
 
 # Without dev: every primary here, the other pod too (which has no redirect).
 nk -n "$HOST" -j doctor
