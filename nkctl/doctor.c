@@ -373,7 +373,7 @@ static void check_device(struct dr_report *r, struct dr_pod *p)
 	for (size_t i = 0; i < p->leases.n; i++)
 		leased += p->leases.v[i].nk_ifindex == p->peer.ifindex;
 	dr_check(r, "device", DR_OK, NULL,
-		 "%s up, mode %s, policy %s; peer %s%s up, %u RX queues: %zu leased, %zu free for leases",
+		 "%s up, netkit pair, mode %s, policy %s; peer %s%s up, %u RX queues: %zu leased, %zu free for leases",
 		 l->ifname, nk_choice_name(netkit_mode_words, l->netkit.mode, mode, sizeof(mode)),
 		 nk_choice_name(netkit_policy_words, l->netkit.policy, pol, sizeof(pol)),
 		 p->peer.ifname, where(p, wb, sizeof(wb)), p->peer.num_rx_queues, leased,
@@ -448,6 +448,12 @@ static void check_forwarding(struct dr_report *r, struct dr_pod *p)
 	if ((!want4 || v4 > 0) && (!want6 || v6 > 0) && (want4 || want6)) {
 		dr_check(r, "forwarding", DR_OK, NULL,
 			 "the host routes what the redirects do not carry (ip_forward %d, IPv6 forwarding %d)",
+			 v4, v6);
+		return;
+	}
+	if (p->redirects_unknown) {
+		dr_check(r, "forwarding", DR_SKIP, NULL,
+			 "the redirects could not be checked, and the host does not route the pod's traffic (ip_forward %d, IPv6 forwarding %d)",
 			 v4, v6);
 		return;
 	}

@@ -68,6 +68,7 @@ struct dr_pod {
 	struct nk_redirect_table egress; /* the primary's tcx-ingress or netkit-primary table */
 	int egress_ret;                  /* 0, -ENOENT (none) or -errno */
 	bool egress_ok, ingress_ok;      /* for forwarding */
+	bool redirects_unknown;          /* a redirect check could not tell */
 	char redirect_fix[DR_FIX_LEN];   /* the first redirect fix, for forwarding */
 };
 

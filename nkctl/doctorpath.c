@@ -40,6 +40,7 @@ static void egress_missing(struct dr_report *r, struct dr_pod *p, const struct d
 	char fix[DR_FIX_LEN];
 
 	if (!want) {
+		p->redirects_unknown = true;
 		dr_check(r, "egress-redirect", DR_SKIP, NULL,
 			 "nkctl has no redirect on %s, and no lease names the NIC it should send to",
 			 p->primary.ifname);
@@ -58,12 +59,14 @@ void dr_check_egress(struct dr_report *r, struct dr_pod *p)
 	char fix[DR_FIX_LEN];
 
 	if (want && want->ns != p->here) {
+		p->redirects_unknown = true;
 		dr_check(r, "egress-redirect", DR_SKIP, NULL,
 			 "the pod's NIC %s is in another namespace than %s: a redirect reaches only devices of its own",
 			 want->link.ifname, p->primary.ifname);
 		return;
 	}
 	if (p->egress_ret && p->egress_ret != -ENOENT) {
+		p->redirects_unknown = true;
 		dr_check(r, "egress-redirect", DR_SKIP, NULL, "cannot read nkctl's pins of %s: %s",
 			 p->primary.ifname, strerror(-p->egress_ret));
 		return;
@@ -191,6 +194,7 @@ void dr_check_ingress(struct dr_report *r, struct dr_pod *p)
 	int ret;
 
 	if (!n || !n->found || n->ns != p->here || !p->addrs.n) {
+		p->redirects_unknown = true;
 		dr_check(r, "ingress-route", DR_SKIP, NULL, "%s",
 			 !n || !n->found ? "no NIC to read routes from: the pod has no lease and no egress redirect" :
 			 n->ns != p->here ? "the pod's NIC is in another namespace than its primary" :
@@ -200,6 +204,7 @@ void dr_check_ingress(struct dr_report *r, struct dr_pod *p)
 	memset(&in, 0, sizeof(in));
 	ret = nk_redirect_read(p->ctx, n->link.ifindex, NK_BPF_TCX_INGRESS, &in.t);
 	if (ret && ret != -ENOENT) {
+		p->redirects_unknown = true;
 		dr_check(r, "ingress-route", DR_SKIP, NULL, "cannot read nkctl's pins of %s: %s",
 			 n->link.ifname, strerror(-ret));
 		return;
