@@ -373,10 +373,11 @@ static void check_device(struct dr_report *r, struct dr_pod *p)
 	for (size_t i = 0; i < p->leases.n; i++)
 		leased += p->leases.v[i].nk_ifindex == p->peer.ifindex;
 	dr_check(r, "device", DR_OK, NULL,
-		 "%s up, netkit pair, mode %s, policy %s; peer %s%s up, %u RX queues: %zu leased, %zu free for leases",
+		 "%s up, netkit pair, mode %s, policy %s; peer %s%s up, %u RX queue%s: %zu leased, %zu free for leases",
 		 l->ifname, nk_choice_name(netkit_mode_words, l->netkit.mode, mode, sizeof(mode)),
 		 nk_choice_name(netkit_policy_words, l->netkit.policy, pol, sizeof(pol)),
-		 p->peer.ifname, where(p, wb, sizeof(wb)), p->peer.num_rx_queues, leased,
+		 p->peer.ifname, where(p, wb, sizeof(wb)), p->peer.num_rx_queues,
+		 p->peer.num_rx_queues == 1 ? "" : "s", leased,
 		 p->peer.num_rx_queues > leased + 1 ? p->peer.num_rx_queues - leased - 1 : 0);
 }
 

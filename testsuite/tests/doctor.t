@@ -25,12 +25,13 @@ expect_eq "$RC" 0 "a single lease holder in the pod"
 ip -n "$HOST" addr add 10.20.1.1/24 dev nkh
 ip -n "$HOST" link set nkh up
 ip -n "$POD" addr add 10.20.1.2/24 dev nkp
+ip -n "$POD" addr add fd20::2/64 dev nkp nodad
 ip -n "$POD" link set nkp up
 ip -n "$POD" link set hold up
 ip -n "$POD" route add default via 10.20.1.1
-expect_rc 0 "lease with reserve and steer" -n "$POD" lease dev hold from "$SIM" phys-netns "$HOST" queue 3 reserve steer dst 10.20.1.2
+expect_rc 0 "lease with reserve and steer" -n "$POD" lease dev hold from "$SIM" phys-netns "$HOST" queue 3 reserve steer dst 10.20.1.2,fd20::2
 expect_rc 0 "pod egress" -n "$HOST" redirect attach dev nkh to "$SIM"
-expect_rc 0 "pod ingress" -n "$HOST" redirect attach dev "$SIM" to nkh prefix 10.20.1.2/32
+expect_rc 0 "pod ingress" -n "$HOST" redirect attach dev "$SIM" to nkh prefix 10.20.1.2/32 prefix fd20::2/128
 
 # doctor_ok DESC: every check of the pod passes, exit 0.
 doctor_ok() {
@@ -64,7 +65,10 @@ doctor_ok "the correct pod"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.doctor.pods[0].checks[].check] | unique')" \
 	'["device","egress-redirect","forwarding","ingress-route","lease","mtu","nic","rss","steering"]' \
 	"every check family ran"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.doctor.pods[0].checks[] | select(.check == "steering" or .check == "ingress-route")] | length')" 4 \
+	"steering and ingress route checked for each address, IPv4 and IPv6"
 expect_rc 0 "text output" -n "$HOST" doctor dev nkh
+printf '%s\n' "$OUT" | sed 's/^/# /'
 expect_match "$OUT" '^  ok +egress-redirect +nkh sends the pod.s packets to sim' "one line per check"
 expect_match "$OUT" '0 failed, 0 warnings \(1 pod\)' "a summary"
 
@@ -80,6 +84,9 @@ nk -n "$HOST" link add nkh2 peer nkp2 peer-netns "$POD2"
 expect_eq "$RC" 0 "another pod"
 expect_rc 0 "break: its route takes the address" -n "$HOST" redirect attach dev "$SIM" to nkh2 prefix 10.20.1.2/32 replace
 broken ingress-route "NIC route to another pod"
+expect_rc 0 "the NIC's routes after the fix" -n "$HOST" -j redirect show dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[0].routes[] | select(.target.ifname == "nkh") | .prefixes | sort][0]')" \
+	'["10.20.1.2/32","fd20::2/128"]' "the fix kept the pod's other route"
 
 # 3. the leased queue back in RSS (before the binding: release restores
 # the NIC's own header split with the last reserved queue)
@@ -121,9 +128,9 @@ ip -n "$POD" link del hold || fail "cannot delete the holder"
 broken lease "lease gone"
 expect_rc 0 "show leases after the fix" -n "$POD" -j show leases
 expect_eq "$(printf '%s' "$OUT" | jq -c "[.leases[] | select(.ifname == \"$SIM\" and .id == 3) | [.lease.ifname, .reserved, .rss, [.rules[].dst]]]")" \
-	'[["nkl'"$(ifindex_of "$HOST" nkh)"'",true,false,["10.20.1.2"]]]' "the new lease owns the reservation and one rule, the old ones are gone"
+	'[["nkl'"$(ifindex_of "$HOST" nkh)"'",true,false,["10.20.1.2","fd20::2"]]]' "the new lease owns the reservation and its rules, the old ones are gone"
 expect_rc 0 "nic show after the fix" -n "$HOST" -j nic show dev "$SIM"
-expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [.dst, .queue]]')" '[["10.20.1.2",3]]' "one rule for the pod's address"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [.dst, .queue]] | sort')" '[["10.20.1.2",3],["fd20::2",3]]' "one rule per pod address"
 
 # Without dev: every primary here, the other pod too (which has no redirect).
 nk -n "$HOST" -j doctor
