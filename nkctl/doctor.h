@@ -2,7 +2,8 @@
 /*
  * nkctl doctor's own header: what it knows of one pod, and the check
  * families (doctor.c: the command, kernel, device, MTU and forwarding;
- * doctornic.c: leases, the NIC side and bindings; doctorpath.c: redirects).
+ * doctorpod.c: gathering a pod; doctornic.c: leases, the NIC side and
+ * bindings; doctorpath.c: redirects).
  */
 #ifndef NKCTL_DOCTOR_H
 #define NKCTL_DOCTOR_H
@@ -72,7 +73,14 @@ struct dr_pod {
 	char redirect_fix[DR_FIX_LEN];   /* the first redirect fix, for forwarding */
 };
 
-/* The NIC of the pod's lease r, or of (ns, ifindex); NULL when unknown. */
+/* doctorpod.c: fill in p (ctx and primary set) from the lease table and
+ * the bindings' state files of the whole command; free what it holds. */
+void dr_pod_gather(struct dr_pod *p, const struct nk_lease_list *leases,
+		   const struct nk_binding_list *bst);
+void dr_pod_free(struct dr_pod *p);
+/* A single netkit device (a lease holder, not a pod). */
+bool dr_is_single(const struct nk_link *l);
+/* The NIC (ns, ifindex) among the pod's, or NULL. */
 struct dr_nic *dr_nic_of(struct dr_pod *p, const struct nk_ns *ns, int ifindex);
 /* The NIC the pod's traffic uses: its first lease's, else the egress
  * redirect's target; NULL when neither. */
