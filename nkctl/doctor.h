@@ -78,6 +78,9 @@ struct dr_pod {
 void dr_pod_gather(struct dr_pod *p, const struct nk_lease_list *leases,
 		   const struct nk_binding_list *bst);
 void dr_pod_free(struct dr_pod *p);
+/* Is device ifindex of the pod's namespace the pod's: its peer, or (in a
+ * namespace of its own) a single netkit device there or one that is gone. */
+bool dr_pod_device(const struct dr_pod *p, int ifindex);
 /* A single netkit device (a lease holder, not a pod). */
 bool dr_is_single(const struct nk_link *l);
 /* The NIC (ns, ifindex) among the pod's, or NULL. */

@@ -132,7 +132,8 @@ static size_t check_ended(struct dr_report *r, struct dr_pod *p, struct dr_nic *
 		size_t nq, held = 0;
 		char fix[DR_FIX_LEN], qs[128];
 
-		if (!nk_ns_is(p->pod_ns, l->ns_dev, l->ns_ino) || held_by_pod(p, l->ifindex))
+		if (!nk_ns_is(p->pod_ns, l->ns_dev, l->ns_ino) || !dr_pod_device(p, l->ifindex) ||
+		    held_by_pod(p, l->ifindex))
 			continue;
 		nq = record_queues(n, l, q, NK_ARRAY_SIZE(q));
 		for (size_t k = 0; k < nq; k++)

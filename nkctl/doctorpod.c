@@ -24,7 +24,7 @@ bool dr_is_single(const struct nk_link *l)
 /* Does device ifindex of the pod's namespace belong to the pod: its peer,
  * or (in a namespace of its own) any single netkit device there, or one
  * that is gone. */
-static bool pod_device(const struct dr_pod *p, int ifindex)
+bool dr_pod_device(const struct dr_pod *p, int ifindex)
 {
 	const struct nk_link *l;
 
@@ -73,7 +73,7 @@ static void gather_leases(struct dr_pod *p, const struct nk_lease_list *all,
 	for (size_t i = 0; p->pod_ns && i < all->n; i++) {
 		struct nk_lease_rec *r;
 
-		if (all->v[i].nk_ns != p->pod_ns || !pod_device(p, all->v[i].nk_ifindex))
+		if (all->v[i].nk_ns != p->pod_ns || !dr_pod_device(p, all->v[i].nk_ifindex))
 			continue;
 		r = nk_grow(&p->leases.v, &p->leases.n, &p->leases.cap, sizeof(*r));
 		if (r)
@@ -83,7 +83,7 @@ static void gather_leases(struct dr_pod *p, const struct nk_lease_list *all,
 		struct nk_binding *b;
 
 		if (!nk_ns_is(p->pod_ns, bst->v[i].ns_dev, bst->v[i].ns_ino) || !bst->v[i].rx ||
-		    !pod_device(p, bst->v[i].ifindex))
+		    !dr_pod_device(p, bst->v[i].ifindex))
 			continue;
 		b = nk_grow(&p->bindings.v, &p->bindings.n, &p->bindings.cap, sizeof(*b));
 		if (b)
