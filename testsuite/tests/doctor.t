@@ -137,6 +137,10 @@ nk -n "$HOST" -j doctor
 expect_eq "$RC" 7 "doctor of every pod: the other pod fails"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.doctor.pods[].ifname]')" '["nkh","nkh2"]' "both primaries"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.doctor.pods[0].checks[] | select(.status == "fail")]')" '[]' "the pod itself still passes"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.doctor.pods[1].checks[] | [.check, .status]]')" \
+	'[["device","fail"],["mtu","ok"],["lease","ok"],["egress-redirect","not-checked"],["ingress-route","not-checked"],["forwarding","not-checked"]]' \
+	"the other pod: down, no lease, so its redirects are not checked rather than guessed"
+expect_eq "$(printf '%s' "$OUT" | jq -r '.doctor.pods[1].checks[0].fix')" "ip -n $HOST link set dev nkh2 up" "its fix"
 
 # Refusals.
 expect_error 5 "the peer" -n "$POD" doctor dev nkp
