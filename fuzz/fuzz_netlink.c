@@ -11,6 +11,7 @@
  *   - NLMSG_ERROR, NLMSG_DONE: nl_decode_error() against the last request,
  *     then the one "Error:" line nk_error_nl() makes of it;
  *   - RTM_NEWLINK: rtnl_parse_link(), as the link dump;
+ *   - RTM_NEWADDR (20) also: rtnl_parse_addr(), as doctor's address dump;
  *   - any other type >= 20 (a generic netlink family id: the netdev family):
  *     netdev_parse_queue() for queue-get, netdev_parse_napi() for napi-get,
  *     netdev_parse_qstats() for qstats-get, all three for any other command
@@ -27,12 +28,14 @@
  * must be valid JSON (jsoncheck.h) and each error exactly one Error: line;
  * the harness aborts when not.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -170,6 +173,20 @@ static void add_link(struct lists *L, const struct nlmsghdr *nlh)
 		 strnlen(l->kind, sizeof(l->kind)) == sizeof(l->kind) ||
 		 l->addr_len > sizeof(l->addr))
 		die("rtnl_parse_link", "an unterminated name or an address too long", NULL, 0);
+}
+
+/* An address as doctor reads it; the address is printed as it prints it. */
+static void check_addr(const struct nlmsghdr *nlh)
+{
+	char buf[INET6_ADDRSTRLEN];
+	struct nk_addr a;
+
+	if (rtnl_parse_addr(nlh, &a))
+		return;
+	if (a.family != AF_INET && a.family != AF_INET6)
+		die("rtnl_parse_addr", "an address of another family", NULL, 0);
+	if (!inet_ntop(a.family, a.addr, buf, sizeof(buf)))
+		die("rtnl_parse_addr", "an address inet_ntop refuses", NULL, 0);
 }
 
 /* The ethtool family's replies and n-tuple flow specs. */
@@ -399,6 +416,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (nlh->nlmsg_type == RTM_NEWLINK)
 			add_link(&L, nlh);
 		else if (nlh->nlmsg_type > RTM_SETLINK) {
+			if (nlh->nlmsg_type == RTM_NEWADDR)
+				check_addr(nlh);
 			add_netdev(&L, nlh);
 			add_ethtool(&L, nlh);
 		}

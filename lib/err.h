@@ -14,6 +14,7 @@ enum nk_exit {
 	NK_EXIT_EXISTS = 4,      /* already exists, or busy */
 	NK_EXIT_UNSUPPORTED = 5, /* not supported by this kernel or device */
 	NK_EXIT_PERM = 6,        /* permission denied */
+	NK_EXIT_CHECK = 7,       /* doctor: a check failed */
 };
 
 struct nl_err;

@@ -3,6 +3,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <linux/if_addr.h>
 #include <linux/if_link.h>
 #include <linux/net_namespace.h>
 #include <linux/rtnetlink.h>
@@ -232,6 +234,60 @@ const struct nk_link *nk_link_find(const struct nk_link_list *l, int ifindex)
 	struct nk_link key = { .ifindex = ifindex };
 
 	return l->n ? bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_ifindex) : NULL;
+}
+
+/* ---- addresses ---- */
+
+int rtnl_parse_addr(const struct nlmsghdr *nlh, struct nk_addr *a)
+{
+	const struct ifaddrmsg *ifa;
+	const struct nlattr *v;
+	struct nl_attrs at;
+	size_t len;
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)))
+		return -EPROTO;
+	ifa = mnl_nlmsg_get_payload(nlh);
+	if (ifa->ifa_family != AF_INET && ifa->ifa_family != AF_INET6)
+		return -EPROTO;
+	nl_parse_msg(&at, nlh, sizeof(*ifa), IFA_MAX);
+	v = ifa->ifa_family == AF_INET && at.tb[IFA_LOCAL] ? at.tb[IFA_LOCAL] : at.tb[IFA_ADDRESS];
+	len = ifa->ifa_family == AF_INET ? 4 : 16;
+	if (!v || mnl_attr_get_payload_len(v) < len)
+		return -EPROTO;
+	memset(a, 0, sizeof(*a));
+	a->ifindex = (int)ifa->ifa_index;
+	a->family = ifa->ifa_family;
+	a->prefixlen = ifa->ifa_prefixlen;
+	a->scope = ifa->ifa_scope;
+	memcpy(a->addr, mnl_attr_get_payload(v), len);
+	return 0;
+}
+
+static int parse_addr(const struct nlmsghdr *nlh, void *a)
+{
+	return rtnl_parse_addr(nlh, a);
+}
+
+int rtnl_addr_dump(struct nl_sock *s, struct nk_addr_list *out, struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, RTM_GETADDR, NLM_F_DUMP);
+	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	struct nl_collect c = NL_COLLECT(out, parse_addr, RTM_NEWADDR);
+	int ret;
+
+	ifa->ifa_family = AF_UNSPEC;
+	memset(out, 0, sizeof(*out));
+	ret = nl_talk(s, nlh, sizeof(*ifa), NULL, nl_collect_cb, &c, err);
+	if (ret)
+		nk_addr_list_free(out);
+	return ret;
+}
+
+void nk_addr_list_free(struct nk_addr_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }
 
 static const struct nl_attr_desc nsid_attrs[] = {

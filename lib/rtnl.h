@@ -96,4 +96,25 @@ int rtnl_nsid_get(struct nl_sock *s, int fd, int32_t *nsid, struct nl_err *err);
 int rtnl_nsid_assign(struct nl_sock *s, int fd, int32_t *nsid, struct nl_err *err);
 const struct nk_link *nk_link_find(const struct nk_link_list *l, int ifindex);
 
+/* One address of a device (RTM_GETADDR): IFA_LOCAL for IPv4, IFA_ADDRESS
+ * for IPv6. */
+struct nk_addr {
+	int ifindex;
+	uint8_t family;          /* AF_INET or AF_INET6 */
+	uint8_t prefixlen;
+	uint8_t scope;           /* RT_SCOPE_* */
+	uint8_t addr[16];
+};
+
+struct nk_addr_list {
+	struct nk_addr *v;
+	size_t n, cap;
+};
+
+/* Dump every IPv4 and IPv6 address of the socket's netns. */
+int rtnl_addr_dump(struct nl_sock *s, struct nk_addr_list *out, struct nl_err *err);
+void nk_addr_list_free(struct nk_addr_list *l);
+/* Decode one RTM_NEWADDR message; -EPROTO when it is not one. */
+int rtnl_parse_addr(const struct nlmsghdr *nlh, struct nk_addr *a);
+
 #endif

@@ -278,19 +278,32 @@ int nk_feature_need_quiet(struct nk_ctx *ctx, enum nk_feature id)
 	return f->probe(&env, f, detail, sizeof(detail)) == PROBE_NO ? -EOPNOTSUPP : 0;
 }
 
-int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id)
+void nk_feature_missing(enum nk_feature id, char *buf, size_t len)
 {
 	const struct nk_feature_def *f = &features[id];
 
+	snprintf(buf, len, "this kernel has no %s (%s needs Linux %s+)",
+		 f->noun ? f->noun : f->name, f->what, f->since);
+}
+
+int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id)
+{
+	char msg[256];
+
 	if (!nk_feature_need_quiet(ctx, id))
 		return 0;
-	return nk_error(NK_EXIT_UNSUPPORTED, "this kernel has no %s (%s needs Linux %s+)",
-			f->noun ? f->noun : f->name, f->what, f->since);
+	nk_feature_missing(id, msg, sizeof(msg));
+	return nk_error(NK_EXIT_UNSUPPORTED, "%s", msg);
 }
 
 const char *nk_feature_since(enum nk_feature id)
 {
 	return features[id].since;
+}
+
+const char *nk_feature_name(enum nk_feature id)
+{
+	return features[id].name;
 }
 
 int cmd_show_kernel(struct nk_ctx *ctx, const void *args)

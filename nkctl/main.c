@@ -45,6 +45,8 @@ static const struct nk_cmd top_cmds[] = {
 	  "end bindings held by nkctl (the kernel then releases them)" },
 	{ "redirect", NULL, &nk_redirect_table, NULL, NULL,
 	  "BPF programs that steer packets between a netkit device and the NIC" },
+	{ "doctor", cmd_doctor, NULL, &cmd_doctor_params, NULL,
+	  "check pods' whole path and say what to run to fix each problem" },
 	{ "version", cmd_version, NULL, NULL, NULL, "print the version" },
 };
 const struct nk_table nk_top_table = {

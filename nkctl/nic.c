@@ -1043,6 +1043,45 @@ out:
 	return ok;
 }
 
+int nk_nic_view_read(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
+		     struct nk_nic_view **out)
+{
+	struct nic_job *j = calloc(1, sizeof(*j));
+	struct nk_nic_view *v = calloc(1, sizeof(*v));
+	int ret = j && v ? 0 : nk_error_errno(ENOMEM, "doctor");
+
+	*out = NULL;
+	if (!ret) {
+		j->lock = -1;
+		j->ns = ns;
+		ret = load(ctx, NULL, nic, j, false);
+	}
+	if (!ret) {
+		v->rings = j->rings;
+		v->rings_ret = j->rings_ret;
+		v->rss = j->rss;
+		v->rss_ret = j->rss_ret;
+		v->rules = j->rules;
+		v->rules_ret = j->rules_ret;
+		memset(&j->rules, 0, sizeof(j->rules));
+		v->st = j->st;
+		*out = v;
+		v = NULL;
+	}
+	if (j)
+		job_free(j);
+	free(v);
+	return ret;
+}
+
+void nk_nic_view_free(struct nk_nic_view *v)
+{
+	if (!v)
+		return;
+	nk_ntuple_list_free(&v->rules);
+	free(v);
+}
+
 static const struct nk_cmd nic_cmds[] = {
 	{ "show", cmd_nic_show, NULL, &nic_show_params, NULL,
 	  "channels, rings, RSS, n-tuple rules and queues of a NIC" },

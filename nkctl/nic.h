@@ -127,6 +127,22 @@ int nk_nic_unlease_stale(struct nk_ctx *ctx);
 #define NK_NIC_GONE_WAIT_TICKS 300
 int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder);
 
+/* What doctor reads of a NIC (nic.c): header split, the RSS table, the
+ * n-tuple rules and nkctl's state of it; read without the lock. */
+struct nk_nic_view {
+	struct nk_rings rings;
+	int rings_ret;               /* 0 or -errno of each read */
+	struct nk_rss rss;
+	int rss_ret;                 /* -EOPNOTSUPP: no rss-get; -E2BIG: too big */
+	struct nk_ntuple_list rules;
+	int rules_ret;               /* -EOPNOTSUPP: the driver has no n-tuple rules */
+	struct nk_nic_state st;
+};
+/* 0, or the exit code after the error is printed. */
+int nk_nic_view_read(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
+		     struct nk_nic_view **out);
+void nk_nic_view_free(struct nk_nic_view *v);
+
 extern const struct nk_table nk_nic_table;
 extern const struct nk_table nk_steer_table;
 

@@ -152,6 +152,26 @@ extern const struct nk_table nk_show_table;
 extern const struct nk_table nk_link_table;
 extern const struct nk_table nk_redirect_table;
 
+/* nkctl's route table on one hook of a device of the command's namespace,
+ * as redirect.c keeps it (read by doctor). */
+struct nk_target;
+struct nk_prefix;
+enum { NK_REDIRECT_NEIGH, NK_REDIRECT_PEER };
+struct nk_redirect_table {
+	bool defunct;              /* its device is gone */
+	int action;                /* NK_REDIRECT_*, -1: not a program of nkctl */
+	struct nk_target *targets; /* by ifindex */
+	size_t n;
+};
+/* 0, -ENOENT when nkctl has no table there, or -errno. */
+int nk_redirect_read(struct nk_ctx *ctx, int ifindex, uint32_t hook, struct nk_redirect_table *t);
+void nk_redirect_table_free(struct nk_redirect_table *t);
+/* The target of the longest route matching addr (its len: the address's
+ * full length), 0 when none; *len gets the route's prefix length. */
+uint32_t nk_redirect_route(struct nk_ctx *ctx, int ifindex, uint32_t hook,
+			   const struct nk_prefix *addr, uint8_t *len);
+void nk_format_prefix(const struct nk_prefix *p, char *buf, size_t len);
+
 /* Kernel features: show kernel lists them; a command that needs one asks. */
 enum nk_feature {
 	NK_FEAT_NETDEV, NK_FEAT_QUEUE_GET, NK_FEAT_NAPI_GET, NK_FEAT_BIND_RX, NK_FEAT_BIND_TX,
@@ -168,6 +188,10 @@ int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id);
 int nk_feature_need_quiet(struct nk_ctx *ctx, enum nk_feature id);
 /* The first Linux release with it, for messages that say more. */
 const char *nk_feature_since(enum nk_feature id);
+/* "this kernel has no NOUN (WHAT needs Linux X+)", as nk_feature_need says. */
+void nk_feature_missing(enum nk_feature id, char *buf, size_t len);
+/* Its row's name in show kernel ("netkit", "queue-create"). */
+const char *nk_feature_name(enum nk_feature id);
 
 /* The commands of the top table, each in its own file with its params. */
 #define NK_COMMAND(fn) \
@@ -180,6 +204,7 @@ NK_COMMAND(cmd_bind_tx);
 NK_COMMAND(cmd_unbind);
 NK_COMMAND(cmd_show_devices);
 NK_COMMAND(cmd_show_bindings);
+NK_COMMAND(cmd_doctor);
 int cmd_show_kernel(struct nk_ctx *ctx, const void *args);
 NK_COMMAND(cmd_show_leases);
 

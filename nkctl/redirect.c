@@ -1370,6 +1370,69 @@ static int cmd_redirect_prune(struct nk_ctx *ctx, const void *args)
 	return NK_EXIT_OK;
 }
 
+/* ---- readers for doctor ---- */
+
+/* The pin directory of device ifindex of the command's namespace. */
+static int dev_dir(struct nk_ctx *ctx, int ifindex, char *dir)
+{
+	char root[ROOT_LEN], ns[NS_LEN];
+	int ret = nk_bpffs_root(false, root, sizeof(root));
+
+	if (ret)
+		return ret;
+	if (ns_dir(ctx, root, ns))
+		return -EIO;
+	snprintf(dir, DIR_LEN, "%s/dev%d", ns, ifindex);
+	return 0;
+}
+
+int nk_redirect_read(struct nk_ctx *ctx, int ifindex, uint32_t hook, struct nk_redirect_table *out)
+{
+	char dir[DIR_LEN];
+	struct table t;
+	int ret = dev_dir(ctx, ifindex, dir);
+
+	memset(out, 0, sizeof(*out));
+	if (!ret)
+		ret = table_open(dir, hook, &t);
+	if (ret)
+		return ret;
+	out->defunct = t.defunct;
+	out->action = t.action;
+	ret = targets_list(&t, &out->targets, &out->n);
+	table_close(&t);
+	return ret;
+}
+
+void nk_redirect_table_free(struct nk_redirect_table *t)
+{
+	free(t->targets);
+	memset(t, 0, sizeof(*t));
+}
+
+uint32_t nk_redirect_route(struct nk_ctx *ctx, int ifindex, uint32_t hook,
+			   const struct nk_prefix *addr, uint8_t *len)
+{
+	char dir[DIR_LEN];
+	unsigned char key[20];
+	struct nk_route r = { 0 };
+	struct table t;
+
+	if (dev_dir(ctx, ifindex, dir) || table_open(dir, hook, &t))
+		return 0;
+	route_key(addr, key);
+	if (route_fd(&t, addr) < 0 || bpf_map_lookup_elem(route_fd(&t, addr), key, &r))
+		r.ifindex = 0;
+	table_close(&t);
+	*len = (uint8_t)r.prefixlen;
+	return r.ifindex;
+}
+
+void nk_format_prefix(const struct nk_prefix *p, char *buf, size_t len)
+{
+	format_prefix(p, buf, len);
+}
+
 static const struct nk_cmd redirect_cmds[] = {
 	{ "attach", cmd_redirect_attach, NULL, &attach_p, NULL,
 	  "route prefixes (default: all) of DEV's hook to TARGET with a built-in BPF program, pinned" },
