@@ -32,27 +32,13 @@ static bool pod_leases(const struct dr_pod *p, const struct dr_nic *n, uint32_t 
 	return false;
 }
 
-/* The NIC queues a lease record brought: those it reserved, and those its
- * rules steer to. */
-static size_t record_queues(const struct dr_nic *n, const struct nk_nic_lease *l, uint32_t *q,
-			    size_t max)
+/* The NIC queues a lease record leased (recorded with it). */
+static size_t record_queues(const struct nk_nic_lease *l, uint32_t *q, size_t max)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < l->nqueues && k < max; i++)
-		q[k++] = l->queues[i];
-	for (size_t i = 0; i < l->nrules && k < max; i++)
-		for (size_t m = 0; m < n->view->rules.n; m++) {
-			const struct nk_ntuple *r = &n->view->rules.v[m];
-			bool seen = false;
-
-			if (r->id != l->rules[i] || r->action == NK_RULE_ACTION_DROP)
-				continue;
-			for (size_t j = 0; j < k; j++)
-				seen |= q[j] == r->action;
-			if (!seen && k < max)
-				q[k++] = (uint32_t)r->action;
-		}
+	for (size_t i = 0; i < l->nleased && k < max; i++)
+		q[k++] = l->leased[i];
 	return k;
 }
 
@@ -135,7 +121,7 @@ static size_t check_ended(struct dr_report *r, struct dr_pod *p, struct dr_nic *
 		if (!nk_ns_is(p->pod_ns, l->ns_dev, l->ns_ino) || !dr_pod_device(p, l->ifindex) ||
 		    held_by_pod(p, l->ifindex))
 			continue;
-		nq = record_queues(n, l, q, NK_ARRAY_SIZE(q));
+		nq = record_queues(l, q, NK_ARRAY_SIZE(q));
 		for (size_t k = 0; k < nq; k++)
 			held += pod_leases(p, n, q[k]);
 		if (nq && held == nq)
