@@ -185,6 +185,27 @@ static ssize_t recv_dgram(struct nk_ev_loop *l, int fd, int32_t *nsid)
 	return n;
 }
 
+/* After an overrun, what is still queued is older than any re-dump the
+ * caller makes next: drop it, or it would be applied on top of the re-dump. */
+static void drain(struct nk_ev_loop *l, int fd)
+{
+	int32_t nsid;
+	ssize_t n;
+
+	do
+		n = recv_dgram(l, fd, &nsid);
+	while (n > 0 || n == -ENOBUFS);
+}
+
+static int report_lost(struct nk_ev_loop *l, int i, nk_ev_cb cb, void *data)
+{
+	struct nk_ev ev = { .kind = NK_EV_LOST, .source = i, .proto = l->src[i].proto,
+			    .nsid = NK_EV_NSID_LOCAL };
+
+	drain(l, l->src[i].fd);
+	return cb(&ev, data);
+}
+
 /* At most NK_EV_BATCH datagrams per round, so that the other sources (a
  * signal) are served during a flood. */
 #define NK_EV_BATCH 256
@@ -199,10 +220,7 @@ static int serve_netlink(struct nk_ev_loop *l, int i, nk_ev_cb cb, void *data)
 		int ret;
 
 		if (n == -ENOBUFS) {
-			struct nk_ev ev = { .kind = NK_EV_LOST, .source = i, .proto = s->proto,
-					    .nsid = NK_EV_NSID_LOCAL };
-
-			ret = cb(&ev, data);
+			ret = report_lost(l, i, cb, data);
 		} else if (n < 0) {
 			return (int)n;
 		} else if (n == 0) {

@@ -45,6 +45,8 @@ static const struct nk_cmd top_cmds[] = {
 	  "end bindings held by nkctl (the kernel then releases them)" },
 	{ "redirect", NULL, &nk_redirect_table, NULL, NULL,
 	  "BPF programs that steer packets between a netkit device and the NIC" },
+	{ "monitor", cmd_monitor, NULL, &cmd_monitor_params, NULL,
+	  "print events: links, nsids, page pools, leases, bindings, holders" },
 	{ "version", cmd_version, NULL, NULL, NULL, "print the version" },
 };
 const struct nk_table nk_top_table = {
@@ -53,7 +55,7 @@ const struct nk_table nk_top_table = {
 
 /* ---- global options: one table for parsing, usage, completion and docs ---- */
 
-enum opt_id { OPT_JSON, OPT_PRETTY, OPT_STATS, OPT_NETNS, OPT_BATCH, OPT_FORCE, OPT_VERSION, OPT_HELP };
+enum opt_id { OPT_JSON, OPT_PRETTY, OPT_STATS, OPT_TIMESTAMP, OPT_NETNS, OPT_BATCH, OPT_FORCE, OPT_VERSION, OPT_HELP };
 
 struct nk_option {
 	enum opt_id id;
@@ -67,6 +69,8 @@ static const struct nk_option options[] = {
 	{ OPT_PRETTY, { "-p", "-pretty", "--pretty" }, NULL, "indented JSON (implies -j)" },
 	{ OPT_STATS, { "-s", "-stats", "--stats" }, NULL,
 	  "show: counters of devices, queues and leases" },
+	{ OPT_TIMESTAMP, { "-t", "-timestamp", "--timestamp" }, NULL,
+	  "monitor: a time stamp on every event" },
 	{ OPT_NETNS, { "-n", "-netns", "--netns" }, "NETNS", "run in network namespace NETNS" },
 	{ OPT_BATCH, { "-b", "-batch", "--batch" }, "FILE", "read commands from FILE (- : stdin)" },
 	{ OPT_FORCE, { "-f", "-force", "--force" }, NULL, "go on; what is already gone is done" },
@@ -366,6 +370,9 @@ static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 			break;
 		case OPT_STATS:
 			ctx->stats = true;
+			break;
+		case OPT_TIMESTAMP:
+			ctx->timestamp = true;
 			break;
 		case OPT_FORCE:
 			ctx->force = true;

@@ -41,6 +41,7 @@ struct nk_ctx {
 	bool pretty;
 	bool force;
 	bool stats;              /* -s: counters in show */
+	bool timestamp;          /* -t: monitor stamps every event */
 	const char *netns;
 	/* per command */
 	struct out out;
@@ -180,6 +181,7 @@ NK_COMMAND(cmd_bind_tx);
 NK_COMMAND(cmd_unbind);
 NK_COMMAND(cmd_show_devices);
 NK_COMMAND(cmd_show_bindings);
+NK_COMMAND(cmd_monitor);
 int cmd_show_kernel(struct nk_ctx *ctx, const void *args);
 int cmd_show_leases(struct nk_ctx *ctx, const void *args);
 
