@@ -80,7 +80,7 @@ static void now_iso(char *buf, size_t len)
 /* The name nkctl knows the namespace by that has nsid here, or NULL. */
 static const char *nsid_name(struct monitor *m, int32_t nsid)
 {
-	struct nk_ns *ns = nk_ns_by_nsid(m->ctx, m->here, nsid);
+	struct nk_ns *ns = m->lookups ? nk_ns_by_nsid(m->ctx, m->here, nsid) : NULL;
 
 	return ns && ns->spec[0] ? ns->spec : NULL;
 }
@@ -146,9 +146,9 @@ static int related_resync(struct monitor *m)
 {
 	int ret = 0;
 
-	if (m->want[MON_LEASE])
+	if (m->lookups && m->want[MON_LEASE])
 		ret = mon_leases_sync(m, true);
-	if (!ret && m->want[MON_BINDING])
+	if (!ret && m->lookups && m->want[MON_BINDING])
 		ret = mon_bindings_sync(m, true);
 	return ret;
 }
@@ -183,7 +183,8 @@ static int on_nsid(struct monitor *m, const struct nk_ev *ev)
 	mon_begin(m, MON_NSID, ev->nlh->nlmsg_type == RTM_DELNSID ? "del" : "new", ev->nsid);
 	out_obj_open(&m->ctx->out, "namespace");
 	out_int(&m->ctx->out, "id", "nsid %lld", id);
-	nk_ctx_forget_others(m->ctx);  /* a namespace named since the last look */
+	if (m->lookups)
+		nk_ctx_forget_others(m->ctx);  /* a namespace named since the last look */
 	name = ev->nlh->nlmsg_type == RTM_NEWNSID && ev->nsid < 0 ? nsid_name(m, id) : NULL;
 	if (name)
 		out_str(&m->ctx->out, "netns", " (netns %s)", name);
@@ -283,7 +284,7 @@ static int on_page_pool(struct monitor *m, const struct nk_ev *ev, uint8_t cmd)
 		ret = mon_end(m);
 	}
 	/* A binding comes and goes with a queue's memory provider: pools too. */
-	if (!ret && ev->nsid < 0 && m->want[MON_BINDING])
+	if (!ret && ev->nsid < 0 && m->lookups && m->want[MON_BINDING])
 		ret = mon_bindings_sync(m, true);
 	return ret;
 }
@@ -306,6 +307,11 @@ static int on_genl(struct monitor *m, const struct nk_ev *ev)
 	default:
 		return 0;
 	}
+}
+
+int mon_notification(struct monitor *m, const struct nk_ev *ev)
+{
+	return ev->proto == NETLINK_ROUTE ? on_rtnl(m, ev) : on_genl(m, ev);
 }
 
 /* ---- re-dumps ---- */
@@ -369,7 +375,7 @@ static int on_event(const struct nk_ev *ev, void *data)
 	case NK_EV_FILE:
 		return on_state_file(m, ev);
 	case NK_EV_MSG:
-		return ev->proto == NETLINK_ROUTE ? on_rtnl(m, ev) : on_genl(m, ev);
+		return mon_notification(m, ev);
 	}
 	return 0;
 }
@@ -471,6 +477,7 @@ static int monitor_setup(struct nk_ctx *ctx, const struct monitor_args *a, struc
 	memset(m, 0, sizeof(*m));
 	m->ctx = ctx;
 	m->all_nsid = a->all_nsid;
+	m->lookups = true;
 	m->count = a->count;
 	m->rtnl_src = m->genl_src = -1;
 	for (int i = 0; i < MON_LOST; i++)

@@ -60,6 +60,8 @@ struct monitor {
 	struct nk_ctx *ctx;
 	bool want[MON_N];
 	bool all_nsid;
+	bool lookups;              /* name namespaces, re-dump on related events
+				      (false: decode and print only, the fuzzer) */
 	uint32_t count;            /* 0: no limit */
 	uint64_t printed;
 	int status;                /* the exit status once the loop ends */
@@ -76,6 +78,10 @@ struct monitor {
  * non-zero when the monitor must stop (count reached, output closed). */
 void mon_begin(struct monitor *m, enum mon_obj obj, const char *action, int32_t nsid);
 int mon_end(struct monitor *m);
+
+/* One notification (NK_EV_MSG) of rtnetlink or the netdev family: decoded,
+ * printed, snapshots updated. 0, or non-zero to stop. */
+int mon_notification(struct monitor *m, const struct nk_ev *ev);
 
 /* Snapshots (monsnap.c): take the first one quietly, or re-take it and print
  * what changed. Each returns 0 or mon_end's stop. */
