@@ -243,10 +243,14 @@ static int on_netdev(struct monitor *m, const struct nk_ev *ev, uint8_t cmd)
 	return mon_end(m);
 }
 
-static void print_pool(struct monitor *m, const struct nk_pool *p, int32_t nsid)
+int mon_print_pool(struct monitor *m, const char *action, const struct nk_pool *p,
+		   int32_t nsid)
 {
 	struct out *o = &m->ctx->out;
 
+	if (!m->want[MON_PAGE_POOL])
+		return 0;
+	mon_begin(m, MON_PAGE_POOL, action, nsid);
 	out_obj_open(o, "page-pool");
 	out_uint(o, "id", "page-pool %llu", p->id);
 	if (p->ifindex) {
@@ -270,6 +274,7 @@ static void print_pool(struct monitor *m, const struct nk_pool *p, int32_t nsid)
 	}
 	out_text(o, "\n");
 	out_obj_close(o);
+	return mon_end(m);
 }
 
 static int on_page_pool(struct monitor *m, const struct nk_ev *ev, uint8_t cmd)
@@ -277,11 +282,11 @@ static int on_page_pool(struct monitor *m, const struct nk_ev *ev, uint8_t cmd)
 	struct nk_pool p;
 	int ret = 0;
 
-	if (m->want[MON_PAGE_POOL] && !netdev_parse_pool(ev->nlh, &p)) {
-		mon_begin(m, MON_PAGE_POOL, ntf_action(cmd, NK_NETDEV_CMD_PAGE_POOL_ADD_NTF,
-						       NK_NETDEV_CMD_PAGE_POOL_DEL_NTF), ev->nsid);
-		print_pool(m, &p, ev->nsid);
-		ret = mon_end(m);
+	if (!netdev_parse_pool(ev->nlh, &p)) {
+		if (ev->nsid < 0)
+			mon_pool_event(m, &p, cmd == NK_NETDEV_CMD_PAGE_POOL_DEL_NTF);
+		ret = mon_print_pool(m, ntf_action(cmd, NK_NETDEV_CMD_PAGE_POOL_ADD_NTF,
+						   NK_NETDEV_CMD_PAGE_POOL_DEL_NTF), &p, ev->nsid);
 	}
 	/* A binding comes and goes with a queue's memory provider: pools too. */
 	if (!ret && ev->nsid < 0 && m->lookups && m->want[MON_BINDING])
@@ -342,6 +347,8 @@ static int on_lost(struct monitor *m, const struct nk_ev *ev)
 	ret = mon_end(m);
 	if (!ret)
 		ret = mon_links_sync(m, true);
+	if (!ret && m->want[MON_PAGE_POOL] && m->genl_src >= 0)
+		ret = mon_pools_sync(m, true);
 	return ret ? ret : redump(m);
 }
 
@@ -461,6 +468,8 @@ static int other_sources(struct monitor *m)
 static void first_snapshots(struct monitor *m)
 {
 	mon_links_sync(m, false);
+	if (m->want[MON_PAGE_POOL] && m->genl_src >= 0)
+		mon_pools_sync(m, false);
 	if (m->want[MON_LEASE])
 		mon_leases_sync(m, false);
 	if (m->want[MON_BINDING])

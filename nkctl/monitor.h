@@ -15,6 +15,7 @@
 #include "bindings.h"
 #include "event.h"
 #include "nkctl.h"
+#include "pagepool.h"
 
 /* What monitor reports, in the order of its keywords. */
 enum mon_obj {
@@ -72,6 +73,7 @@ struct monitor {
 	struct mon_leases leases;
 	struct nk_binding_list bindings;   /* alive ones, and the kernel's */
 	struct nk_binding_list holders;    /* alive holders' state */
+	struct nk_pool_list pools;         /* the command's namespace's page pools */
 };
 
 /* One event record: mon_begin, its object's keys, mon_end. mon_end returns
@@ -90,6 +92,13 @@ int mon_leases_sync(struct monitor *m, bool print);
 int mon_bindings_sync(struct monitor *m, bool print);
 int mon_holders_sync(struct monitor *m, bool print);
 void mon_snap_free(struct monitor *m);
+/* Page pools: the snapshot follows the notifications (a new or changed pool
+ * is kept, a deleted one dropped); a resync re-dumps them. */
+int mon_pools_sync(struct monitor *m, bool print);
+void mon_pool_event(struct monitor *m, const struct nk_pool *p, bool gone);
+/* One page-pool record (monitor.c). */
+int mon_print_pool(struct monitor *m, const char *action, const struct nk_pool *p,
+		   int32_t nsid);
 /* The snapshot's entry for (nsid, ifindex), or NULL. */
 struct mon_link *mon_link_find(struct mon_links *l, int32_t nsid, int ifindex);
 /* A notification about a link: update the snapshot and print new, change

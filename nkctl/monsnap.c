@@ -11,6 +11,7 @@
 #include <string.h>
 #include <linux/rtnetlink.h>
 
+#include "compat.h"
 #include "monitor.h"
 #include "netdev.h"
 #include "rtnl.h"
@@ -442,12 +443,57 @@ int mon_holders_sync(struct monitor *m, bool print)
 	return bindings_diff(m, &m->holders, &now, print, true, holder_print, "exit", "start");
 }
 
+/* ---- page pools ---- */
+
+static struct nk_pool *pool_find(struct nk_pool_list *l, uint32_t id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].id == id)
+			return &l->v[i];
+	return NULL;
+}
+
+void mon_pool_event(struct monitor *m, const struct nk_pool *p, bool gone)
+{
+	struct nk_pool *old = pool_find(&m->pools, p->id);
+
+	if (gone && old)
+		*old = m->pools.v[--m->pools.n];
+	else if (old)
+		*old = *p;
+	else if (!gone && (old = nk_grow(&m->pools.v, &m->pools.n, &m->pools.cap, sizeof(*old))))
+		*old = *p;
+}
+
+int mon_pools_sync(struct monitor *m, bool print)
+{
+	const struct genl_family *fam;
+	struct nl_sock *s = nk_ns_try_netdev(m->here, &fam);
+	struct nk_pool_list now;
+	struct nl_err err;
+	int ret = 0;
+
+	if (!s || !genl_has_op(fam, NK_NETDEV_CMD_PAGE_POOL_GET) ||
+	    netdev_pool_dump(s, fam, &now, &err))
+		return 0;
+	for (size_t i = 0; print && i < m->pools.n && !ret; i++)
+		if (!pool_find(&now, m->pools.v[i].id))
+			ret = mon_print_pool(m, "del", &m->pools.v[i], NK_EV_NSID_LOCAL);
+	for (size_t i = 0; print && i < now.n && !ret; i++)
+		if (!pool_find(&m->pools, now.v[i].id))
+			ret = mon_print_pool(m, "new", &now.v[i], NK_EV_NSID_LOCAL);
+	nk_pool_list_free(&m->pools);
+	m->pools = now;
+	return ret;
+}
+
 void mon_snap_free(struct monitor *m)
 {
 	free(m->links.v);
 	free(m->leases.v);
 	nk_binding_list_free(&m->bindings);
 	nk_binding_list_free(&m->holders);
+	nk_pool_list_free(&m->pools);
 	memset(&m->links, 0, sizeof(m->links));
 	memset(&m->leases, 0, sizeof(m->leases));
 }
