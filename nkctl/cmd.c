@@ -121,7 +121,7 @@ static int unknown_command(const struct nk_table *t, const char *word)
 {
 	const struct nk_cmd *d = default_cmd(t);
 	struct nk_suggest sg = { .word = word };
-	char names[512], hint[160];
+	char names[512], hint[160] = "";
 
 	if (word[0] == '-' && strcmp(t->path, "nkctl"))
 		return nk_error(NK_EXIT_USAGE,
