@@ -9,13 +9,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -123,7 +121,7 @@ static void close_other_fds_but_ctx(const struct nk_ctx *ctx, const int *keep, s
 	close_other_fds(all, count);
 }
 
-/* The signals a holder waits for, through its signalfd. */
+/* The signals a holder waits for, through its event loop. */
 static void holder_sigset(sigset_t *set)
 {
 	sigemptyset(set);
