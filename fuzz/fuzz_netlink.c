@@ -27,6 +27,15 @@
  * compact for the others). Each JSON document
  * must be valid JSON (jsoncheck.h) and each error exactly one Error: line;
  * the harness aborts when not.
+ *
+ * The same buffer is then one datagram of notifications as "nkctl monitor"
+ * receives it (nk_ev_walk): once as rtnetlink (RTM_NEWLINK, RTM_DELLINK,
+ * RTM_NEWNSID, RTM_DELNSID), once as the netdev family (dev-*-ntf,
+ * page-pool-*-ntf, whatever the message type), through mon_notification()
+ * with its link snapshot kept across messages; each record it prints must
+ * be one valid JSON document (or a text line). Every message also goes to
+ * genl_parse_family(), the CTRL_CMD_GETFAMILY decoder with its multicast
+ * groups.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -46,6 +55,7 @@
 #include "ethtool.h"
 #include "nic.h"
 #include "leases.h"
+#include "monitor.h"
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
@@ -387,6 +397,92 @@ static void check_json(int mode, int doc, const struct lists *L)
 	free(buf);
 }
 
+/* ---- nkctl monitor's notifications ---- */
+
+struct mon_fuzz {
+	struct monitor *m;
+	FILE *fp;
+	char **buf;
+	size_t *len;
+	size_t done;      /* what was checked already */
+	bool json;
+};
+
+/* What one notification printed: nothing, or one whole document. */
+static void mon_check(struct mon_fuzz *f)
+{
+	const char *doc, *why;
+	size_t n, at;
+	char detail[96];
+
+	fflush(f->fp);
+	n = *f->len - f->done;
+	if (!n)
+		return;
+	doc = *f->buf + f->done;
+	f->done = *f->len;
+	if (!f->json)
+		return;
+	if (strnlen(doc, n) != n)
+		die("JSON", "a NUL byte in a monitor record", doc, n);
+	why = jsoncheck(doc, n, &at);
+	if (why) {
+		snprintf(detail, sizeof(detail), "%s (monitor record, offset %zu)", why, at);
+		die("invalid JSON", detail, doc, n);
+	}
+}
+
+static int mon_cb(const struct nk_ev *ev, void *data)
+{
+	struct mon_fuzz *f = data;
+
+	mon_notification(f->m, ev);
+	mon_check(f);
+	return 0;
+}
+
+static void fuzz_monitor(const char *buf, size_t size)
+{
+	struct nk_ctx ctx;
+	struct monitor m;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	struct mon_fuzz f = { &m, fp, &out, &len, 0, size & 1 };
+	int32_t nsid = size & 4 ? 3 : NK_EV_NSID_LOCAL;
+
+	if (!fp)
+		abort();
+	nk_ctx_init(&ctx);
+	ctx.json = f.json;
+	ctx.timestamp = size & 2;
+	out_init(&ctx.out, fp, f.json, false);
+	memset(&m, 0, sizeof(m));
+	m.ctx = &ctx;
+	for (int i = 0; i < MON_N; i++)
+		m.want[i] = true;
+	nk_ev_walk(buf, size, 0, NETLINK_ROUTE, nsid, mon_cb, &f);
+	nk_ev_walk(buf, size, 1, NETLINK_GENERIC, nsid, mon_cb, &f);
+	mon_snap_free(&m);
+	fclose(fp);
+	free(out);
+}
+
+static void fuzz_family(const char *buf, size_t size)
+{
+	const struct nlmsghdr *nlh = (const void *)buf;
+	int len = (int)size;
+
+	for (; nl_msg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+		struct genl_family fam;
+
+		memset(&fam, 0, sizeof(fam));
+		if (!genl_parse_family(nlh, &fam) && fam.nmcast > GENL_MAX_MCAST)
+			die("family", "more multicast groups than room", NULL, 0);
+		genl_mcast_id(&fam, "mgmt");
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lists L;
@@ -437,6 +533,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		print_doc(devnull, MODE_TEXT, doc, &L);
 		check_json(size & 1 ? MODE_PRETTY : MODE_JSON, doc, &L);
 	}
+
+	fuzz_monitor(buf, size);
+	fuzz_family(buf, size);
 
 	nk_view_free(&L.v);
 	nk_ntuple_list_free(&L.rules);

@@ -25,9 +25,38 @@ static const struct nl_attr_desc ctrl_attrs[] = {
 };
 static const struct nl_attr_space ctrl_space = NL_SPACE(ctrl_attrs);
 
+/* One CTRL_ATTR_MCAST_GRP_* nest; a group without name or id is skipped. */
+static void family_mcast(struct genl_family *fam, const struct nlattr *grp)
+{
+	struct genl_mcast *m;
+	struct nl_attrs g;
+
+	nl_parse_nested(&g, grp, CTRL_ATTR_MCAST_GRP_ID);
+	if (!g.tb[CTRL_ATTR_MCAST_GRP_NAME] || !g.tb[CTRL_ATTR_MCAST_GRP_ID] ||
+	    fam->nmcast >= GENL_MAX_MCAST)
+		return;
+	m = &fam->mcast[fam->nmcast];
+	nl_get_str(g.tb[CTRL_ATTR_MCAST_GRP_NAME], m->name, sizeof(m->name));
+	m->id = (uint32_t)nl_get_uint(g.tb[CTRL_ATTR_MCAST_GRP_ID]);
+	if (m->name[0] && m->id)
+		fam->nmcast++;
+}
+
+uint32_t genl_mcast_id(const struct genl_family *fam, const char *name)
+{
+	for (size_t i = 0; i < fam->nmcast; i++)
+		if (!strcmp(fam->mcast[i].name, name))
+			return fam->mcast[i].id;
+	return 0;
+}
+
 static int family_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct genl_family *fam = data;
+	return genl_parse_family(nlh, data);
+}
+
+int genl_parse_family(const struct nlmsghdr *nlh, struct genl_family *fam)
+{
 	struct nl_attrs a, op;
 	const struct nlattr *it;
 
@@ -55,6 +84,9 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 				(uint32_t)nl_get_uint(op.tb[CTRL_ATTR_OP_FLAGS]) : 0;
 		}
 	}
+	if (a.tb[CTRL_ATTR_MCAST_GROUPS])
+		mnl_attr_for_each_nested(it, a.tb[CTRL_ATTR_MCAST_GROUPS])
+			family_mcast(fam, it);
 	fam->present = true;
 	return 0;
 }

@@ -9,6 +9,14 @@
 #include "nl.h"
 
 #define GENL_MAX_OPS 64
+#define GENL_MAX_MCAST 8
+#define GENL_NAMSIZ 16
+
+/* A multicast group of a family (CTRL_ATTR_MCAST_GROUPS). */
+struct genl_mcast {
+	char name[GENL_NAMSIZ];
+	uint32_t id;
+};
 
 struct genl_family {
 	bool resolved;
@@ -18,6 +26,8 @@ struct genl_family {
 	uint32_t maxattr;
 	uint32_t op_flags[GENL_MAX_OPS];  /* CTRL_ATTR_OP_FLAGS by command */
 	bool op_present[GENL_MAX_OPS];
+	struct genl_mcast mcast[GENL_MAX_MCAST];
+	size_t nmcast;
 };
 
 /* Resolve name once over a NETLINK_GENERIC socket. A missing family is not
@@ -25,6 +35,11 @@ struct genl_family {
 int genl_resolve(struct nl_sock *s, const char *name, struct genl_family *fam,
 		 struct nl_err *err);
 bool genl_has_op(const struct genl_family *fam, unsigned int cmd);
+/* The id of fam's multicast group name, or 0 when it has none by that name. */
+uint32_t genl_mcast_id(const struct genl_family *fam, const char *name);
+/* Decode a CTRL_CMD_GETFAMILY reply (or CTRL_CMD_NEWFAMILY) into fam; -EPROTO
+ * when it carries no family id. */
+int genl_parse_family(const struct nlmsghdr *nlh, struct genl_family *fam);
 
 /* Start a generic netlink request for cmd of fam. */
 struct nlmsghdr *genl_msg(struct nl_sock *s, const struct genl_family *fam,

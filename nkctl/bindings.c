@@ -52,7 +52,12 @@ static void print_size(struct out *o, uint64_t size)
 
 void nk_print_binding(struct out *o, const struct nk_binding *b)
 {
-	out_obj_open(o, NULL);
+	nk_print_binding_as(o, NULL, b);
+}
+
+void nk_print_binding_as(struct out *o, const char *key, const struct nk_binding *b)
+{
+	out_obj_open(o, key);
 	out_uint(o, "id", "binding %llu", b->id);
 	out_str(o, "direction", " %s", b->rx ? "rx" : "tx");
 	out_uint(o, "ifindex", NULL, (unsigned int)b->ifindex);
@@ -203,7 +208,7 @@ static int add_kernel_bindings(struct nk_ctx *ctx, struct nk_binding_list *l,
 }
 
 /* The bindings of the command's namespace: state files, then the kernel's. */
-static int load_bindings(struct nk_ctx *ctx, struct nk_binding_list *out, bool *kernel_ok)
+int nk_bindings_load(struct nk_ctx *ctx, struct nk_binding_list *out, bool *kernel_ok)
 {
 	struct nk_binding_list all;
 	struct nk_ns *here;
@@ -244,7 +249,7 @@ int cmd_show_bindings(struct nk_ctx *ctx, const void *args)
 	bool kernel_ok;
 	int ret;
 
-	ret = load_bindings(ctx, &l, &kernel_ok);
+	ret = nk_bindings_load(ctx, &l, &kernel_ok);
 	if (ret)
 		return ret;
 	/* A typo is not "no bindings": a device nothing names must exist. */
@@ -323,7 +328,7 @@ int cmd_unbind(struct nk_ctx *ctx, const void *args)
 	bool kernel_ok;
 	int ret;
 
-	ret = load_bindings(ctx, &l, &kernel_ok);
+	ret = nk_bindings_load(ctx, &l, &kernel_ok);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < l.n && !ret; i++) {

@@ -85,6 +85,13 @@ int nk_hold(struct nk_ctx *ctx, struct nk_binding *b, struct nk_dmabuf *d,
 
 /* One binding object, as bind-rx, bind-tx, show bindings and unbind print it. */
 void nk_print_binding(struct out *o, const struct nk_binding *b);
+/* The same under key (inside an object). */
+void nk_print_binding_as(struct out *o, const char *key, const struct nk_binding *b);
+/* The bindings of the command's namespace: the state files of holders there
+ * (alive or stale), then those the kernel shows on its queues that no state
+ * file knows; sorted by id. *kernel_ok: the queues could be read. Prints the
+ * error and returns the exit code on failure. */
+int nk_bindings_load(struct nk_ctx *ctx, struct nk_binding_list *out, bool *kernel_ok);
 const char *nk_hold_mode_name(enum nk_hold_mode mode);
 
 #endif

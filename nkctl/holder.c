@@ -9,13 +9,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -26,14 +24,17 @@
 
 #include "bindings.h"
 #include "bpfutil.h"
+#include "event.h"
 #include "rtnl.h"
 
 struct holder {
+	struct nk_ctx *ctx;
 	struct nk_binding *b;
 	enum nk_hold_mode mode;
 	int state_fd;            /* locked for as long as we live */
-	int monitor_fd;          /* RTNLGRP_LINK of the command's namespace */
-	int signal_fd;
+	struct nk_ev_loop ev;    /* RTNLGRP_LINK of the command's namespace, signals */
+	bool ev_open;
+	int status;              /* the exit status once holder_event ends the wait */
 	char tmp_path[160], path[128];
 	pid_t child;             /* NK_HOLD_COMMAND */
 };
@@ -51,22 +52,6 @@ static void holder_say(const struct holder *h, const char *fmt, const char *arg)
 	}
 }
 
-static int monitor_open(void)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
-
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
 /* Is the bound device still here? Asked after the monitor lost messages. */
 static bool device_present(struct nk_ctx *ctx, int ifindex)
 {
@@ -79,37 +64,18 @@ static bool device_present(struct nk_ctx *ctx, int ifindex)
 	return rtnl_link_get(s, NULL, ifindex, &l, &err) != -ENODEV;
 }
 
-/* Read link notifications; true when the device was deleted. A device that
+/* Is this link notification the deletion of the bound device? A device that
  * moves to another namespace keeps its binding, so a move is not an end. */
-static bool device_gone(struct nk_ctx *ctx, const struct holder *h)
+static bool is_deletion(const struct nlmsghdr *nlh, int ifindex)
 {
-	char buf[16384];
-	ssize_t got;
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	struct nl_attrs a;
 
-	while ((got = recv(h->monitor_fd, buf, sizeof(buf), 0)) != 0) {
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
-		int len = (int)got;
-
-		if (got < 0) {
-			if (errno == ENOBUFS)
-				return !device_present(ctx, h->b->ifindex);
-			return false;
-		}
-		for (; nl_msg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
-			const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
-			struct nl_attrs a;
-
-			if (nlh->nlmsg_type != RTM_DELLINK ||
-			    mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi) ||
-			    ifi->ifi_index != h->b->ifindex)
-				continue;
-			nl_parse_msg(&a, nlh, sizeof(*ifi), IFLA_MAX < 63 ? IFLA_MAX : 63);
-			if (a.tb[IFLA_NEW_NETNSID] || a.tb[IFLA_NEW_IFINDEX])
-				continue;
-			return true;
-		}
-	}
-	return false;
+	if (nlh->nlmsg_type != RTM_DELLINK || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi) ||
+	    ifi->ifi_index != ifindex)
+		return false;
+	nl_parse_msg(&a, nlh, sizeof(*ifi), IFLA_MAX < 63 ? IFLA_MAX : 63);
+	return !a.tb[IFLA_NEW_NETNSID] && !a.tb[IFLA_NEW_IFINDEX];
 }
 
 /* The detached holder keeps only what holds the binding. */
@@ -141,10 +107,10 @@ static void close_other_fds(const int *keep, size_t n)
 static void close_other_fds_but_ctx(const struct nk_ctx *ctx, const int *keep, size_t n)
 {
 	const struct nk_ns *here = ctx->nns ? ctx->ns[0] : NULL;
-	int all[9];
+	int all[10];
 	size_t count = 0;
 
-	for (size_t i = 0; i < n && count < 6; i++)
+	for (size_t i = 0; i < n && count < 7; i++)
 		all[count++] = keep[i];
 	if (here && nl_is_open(&here->genl))
 		all[count++] = mnl_socket_get_fd(here->genl.mnl);
@@ -155,7 +121,7 @@ static void close_other_fds_but_ctx(const struct nk_ctx *ctx, const int *keep, s
 	close_other_fds(all, count);
 }
 
-/* The signals a holder waits for, through its signalfd. */
+/* The signals a holder waits for, through its event loop. */
 static void holder_sigset(sigset_t *set)
 {
 	sigemptyset(set);
@@ -163,16 +129,6 @@ static void holder_sigset(sigset_t *set)
 	sigaddset(set, SIGTERM);
 	sigaddset(set, SIGHUP);
 	sigaddset(set, SIGCHLD);
-}
-
-static int signals_block(void)
-{
-	sigset_t set;
-
-	holder_sigset(&set);
-	if (sigprocmask(SIG_BLOCK, &set, NULL))
-		return -errno;
-	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
 static void signals_unblock(void)
@@ -193,50 +149,64 @@ static int child_status(int status)
 	return NK_EXIT_FAIL;
 }
 
+/* The bound device went away: the binding is over. 1 ends the wait. */
+static int device_gone(struct holder *h)
+{
+	holder_say(h, "%s is gone; its binding ended", h->b->ifname);
+	if (h->child > 0)
+		kill(h->child, SIGTERM);
+	if (h->mode == NK_HOLD_COMMAND)
+		return 0; /* we end with the command */
+	h->status = NK_EXIT_NOTFOUND;
+	return 1;
+}
+
+static int holder_signal(struct holder *h, int signo)
+{
+	int status;
+
+	if (signo == SIGCHLD) {
+		if (h->child > 0 && waitpid(h->child, &status, WNOHANG) == h->child) {
+			h->status = child_status(status);
+			return 1;
+		}
+		return 0;
+	}
+	if (signo == SIGHUP && h->mode == NK_HOLD_DAEMON)
+		return 0;
+	if (h->child > 0) {
+		/* The command decides how to end; we end with it. */
+		kill(h->child, signo);
+		return 0;
+	}
+	h->status = NK_EXIT_OK;
+	return 1;
+}
+
+static int holder_event(const struct nk_ev *ev, void *data)
+{
+	struct holder *h = data;
+
+	switch (ev->kind) {
+	case NK_EV_SIGNAL:
+		return holder_signal(h, ev->signo);
+	case NK_EV_MSG:
+		return is_deletion(ev->nlh, h->b->ifindex) ? device_gone(h) : 0;
+	case NK_EV_LOST:
+		/* Notifications were lost: ask whether the device is still here. */
+		return device_present(h->ctx, h->b->ifindex) ? 0 : device_gone(h);
+	default:
+		return 0;
+	}
+}
+
 /*
  * Wait for the end: a signal, the device's deletion, or (command mode) the
  * command's exit. Returns the exit status.
  */
-static int holder_wait(struct nk_ctx *ctx, struct holder *h)
+static int holder_wait(struct holder *h)
 {
-	struct pollfd p[2] = {
-		{ .fd = h->signal_fd, .events = POLLIN },
-		{ .fd = h->monitor_fd, .events = POLLIN },
-	};
-
-	for (;;) {
-		struct signalfd_siginfo si;
-
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return NK_EXIT_FAIL;
-		}
-		if (p[1].revents && device_gone(ctx, h)) {
-			holder_say(h, "%s is gone; its binding ended", h->b->ifname);
-			if (h->child > 0)
-				kill(h->child, SIGTERM);
-			if (h->mode != NK_HOLD_COMMAND)
-				return NK_EXIT_NOTFOUND;
-		}
-		while (read(h->signal_fd, &si, sizeof(si)) == sizeof(si)) {
-			int status;
-
-			if (si.ssi_signo == SIGCHLD) {
-				if (h->child > 0 && waitpid(h->child, &status, WNOHANG) == h->child)
-					return child_status(status);
-				continue;
-			}
-			if (si.ssi_signo == SIGHUP && h->mode == NK_HOLD_DAEMON)
-				continue;
-			if (h->child > 0) {
-				/* The command decides how to end; we end with it. */
-				kill(h->child, (int)si.ssi_signo);
-				continue;
-			}
-			return NK_EXIT_OK;
-		}
-	}
+	return nk_ev_run(&h->ev, holder_event, h) < 0 ? NK_EXIT_FAIL : h->status;
 }
 
 /* Give up the binding: socket first (the kernel unbinds), then the state,
@@ -246,8 +216,7 @@ static void holder_end(struct nk_ctx *ctx, struct holder *h, struct nk_dmabuf *d
 	nk_ctx_release(ctx);
 	nk_dmabuf_close(d);
 	unlink(h->path);
-	close(h->monitor_fd);
-	close(h->signal_fd);
+	nk_ev_close(&h->ev);
 	close(h->state_fd);
 }
 
@@ -299,14 +268,37 @@ static void run_command(const struct nk_binding *b, const struct nk_dmabuf *d, c
 	_exit(127);
 }
 
-static int holder_setup(struct holder *h, struct nk_binding *b, enum nk_hold_mode mode)
+/* The holder's events: link notifications of its namespace, its signals. */
+static int holder_events(struct holder *h)
+{
+	sigset_t set;
+	int src, ret;
+
+	ret = nk_ev_init(&h->ev);
+	if (ret)
+		return nk_error_errno(-ret, "cannot watch %s", h->b->ifname);
+	h->ev_open = true;
+	src = nk_ev_netlink(&h->ev, NETLINK_ROUTE, false);
+	ret = src < 0 ? src : nk_ev_join(&h->ev, src, RTNLGRP_LINK);
+	if (ret)
+		return nk_error_errno(-ret, "cannot watch %s", h->b->ifname);
+	holder_sigset(&set);
+	ret = nk_ev_signals(&h->ev, &set);
+	if (ret < 0)
+		return nk_error_errno(-ret, "cannot set up signal handling");
+	return 0;
+}
+
+static int holder_setup(struct nk_ctx *ctx, struct holder *h, struct nk_binding *b,
+			enum nk_hold_mode mode)
 {
 	int ret;
 
 	memset(h, 0, sizeof(*h));
+	h->ctx = ctx;
 	h->b = b;
 	h->mode = mode;
-	h->state_fd = h->monitor_fd = h->signal_fd = -1;
+	h->state_fd = -1;
 	ret = nk_private_dir(NK_RUN_DIR);
 	if (!ret)
 		ret = nk_private_dir(NK_BIND_STATE_DIR);
@@ -327,37 +319,31 @@ static int holder_setup(struct holder *h, struct nk_binding *b, enum nk_hold_mod
 		ret = nk_error_errno(errno, "cannot lock %s", h->tmp_path);
 		goto fail;
 	}
-	h->monitor_fd = monitor_open();
-	if (h->monitor_fd < 0) {
-		ret = nk_error_errno(-h->monitor_fd, "cannot watch %s", b->ifname);
+	ret = holder_events(h);
+	if (ret)
 		goto fail;
-	}
-	h->signal_fd = signals_block();
-	if (h->signal_fd < 0) {
-		ret = nk_error_errno(errno, "cannot set up signal handling");
-		goto fail;
-	}
 	return 0;
 fail:
 	unlink(h->tmp_path);
-	if (h->monitor_fd >= 0)
-		close(h->monitor_fd);
+	if (h->ev_open)
+		nk_ev_close(&h->ev);
 	close(h->state_fd);
+	signals_unblock();
 	return ret;
 }
 
 static void holder_abort(struct holder *h)
 {
 	unlink(h->tmp_path);
-	close(h->monitor_fd);
-	close(h->signal_fd);
+	nk_ev_close(&h->ev);
 	close(h->state_fd);
 	signals_unblock();
 }
 
 static int hold_detached(struct nk_ctx *ctx, struct holder *h, struct nk_dmabuf *d)
 {
-	int keep[4] = { h->state_fd, h->monitor_fd, h->signal_fd, d->fd };
+	int keep[5] = { h->state_fd, d->fd };
+	size_t nkeep = 2;
 	int devnull, ret;
 	pid_t pid;
 
@@ -383,8 +369,10 @@ static int hold_detached(struct nk_ctx *ctx, struct holder *h, struct nk_dmabuf 
 		if (chdir("/"))
 			_exit(NK_EXIT_FAIL);
 		/* ctx's netlink sockets stay too: ctx->genl holds the binding. */
-		close_other_fds_but_ctx(ctx, keep, 4);
-		status = holder_wait(ctx, h);
+		for (size_t i = 0; i < h->ev.n && nkeep < 5; i++)
+			keep[nkeep++] = nk_ev_fd(&h->ev, (int)i);
+		close_other_fds_but_ctx(ctx, keep, nkeep);
+		status = holder_wait(h);
 		holder_end(ctx, h, d);
 		_exit(status);
 	}
@@ -399,8 +387,7 @@ static int hold_detached(struct nk_ctx *ctx, struct holder *h, struct nk_dmabuf 
 	print_held(ctx, h->b);
 	/* Our copies go; the holder's keep the binding, the dmabuf and the lock. */
 	close(h->state_fd);
-	close(h->monitor_fd);
-	close(h->signal_fd);
+	nk_ev_close(&h->ev);
 	nk_dmabuf_close(d);
 	signals_unblock();
 	return NK_EXIT_OK;
@@ -417,7 +404,7 @@ int nk_hold(struct nk_ctx *ctx, struct nk_binding *b, struct nk_dmabuf *d,
 	b->alive = true;
 	/* A holder lives on in the command's namespace alone. */
 	nk_ctx_forget_others(ctx);
-	ret = holder_setup(&h, b, mode);
+	ret = holder_setup(ctx, &h, b, mode);
 	if (ret)
 		return ret;
 	if (mode == NK_HOLD_DAEMON)
@@ -441,12 +428,11 @@ int nk_hold(struct nk_ctx *ctx, struct nk_binding *b, struct nk_dmabuf *d,
 		}
 		if (h.child == 0) {
 			close(h.state_fd);
-			close(h.monitor_fd);
-			close(h.signal_fd);
+			nk_ev_close(&h.ev);
 			run_command(b, d, cmd);
 		}
 	}
-	ret = holder_wait(ctx, &h);
+	ret = holder_wait(&h);
 	holder_end(ctx, &h, d);
 	signals_unblock();
 	return ret;

@@ -47,6 +47,8 @@ static const struct nk_cmd top_cmds[] = {
 	  "BPF programs that steer packets between a netkit device and the NIC" },
 	{ "doctor", cmd_doctor, NULL, &cmd_doctor_params, NULL,
 	  "check pods' whole path and say what to run to fix each problem" },
+	{ "monitor", cmd_monitor, NULL, &cmd_monitor_params, NULL,
+	  "print events: links, nsids, page pools, leases, bindings, holders" },
 	{ "version", cmd_version, NULL, NULL, NULL, "print the version" },
 };
 const struct nk_table nk_top_table = {
@@ -55,7 +57,7 @@ const struct nk_table nk_top_table = {
 
 /* ---- global options: one table for parsing, usage, completion and docs ---- */
 
-enum opt_id { OPT_JSON, OPT_PRETTY, OPT_STATS, OPT_NETNS, OPT_BATCH, OPT_FORCE, OPT_VERSION, OPT_HELP };
+enum opt_id { OPT_JSON, OPT_PRETTY, OPT_STATS, OPT_TIMESTAMP, OPT_NETNS, OPT_BATCH, OPT_FORCE, OPT_VERSION, OPT_HELP };
 
 struct nk_option {
 	enum opt_id id;
@@ -69,6 +71,8 @@ static const struct nk_option options[] = {
 	{ OPT_PRETTY, { "-p", "-pretty", "--pretty" }, NULL, "indented JSON (implies -j)" },
 	{ OPT_STATS, { "-s", "-stats", "--stats" }, NULL,
 	  "show: counters of devices, queues and leases" },
+	{ OPT_TIMESTAMP, { "-t", "-timestamp", "--timestamp" }, NULL,
+	  "monitor: a time stamp on every event" },
 	{ OPT_NETNS, { "-n", "-netns", "--netns" }, "NETNS", "run in network namespace NETNS" },
 	{ OPT_BATCH, { "-b", "-batch", "--batch" }, "FILE", "read commands from FILE (- : stdin)" },
 	{ OPT_FORCE, { "-f", "-force", "--force" }, NULL, "go on; what is already gone is done" },
@@ -368,6 +372,9 @@ static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 			break;
 		case OPT_STATS:
 			ctx->stats = true;
+			break;
+		case OPT_TIMESTAMP:
+			ctx->timestamp = true;
 			break;
 		case OPT_FORCE:
 			ctx->force = true;

@@ -41,6 +41,7 @@ struct nk_ctx {
 	bool pretty;
 	bool force;
 	bool stats;              /* -s: counters in show */
+	bool timestamp;          /* -t: monitor stamps every event */
 	const char *netns;
 	/* per command */
 	struct out out;
@@ -205,6 +206,7 @@ NK_COMMAND(cmd_unbind);
 NK_COMMAND(cmd_show_devices);
 NK_COMMAND(cmd_show_bindings);
 NK_COMMAND(cmd_doctor);
+NK_COMMAND(cmd_monitor);
 int cmd_show_kernel(struct nk_ctx *ctx, const void *args);
 NK_COMMAND(cmd_show_leases);
 

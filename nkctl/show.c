@@ -74,7 +74,12 @@ static const char *enum_name(char *buf, size_t len, const char *const *names,
 	return buf;
 }
 
-static void print_flags(struct out *o, unsigned int flags)
+const char *nk_operstate_name(uint8_t v, char *buf, size_t len)
+{
+	return enum_name(buf, len, operstates, 7, v);
+}
+
+void nk_print_flags(struct out *o, unsigned int flags)
 {
 	bool first = true;
 
@@ -277,7 +282,7 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 	out_str(o, "ifname", "%s: ", l->ifname);
 	if (netns)
 		out_str(o, "netns", "netns %s ", netns);
-	print_flags(o, l->flags);
+	nk_print_flags(o, l->flags);
 	if (l->kind[0])
 		out_str(o, "kind", "%s ", l->kind);
 	if (l->have & LINK_HAVE_OPERSTATE)

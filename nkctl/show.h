@@ -36,6 +36,11 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 void nk_print_links(struct nk_ctx *ctx, const struct nk_link *const *l, const char *const *netns,
 		    size_t n);
 
+/* A device's ifi_flags as "flags": ["UP", ...] (text "<UP,...> "), and its
+ * IFLA_OPERSTATE as a word. */
+void nk_print_flags(struct out *o, unsigned int flags);
+const char *nk_operstate_name(uint8_t v, char *buf, size_t len);
+
 /* -s: the device's IFLA_STATS64 counters as "stats64" (nkctl/stats.c). */
 void nk_print_link_stats(struct out *o, const struct nk_link *l);
 /* rate: now's links and qstats with every counter the per-second rate since
