@@ -911,8 +911,18 @@ static bool state_name(const char *name, unsigned long long *dev, unsigned long 
 	return name[0] != '.' && sscanf(name, "%llu-%llu-%d", dev, ino, ifindex) == 3;
 }
 
-/* Has the lease of record l ended: does the kernel show no lease on any of
- * its NIC queues? A NIC that cannot be read keeps its records. */
+/* Is NIC queue q leased, and not to a namespace being deleted? Seen from the
+ * NIC, a holder in another namespace has that namespace's nsid, allocated
+ * on demand; a namespace that cleanup_net has begun to take apart has lost
+ * its nsids first, so its leases read netns-id -1 until its devices go. */
+static bool lease_lives(const struct nk_queue *q)
+{
+	return (q->have & QUEUE_HAVE_LEASE) &&
+	       !((q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id < 0);
+}
+
+/* Has the lease of record l ended: does the kernel show no live lease on any
+ * of its NIC queues? A NIC that cannot be read keeps its records. */
 static bool lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
 {
 	const struct genl_family *fam;
@@ -926,7 +936,7 @@ static bool lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease
 	for (size_t i = 0; i < q.n; i++)
 		for (size_t k = 0; k < l->nleased; k++)
 			if (q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX && q.v[i].id == l->leased[k] &&
-			    (q.v[i].have & QUEUE_HAVE_LEASE))
+			    lease_lives(&q.v[i]))
 				ended = false;
 	nk_queue_list_free(&q);
 	return ended;
