@@ -33,7 +33,7 @@ const struct nk_params cmd_unbind_params = {
 	NK_PARAMS("unbind", struct select_args, select_params), NK_RULES(unbind_rules),
 };
 
-static void print_size(struct out *o, uint64_t size)
+const char *nk_size_word(uint64_t size, char *buf, size_t len)
 {
 	static const char units[] = "KMGT";
 	uint64_t v = size;
@@ -43,11 +43,19 @@ static void print_size(struct out *o, uint64_t size)
 		v /= 1024;
 		u++;
 	}
-	out_uint(o, "size", NULL, size);
 	if (u >= 0)
-		out_text(o, " %llu%c", (unsigned long long)v, units[u]);
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[u]);
 	else
-		out_text(o, " %llu", (unsigned long long)v);
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+static void print_size(struct out *o, uint64_t size)
+{
+	char word[32];
+
+	out_uint(o, "size", NULL, size);
+	out_text(o, " %s", nk_size_word(size, word, sizeof(word)));
 }
 
 void nk_print_binding(struct out *o, const struct nk_binding *b)

@@ -63,6 +63,8 @@ struct nk_binding_list {
 	size_t n, cap;
 };
 
+/* A size as the dmabuf keyword takes it: 64M, 2G, 4096. */
+const char *nk_size_word(uint64_t size, char *buf, size_t len);
 /* Sort by binding id. */
 void nk_binding_sort(struct nk_binding_list *l);
 /* Every state file (alive or stale), sorted by id. */

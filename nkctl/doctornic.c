@@ -350,23 +350,6 @@ void dr_check_nic_side(struct dr_report *r, struct dr_pod *p)
 
 /* ---- bindings ---- */
 
-static const char *size_word(uint64_t size, char *buf, size_t len)
-{
-	static const char units[] = "KMGT";
-	uint64_t v = size;
-	int u = -1;
-
-	while (u < 3 && v >= 1024 && !(v % 1024)) {
-		v /= 1024;
-		u++;
-	}
-	if (u >= 0)
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[u]);
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	return buf;
-}
-
 /* End the stale binding's state and, when nkctl knows how it was made,
  * make it again. */
 static void rebind_fix(const struct dr_pod *p, const struct nk_binding *b, char *fix, size_t len)
@@ -384,7 +367,7 @@ static void rebind_fix(const struct dr_pod *p, const struct nk_binding *b, char 
 	else
 		snprintf(src, sizeof(src), "udmabuf");
 	used += (size_t)snprintf(fix + used, len - used, " && nkctl %sbind-rx dev %s queue %s dmabuf %s size %s%s",
-				 ns, b->ifname, qs, src, size_word(b->size, sz, sizeof(sz)),
+				 ns, b->ifname, qs, src, nk_size_word(b->size, sz, sizeof(sz)),
 				 b->hugepages ? " hugepages" : "");
 	if (b->rx_page_size && used < len)
 		snprintf(fix + used, len - used, " rx-page-size %u", b->rx_page_size);

@@ -24,6 +24,7 @@
 #include "compat.h"
 #include "monitor.h"
 #include "pagepool.h"
+#include "show.h"
 
 struct monitor_args {
 	bool all_nsid;
@@ -259,19 +260,7 @@ int mon_print_pool(struct monitor *m, const char *action, const struct nk_pool *
 	}
 	if (p->have & POOL_HAVE_NAPI)
 		out_uint(o, "napi-id", " napi-id %llu", p->napi_id);
-	if (p->have & POOL_HAVE_INFLIGHT)
-		out_uint(o, "inflight", " inflight %llu", p->inflight);
-	if (p->have & POOL_HAVE_INFLIGHT_MEM)
-		out_uint(o, "inflight-mem", " inflight-mem %llu", p->inflight_mem);
-	if (p->have & POOL_HAVE_DETACH_TIME)
-		out_uint(o, "detach-time", " detached %llu", p->detach_time);
-	if (p->have & POOL_HAVE_DMABUF)
-		out_uint(o, "dmabuf", " dmabuf %llu", p->dmabuf);
-	if (p->have & POOL_HAVE_IO_URING) {
-		out_obj_open(o, "io-uring");
-		out_text(o, " io-uring");
-		out_obj_close(o);
-	}
+	nk_print_pool_state(o, p);
 	out_text(o, "\n");
 	out_obj_close(o);
 	return mon_end(m);

@@ -70,6 +70,8 @@ void nk_qstats_rates(struct nk_qstats *q, const struct nk_qstats *before, uint32
 void nk_sleep(uint32_t seconds);
 /* -s: the page pools of an RX queue (by its NAPI) as "page-pools". */
 void nk_print_pools(struct out *o, const struct nk_pool *p, size_t n);
+/* A page pool's inflight, inflight-mem, detach-time and memory provider. */
+void nk_print_pool_state(struct out *o, const struct nk_pool *p);
 /* -s: one queue's qstats as "stats" (nothing when q is NULL). */
 void nk_print_qstats(struct out *o, const struct nk_qstats *q);
 

@@ -164,25 +164,30 @@ static void print_pool_stats(struct out *o, const struct nk_pool *p)
 		print_stats_obj(o, nk_pool_stat_descs, nk_pool_stat_count, p->stats_have, p->stats);
 }
 
+void nk_print_pool_state(struct out *o, const struct nk_pool *p)
+{
+	if (p->have & POOL_HAVE_INFLIGHT)
+		out_uint(o, "inflight", " inflight %llu", p->inflight);
+	if (p->have & POOL_HAVE_INFLIGHT_MEM)
+		out_uint(o, "inflight-mem", " inflight-mem %llu", p->inflight_mem);
+	if (p->have & POOL_HAVE_DETACH_TIME)
+		out_uint(o, "detach-time", " detached %llu", p->detach_time);
+	if (p->have & POOL_HAVE_DMABUF)
+		out_uint(o, "dmabuf", " dmabuf %llu", p->dmabuf);
+	if (p->have & POOL_HAVE_IO_URING) {
+		out_obj_open(o, "io-uring");
+		out_text(o, " io-uring");
+		out_obj_close(o);
+	}
+}
+
 void nk_print_pools(struct out *o, const struct nk_pool *p, size_t n)
 {
 	out_arr_open(o, "page-pools");
 	for (size_t i = 0; i < n; i++, p++) {
 		out_obj_open(o, NULL);
 		out_uint(o, "id", "\n      page-pool %llu", p->id);
-		if (p->have & POOL_HAVE_INFLIGHT)
-			out_uint(o, "inflight", " inflight %llu", p->inflight);
-		if (p->have & POOL_HAVE_INFLIGHT_MEM)
-			out_uint(o, "inflight-mem", " inflight-mem %llu", p->inflight_mem);
-		if (p->have & POOL_HAVE_DETACH_TIME)
-			out_uint(o, "detach-time", " detached %llu", p->detach_time);
-		if (p->have & POOL_HAVE_DMABUF)
-			out_uint(o, "dmabuf", " dmabuf %llu", p->dmabuf);
-		if (p->have & POOL_HAVE_IO_URING) {
-			out_obj_open(o, "io-uring");
-			out_text(o, " io-uring");
-			out_obj_close(o);
-		}
+		nk_print_pool_state(o, p);
 		print_pool_stats(o, p);
 		out_obj_close(o);
 	}
