@@ -151,7 +151,7 @@ check-vm: all $(HELPERS)
 	$(TEST_ENV) testsuite/run --tier vm
 
 # The host tier with every nkctl run under valgrind memcheck.
-# What CI runs: host tier, VM tier (SANITIZE=1), host tier SANITIZE=1, valgrind; totals.
+# What CI runs: host tier, VM tier, host tier SANITIZE=1, valgrind; totals.
 check-all:
 	testsuite/check-all
 

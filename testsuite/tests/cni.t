@@ -153,8 +153,14 @@ for n in $(seq 20); do
 done
 pass "20 ADD/DEL cycles with the namespace gone before DEL"
 expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}')" 0 "no device left"
-nk -n "$HOST" -j show leases
-expect_eq "$(printf '%s' "$OUT" | jq '.leases | length')" 0 "no lease left"
+# The kernel deletes a namespace's devices, and so ends their leases, from a
+# workqueue a little after "ip netns del" returns: wait for that (60 s).
+for _ in $(seq 120); do
+	nk -n "$HOST" -j show leases
+	[ "$(printf '%s' "$OUT" | jq '.leases | length')" = 0 ] && break
+	sleep 0.5
+done
+expect_eq "$(printf '%s' "$OUT" | jq '.leases | length')" 0 "no lease left once the kernel has deleted the namespaces"
 nk -n "$HOST" -j redirect show
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | .ifname]')" '[]' "no route or redirect left"
 expect_eq "$(reservations)" 0 "no IPAM reservation left"
