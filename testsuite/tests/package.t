@@ -21,7 +21,7 @@ if [ "$(readlink -f "$NKCTL")" != "$top/build/nkctl" ]; then
 	done_testing
 fi
 for c in dpkg-buildpackage:dpkg-dev dh:debhelper dh_bash-completion:bash-completion \
-	lintian:lintian git:git readelf:binutils bpftool:bpftool; do
+	lintian:lintian blhc:blhc git:git readelf:binutils bpftool:bpftool; do
 	command -v "${c%%:*}" > /dev/null 2>&1 ||
 		skip "needs ${c%%:*} (Debian package ${c##*:}; sh scripts/install-deps --test installs it)"
 done
@@ -65,6 +65,9 @@ for f in $ldflags; do
 	case " $link " in *" $f "*) ;; *) fail "link line without $f: $link" ;; esac
 done
 pass "the link line carries LDFLAGS ($ldflags)"
+# And Debian's own checker of build logs (PIE is gcc's default on Debian).
+blhc --bindnow "$T_TMP/build.log" > "$T_TMP/blhc.log" 2>&1 || fail "blhc: $(head -n 5 "$T_TMP/blhc.log")"
+pass "blhc --bindnow: no missing flag in the build log"
 
 lintian --no-tag-display-limit "$T_TMP"/nkctl_"${version}"_"$arch".changes > "$T_TMP/lintian.log" 2>&1
 bad=$(grep -E '^[EW]: ' "$T_TMP/lintian.log")
