@@ -2,7 +2,12 @@
 # nkctl -- see README.md. Targets: all check install clean deps fuzz.
 # Options: V=1 (verbose), SANITIZE=1 (ASan+UBSan build in build-san/).
 
-VERSION := 0.1.0
+# The version has one source, debian/changelog's top entry (a native package:
+# the package's version is nkctl's). nkctl -V prints it.
+VERSION := $(shell head -n 1 debian/changelog | cut -d ' ' -f 2 | tr -d '()')
+ifeq ($(VERSION),)
+$(error cannot read the version from debian/changelog)
+endif
 .DEFAULT_GOAL := all
 
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
@@ -29,7 +34,7 @@ endif
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wmissing-prototypes
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -Inkctl -Ibpf -I$(BUILD)/bpf \
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -Inkctl -Ibpf -I$(BUILD)/bpf \
 	-DNKCTL_VERSION='"$(VERSION)"' $(DEPS_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
@@ -69,6 +74,9 @@ $(BUILD)/obj/%.o: %.c config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# nkctl -V prints the version: main.o follows debian/changelog.
+$(BUILD)/obj/nkctl/main.o: debian/changelog
 
 $(BIN): $(OBJS)
 	@$(if $(Q),echo "  LINK    $@")

@@ -107,30 +107,53 @@ const char *dr_ns_word(struct nk_ctx *ctx, const struct nk_ns *ns, char *buf, si
 	return NULL;
 }
 
+const char *dr_shell_word(const char *w, char *buf, size_t len)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789@%+=:,./_-";
+	size_t used = 0;
+
+	if (w[0] && strspn(w, plain) == strlen(w))
+		return w;
+	/* In '...' every character is itself, but ' ends it: write '\''. */
+	buf[used++] = '\'';
+	for (; *w && used + 6 < len; w++) {
+		if (*w == '\'') {
+			memcpy(buf + used, "'\\''", 4);
+			used += 4;
+		} else {
+			buf[used++] = *w;
+		}
+	}
+	buf[used++] = '\'';
+	buf[used] = '\0';
+	return buf;
+}
+
 const char *dr_ns_arg(struct nk_ctx *ctx, const struct nk_ns *ns, char *buf, size_t len)
 {
-	char name[NK_NS_SPEC];
+	char name[NK_NS_SPEC], word[DR_NS_WORD_LEN];
 	const char *w;
 
 	if (ns->here && !ctx->netns)
 		return "";
 	w = dr_ns_word(ctx, ns, name, sizeof(name));
-	snprintf(buf, len, "-n %s ", w ? w : "NETNS");
+	snprintf(buf, len, "-n %s ", w ? dr_shell_word(w, word, sizeof(word)) : "NETNS");
 	return buf;
 }
 
 const char *dr_ip(struct nk_ctx *ctx, const struct nk_ns *ns, char *buf, size_t len)
 {
-	char name[NK_NS_SPEC];
+	char name[NK_NS_SPEC], word[DR_NS_WORD_LEN];
 	const char *w;
 
 	if (ns->here && !ctx->netns)
 		return "ip ";
 	w = dr_ns_word(ctx, ns, name, sizeof(name));
 	if (w && strchr(w, '/'))
-		snprintf(buf, len, "nsenter --net=%s ip ", w);
+		snprintf(buf, len, "nsenter --net=%s ip ", dr_shell_word(w, word, sizeof(word)));
 	else
-		snprintf(buf, len, "ip -n %s ", w ? w : "NETNS");
+		snprintf(buf, len, "ip -n %s ", w ? dr_shell_word(w, word, sizeof(word)) : "NETNS");
 	return buf;
 }
 
@@ -196,7 +219,7 @@ static const char *where(struct dr_pod *p, char *buf, size_t len)
 static void check_device(struct dr_report *r, struct dr_pod *p)
 {
 	const struct nk_link *l = &p->primary;
-	char fix[DR_FIX_LEN], ip[NK_NS_SPEC + 32], wb[NK_NS_SPEC + 16], mode[32], pol[32];
+	char fix[DR_FIX_LEN], ip[DR_IP_LEN], wb[NK_NS_SPEC + 16], mode[32], pol[32];
 	size_t leased = 0;
 
 	if (!(l->flags & IFF_UP)) {
@@ -239,7 +262,7 @@ static void check_device(struct dr_report *r, struct dr_pod *p)
 static void check_mtu(struct dr_report *r, struct dr_pod *p)
 {
 	const struct dr_nic *nic = dr_pod_nic(p);
-	char fix[DR_FIX_LEN], ip[NK_NS_SPEC + 32], ip2[NK_NS_SPEC + 32];
+	char fix[DR_FIX_LEN], ip[DR_IP_LEN], ip2[DR_IP_LEN];
 	uint32_t mtu = p->primary.mtu;
 
 	if (!p->have_peer)

@@ -87,7 +87,8 @@ static void free_name(const struct dr_pod *p, char *name, size_t len)
 static void lease_again_fix(const struct dr_pod *p, const struct dr_nic *n, const uint32_t *q,
 			size_t nq, char *fix, size_t len)
 {
-	char ns[NK_NS_SPEC + 8], pn[NK_NS_SPEC + 32] = "", word[NK_NS_SPEC], qs[128], steer[512] = "";
+	char ns[DR_NS_ARG_LEN], pn[DR_NS_WORD_LEN + 16] = "", word[NK_NS_SPEC], qw[DR_NS_WORD_LEN];
+	char qs[128], steer[512] = "";
 	char name[IF_NAMESIZE];
 	const char *w;
 	bool rss = n->view->rss_ret == 0 && n->view->rss.indir_size;
@@ -96,7 +97,7 @@ static void lease_again_fix(const struct dr_pod *p, const struct dr_nic *n, cons
 	dr_ns_arg(p->ctx, p->pod_ns, ns, sizeof(ns));
 	if (n->ns != p->pod_ns) {
 		w = dr_ns_word(p->ctx, n->ns, word, sizeof(word));
-		snprintf(pn, sizeof(pn), " phys-netns %s", w ? w : "NETNS");
+		snprintf(pn, sizeof(pn), " phys-netns %s", w ? dr_shell_word(w, qw, sizeof(qw)) : "NETNS");
 	}
 	fmt_queues(qs, sizeof(qs), q, nq);
 	if (n->view->rules_ret == 0)
@@ -160,7 +161,7 @@ void dr_check_leases(struct dr_report *r, struct dr_pod *p)
 
 static void check_nic(struct dr_report *r, struct dr_pod *p, const struct dr_nic *n)
 {
-	char fix[DR_FIX_LEN], ip[NK_NS_SPEC + 32];
+	char fix[DR_FIX_LEN], ip[DR_IP_LEN];
 
 	if (!n->found) {
 		dr_check(r, "nic", DR_FAIL, NULL, "the NIC (ifindex %d in %s) is gone", n->link.ifindex,
@@ -180,7 +181,7 @@ static void check_nic(struct dr_report *r, struct dr_pod *p, const struct dr_nic
 static void reserve_fix(const struct dr_pod *p, const struct dr_nic *n, uint32_t q, char *fix,
 			size_t len)
 {
-	char ns[NK_NS_SPEC + 8];
+	char ns[DR_NS_ARG_LEN];
 
 	snprintf(fix, len, "nkctl %snic reserve dev %s queue %u", dr_ns_arg(p->ctx, n->ns, ns, sizeof(ns)),
 		 n->link.ifname, q);
@@ -244,7 +245,7 @@ static bool rule_matches(const struct nk_ntuple *r, const struct nk_addr *a)
 static void steer_add(const struct dr_pod *p, const struct dr_nic *n, const struct nk_addr *a,
 		      uint32_t q, char *buf, size_t len)
 {
-	char ns[NK_NS_SPEC + 8], s[INET6_ADDRSTRLEN];
+	char ns[DR_NS_ARG_LEN], s[INET6_ADDRSTRLEN];
 
 	snprintf(buf, len, "nkctl %ssteer add dev %s flow-type %s dst %s queue %u",
 		 dr_ns_arg(p->ctx, n->ns, ns, sizeof(ns)), n->link.ifname,
@@ -256,7 +257,7 @@ static void check_steer_addr(struct dr_report *r, struct dr_pod *p, const struct
 			     const struct nk_addr *a, uint32_t q)
 {
 	const struct nk_ntuple *other = NULL;
-	char fix[DR_FIX_LEN], add[DR_FIX_LEN / 2], ns[NK_NS_SPEC + 8], s[INET6_ADDRSTRLEN];
+	char fix[DR_FIX_LEN], add[DR_FIX_LEN / 2], ns[DR_NS_ARG_LEN], s[INET6_ADDRSTRLEN];
 
 	dr_addr_str(a, s, sizeof(s));
 	for (size_t i = 0; i < n->view->rules.n; i++) {
@@ -303,7 +304,7 @@ static void check_steering(struct dr_report *r, struct dr_pod *p, const struct d
 
 static void check_xdp(struct dr_report *r, struct dr_pod *p, const struct dr_nic *n)
 {
-	char fix[DR_FIX_LEN], ip[NK_NS_SPEC + 32];
+	char fix[DR_FIX_LEN], ip[DR_IP_LEN];
 
 	if ((n->link.have & LINK_HAVE_XDP) && n->link.xdp_attached) {
 		snprintf(fix, sizeof(fix), "%slink set dev %s xdp off", dr_ip(p->ctx, n->ns, ip, sizeof(ip)),
@@ -354,7 +355,7 @@ void dr_check_nic_side(struct dr_report *r, struct dr_pod *p)
  * make it again. */
 static void rebind_fix(const struct dr_pod *p, const struct nk_binding *b, char *fix, size_t len)
 {
-	char ns[NK_NS_SPEC + 8], qs[256], sz[32], src[96];
+	char ns[DR_NS_ARG_LEN], qs[256], sz[32], src[96];
 	size_t used;
 
 	dr_ns_arg(p->ctx, p->pod_ns, ns, sizeof(ns));
@@ -383,7 +384,7 @@ static const struct nk_lease_rec *lease_of(const struct dr_pod *p, int ifindex, 
 
 static void check_binding(struct dr_report *r, struct dr_pod *p, const struct nk_binding *b)
 {
-	char fix[DR_FIX_LEN], ns[NK_NS_SPEC + 8], qs[256];
+	char fix[DR_FIX_LEN], ns[DR_NS_ARG_LEN], qs[256];
 
 	fmt_queues(qs, sizeof(qs), b->queues, b->nqueues);
 	if (!b->alive) {

@@ -28,7 +28,7 @@ static struct dr_nic *lease_nic(struct dr_pod *p)
 static void egress_fix(struct dr_pod *p, const struct dr_nic *n, const char *tail, char *fix,
 		       size_t len)
 {
-	char ns[NK_NS_SPEC + 8];
+	char ns[DR_NS_ARG_LEN];
 
 	snprintf(fix, len, "nkctl %sredirect attach dev %s to %s%s",
 		 dr_ns_arg(p->ctx, p->here, ns, sizeof(ns)), p->primary.ifname, n->link.ifname, tail);
@@ -119,7 +119,7 @@ static const char *target_name(const struct ingress *in, uint32_t ifindex)
 static void ingress_fix(struct dr_pod *p, const struct dr_nic *n, const struct ingress *in,
 			char *fix, size_t len)
 {
-	char ns[NK_NS_SPEC + 8], buf[64];
+	char ns[DR_NS_ARG_LEN], buf[64];
 	size_t used = (size_t)snprintf(fix, len, "nkctl %sredirect attach dev %s to %s",
 				       dr_ns_arg(p->ctx, p->here, ns, sizeof(ns)), n->link.ifname,
 				       p->primary.ifname);

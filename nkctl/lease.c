@@ -362,11 +362,10 @@ static void print_leases(struct nk_ctx *ctx, const struct lease_job *j, struct n
 	out_arr_open(&ctx->out, "leases");
 	for (size_t i = 0; i < j->n; i++) {
 		memset(&r, 0, sizeof(r));
-		r.nic_ns = j->phys;
+		nk_lease_set_ns(&r, j->phys, here);
 		r.nic_ifindex = j->nic.ifindex;
 		snprintf(r.nic_ifname, sizeof(r.nic_ifname), "%s", j->nic.ifname);
 		r.nic_queue = j->ids[i];
-		r.nk_ns = here;
 		r.nk_ifindex = j->nk.ifindex;
 		snprintf(r.nk_ifname, sizeof(r.nk_ifname), "%s", j->nk.ifname);
 		r.nk_queue = j->nk_ids[i];

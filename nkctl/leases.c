@@ -41,7 +41,6 @@ static int add_lease(struct nk_ctx *ctx, struct nk_ns *nic_ns, const struct nk_q
 	if (!r)
 		return -ENOMEM;
 	memset(r, 0, sizeof(*r));
-	r->nic_ns = nic_ns;
 	r->nic_ifindex = q->ifindex;
 	r->nic_queue = q->id;
 	name_of(nic_ns, q->ifindex, r->nic_ifname, sizeof(r->nic_ifname));
@@ -49,8 +48,8 @@ static int add_lease(struct nk_ctx *ctx, struct nk_ns *nic_ns, const struct nk_q
 	r->nk_queue = q->lease_queue_id;
 	r->mp = q->have & (QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING | QUEUE_HAVE_XSK);
 	r->dmabuf = q->dmabuf;
-	r->nk_ns = (q->have & QUEUE_HAVE_LEASE_NETNS_ID) ?
-		   nk_ns_by_nsid(ctx, nic_ns, q->lease_netns_id) : nic_ns;
+	nk_lease_set_ns(r, nic_ns, (q->have & QUEUE_HAVE_LEASE_NETNS_ID) ?
+			       nk_ns_by_nsid(ctx, nic_ns, q->lease_netns_id) : nic_ns);
 	if (r->nk_ns)
 		name_of(r->nk_ns, q->lease_ifindex, r->nk_ifname, sizeof(r->nk_ifname));
 	return 0;
@@ -136,13 +135,40 @@ static void print_nic_side(struct out *o, const struct nk_lease_nic *n)
 	out_arr_close(o);
 }
 
+static void where_of(struct nk_lease_where *w, const struct nk_ns *ns)
+{
+	memset(w, 0, sizeof(*w));
+	if (!ns)
+		return;
+	w->reachable = true;
+	w->here = ns->here;
+	w->dev = ns->dev;
+	w->ino = ns->ino;
+	if (!ns->here)
+		snprintf(w->spec, sizeof(w->spec), "%s", ns->spec);
+}
+
+void nk_lease_set_ns(struct nk_lease_rec *r, struct nk_ns *nic_ns, struct nk_ns *nk_ns)
+{
+	r->nic_ns = nic_ns;
+	r->nk_ns = nk_ns;
+	where_of(&r->nic_at, nic_ns);
+	where_of(&r->nk_at, nk_ns);
+}
+
 void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_existed)
 {
 	out_obj_open(o, NULL);
+	nk_print_lease_keys(o, r, with_existed);
+	out_obj_close(o);
+}
+
+void nk_print_lease_keys(struct out *o, const struct nk_lease_rec *r, bool with_existed)
+{
 	out_uint(o, "ifindex", NULL, (unsigned int)r->nic_ifindex);
 	out_str(o, "ifname", "%s", r->nic_ifname);
-	if (!r->nic_ns->here)
-		out_str(o, "netns", " (netns %s)", r->nic_ns->spec);
+	if (!r->nic_at.here)
+		out_str(o, "netns", " (netns %s)", r->nic_at.spec);
 	out_uint(o, "id", " queue %llu", r->nic_queue);
 	out_str(o, "type", NULL, "rx");
 	out_obj_open(o, "lease");
@@ -151,9 +177,9 @@ void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_exist
 		out_str(o, "ifname", " -> %s", r->nk_ifname);
 	else
 		out_text(o, " -> ifindex %d", r->nk_ifindex);
-	if (r->nk_ns && !r->nk_ns->here)
-		out_str(o, "netns", " (netns %s)", r->nk_ns->spec);
-	else if (!r->nk_ns)
+	if (r->nk_at.reachable && !r->nk_at.here)
+		out_str(o, "netns", " (netns %s)", r->nk_at.spec);
+	else if (!r->nk_at.reachable)
 		out_text(o, " (in a namespace nkctl cannot reach)");
 	out_obj_open(o, "queue");
 	out_uint(o, "id", " queue %llu", r->nk_queue);
@@ -180,7 +206,6 @@ void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_exist
 		out_text(o, r->existed ? " (existed)" : " (new)");
 	}
 	out_text(o, "\n");
-	out_obj_close(o);
 }
 
 static void stats_of_ns(struct nk_lease_list *l, size_t first)

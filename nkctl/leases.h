@@ -19,6 +19,18 @@ struct nk_lease_nic {
 	size_t nrules;
 };
 
+/* One namespace of a lease by value, so that a record outlives the handles
+ * of the scan that made it (monitor compares one scan's records with the
+ * next's, and prints those that went). */
+struct nk_lease_where {
+	bool reachable;            /* false: nkctl cannot reach it (nothing else set) */
+	bool here;                 /* the command's own */
+	dev_t dev;
+	ino_t ino;
+	char spec[NK_NS_SPEC];     /* how nkctl named it; "" for the command's own */
+};
+
+/* One lease: made by nk_lease_scan, or by hand with nk_lease_set_ns. */
 struct nk_lease_rec {
 	/* the NIC side, where queue-get shows the lease */
 	struct nk_ns *nic_ns;
@@ -34,6 +46,8 @@ struct nk_lease_rec {
 	unsigned int mp;
 	uint32_t dmabuf;
 	bool existed;              /* for lease's own output */
+	/* nic_ns and nk_ns by value: what the printer reads */
+	struct nk_lease_where nic_at, nk_at;
 	const struct nk_lease_nic *nic;  /* show leases only; NULL elsewhere */
 	struct nk_qstats stats;    /* -s: the NIC queue's qstats (have 0: none) */
 };
@@ -56,8 +70,13 @@ const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
 /* -s: fill each record's stats with its NIC queue's qstats, one dump per
  * NIC namespace; a namespace that cannot be read leaves them empty. */
 void nk_lease_stats(struct nk_lease_list *l);
+/* Set both namespaces of r (nk_ns NULL: one nkctl cannot reach), as
+ * handles and by value. */
+void nk_lease_set_ns(struct nk_lease_rec *r, struct nk_ns *nic_ns, struct nk_ns *nk_ns);
 /* One lease object, as "lease", "show leases" and "unlease" print it. */
 void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_existed);
+/* Its keys alone, inside an object the caller opened (monitor's "lease"). */
+void nk_print_lease_keys(struct out *o, const struct nk_lease_rec *r, bool with_existed);
 
 /* Fill in the NIC side of lease r (nic.c); false when there is nothing. */
 bool nk_nic_lease_info(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nk_lease_nic *out);

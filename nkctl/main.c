@@ -19,6 +19,10 @@
 #define NKCTL_VERSION "unknown"
 #endif
 
+/* The JSON contract's revision (doc/json.md): raised by one whenever a key
+ * or a shape is added, so that a script can refuse an nkctl too old for it. */
+#define NK_JSON_CONTRACT 1
+
 static void usage(void);
 static int cmd_version(struct nk_ctx *ctx, const void *args);
 static int cmd_list(struct nk_ctx *ctx, const void *args);
@@ -133,6 +137,7 @@ static int cmd_version(struct nk_ctx *ctx, const void *args)
 	(void)args;
 	out_begin(&ctx->out);
 	out_str(&ctx->out, "version", "nkctl %s\n", NKCTL_VERSION);
+	out_uint(&ctx->out, "json", NULL, NK_JSON_CONTRACT);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;
 }
@@ -339,9 +344,10 @@ static int unknown_option(const char *word)
 			nk_suggest_text(&sg, hint, sizeof(hint)));
 }
 
-/* Global options are matched exactly (no abbreviations). */
+/* Global options are matched exactly (no abbreviations). -V is the version
+ * command, after every option (-j -V and -V -j print the same). */
 static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
-			 const char **batch)
+			 const char **batch, bool *version)
 {
 	while (*argc > 0 && (*argv)[0][0] == '-') {
 		const char *word = (*argv)[0], *val;
@@ -390,8 +396,8 @@ static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 			*batch = val;
 			break;
 		case OPT_VERSION:
-			printf("nkctl %s\n", NKCTL_VERSION);
-			exit(NK_EXIT_OK);
+			*version = true;
+			break;
 		case OPT_HELP:
 			nk_table_help(&nk_top_table);
 			exit(NK_EXIT_OK);
@@ -406,6 +412,8 @@ int main(int argc, char **argv)
 {
 	struct nk_ctx ctx;
 	const char *batch = NULL;
+	char version_word[] = "version", *version_cmd[] = { version_word };
+	bool version = false;
 	int ret;
 
 	/* nkctl changes kernel state as root; it must never be a setuid way in. */
@@ -414,14 +422,20 @@ int main(int argc, char **argv)
 	nk_ctx_init(&ctx);
 	argc--;
 	argv++;
-	ret = parse_options(&ctx, &argc, &argv, &batch);
+	ret = parse_options(&ctx, &argc, &argv, &batch, &version);
 	if (ret)
 		return ret;
+	if (version) {
+		/* As ip -V: the version, whatever follows. */
+		batch = NULL;
+		argc = 1;
+		argv = version_cmd;
+	}
 	if (batch && argc > 0)
 		return nk_error(NK_EXIT_USAGE, "-batch takes no command on the command line");
 	if (!batch && argc == 0)
 		return nk_error(NK_EXIT_USAGE, "no command given; try \"nkctl help\"");
-	if (ctx.netns) {
+	if (ctx.netns && !version) {
 		ret = nk_ctx_enter(&ctx);
 		if (ret)
 			return ret;

@@ -14,6 +14,7 @@
 
 #include "bindings.h"
 #include "event.h"
+#include "leases.h"
 #include "nkctl.h"
 #include "pagepool.h"
 
@@ -42,20 +43,6 @@ struct mon_link {
 };
 struct mon_links { struct mon_link *v; size_t n, cap; };
 
-/* A lease, with its namespaces by identity and by name ("" : the command's
- * own), so that it outlives the namespace handles of one scan. */
-struct mon_lease {
-	dev_t nic_dev, nk_dev;
-	ino_t nic_ino, nk_ino;
-	bool nk_reachable;
-	int nic_ifindex, nk_ifindex;
-	uint32_t nic_queue, nk_queue;
-	unsigned int mp;
-	uint32_t dmabuf;
-	char nic_ifname[IF_NAMESIZE], nk_ifname[IF_NAMESIZE];
-	char nic_netns[NK_NS_SPEC], nk_netns[NK_NS_SPEC];
-};
-struct mon_leases { struct mon_lease *v; size_t n, cap; };
 
 struct monitor {
 	struct nk_ctx *ctx;
@@ -70,7 +57,7 @@ struct monitor {
 	struct nk_ev_loop ev;
 	int rtnl_src, genl_src;
 	struct mon_links links;
-	struct mon_leases leases;
+	struct nk_lease_list leases;       /* namespaces by value only */
 	struct nk_binding_list bindings;   /* alive ones, and the kernel's */
 	struct nk_binding_list holders;    /* alive holders' state */
 	struct nk_pool_list pools;         /* the command's namespace's page pools */

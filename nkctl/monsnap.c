@@ -192,43 +192,18 @@ int mon_links_sync(struct monitor *m, bool print)
 
 /* ---- leases ---- */
 
-static void ns_label(char *buf, size_t len, const struct nk_ns *ns)
+/* The same lease: the same NIC queue, held by the same netkit queue. */
+static bool lease_same(const struct nk_lease_rec *a, const struct nk_lease_rec *b)
 {
-	snprintf(buf, len, "%s", ns->here ? "" : ns->spec);
-}
-
-static void lease_from(struct mon_lease *ml, const struct nk_lease_rec *r)
-{
-	memset(ml, 0, sizeof(*ml));
-	ml->nic_dev = r->nic_ns->dev;
-	ml->nic_ino = r->nic_ns->ino;
-	ml->nic_ifindex = r->nic_ifindex;
-	ml->nic_queue = r->nic_queue;
-	memcpy(ml->nic_ifname, r->nic_ifname, sizeof(ml->nic_ifname));
-	ns_label(ml->nic_netns, sizeof(ml->nic_netns), r->nic_ns);
-	ml->nk_reachable = r->nk_ns != NULL;
-	if (r->nk_ns) {
-		ml->nk_dev = r->nk_ns->dev;
-		ml->nk_ino = r->nk_ns->ino;
-		ns_label(ml->nk_netns, sizeof(ml->nk_netns), r->nk_ns);
-	}
-	ml->nk_ifindex = r->nk_ifindex;
-	ml->nk_queue = r->nk_queue;
-	memcpy(ml->nk_ifname, r->nk_ifname, sizeof(ml->nk_ifname));
-	ml->mp = r->mp;
-	ml->dmabuf = r->dmabuf;
-}
-
-static bool lease_same(const struct mon_lease *a, const struct mon_lease *b)
-{
-	return a->nic_dev == b->nic_dev && a->nic_ino == b->nic_ino &&
+	return a->nic_at.dev == b->nic_at.dev && a->nic_at.ino == b->nic_at.ino &&
 	       a->nic_ifindex == b->nic_ifindex && a->nic_queue == b->nic_queue &&
-	       a->nk_reachable == b->nk_reachable && a->nk_dev == b->nk_dev &&
-	       a->nk_ino == b->nk_ino && a->nk_ifindex == b->nk_ifindex &&
+	       a->nk_at.reachable == b->nk_at.reachable && a->nk_at.dev == b->nk_at.dev &&
+	       a->nk_at.ino == b->nk_at.ino && a->nk_ifindex == b->nk_ifindex &&
 	       a->nk_queue == b->nk_queue;
 }
 
-static const struct mon_lease *lease_find(const struct mon_leases *l, const struct mon_lease *x)
+static const struct nk_lease_rec *lease_find(const struct nk_lease_list *l,
+					     const struct nk_lease_rec *x)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (lease_same(&l->v[i], x))
@@ -236,72 +211,36 @@ static const struct mon_lease *lease_find(const struct mon_leases *l, const stru
 	return NULL;
 }
 
-/* The keys of a lease object (show leases), under "lease". */
-static void print_lease(struct out *o, const struct mon_lease *l)
-{
-	out_obj_open(o, "lease");
-	out_uint(o, "ifindex", NULL, (unsigned int)l->nic_ifindex);
-	out_str(o, "ifname", "%s", l->nic_ifname);
-	if (l->nic_netns[0])
-		out_str(o, "netns", " (netns %s)", l->nic_netns);
-	out_uint(o, "id", " queue %llu", l->nic_queue);
-	out_str(o, "type", NULL, "rx");
-	out_obj_open(o, "lease");
-	out_uint(o, "ifindex", NULL, (unsigned int)l->nk_ifindex);
-	if (l->nk_ifname[0])
-		out_str(o, "ifname", " -> %s", l->nk_ifname);
-	else
-		out_text(o, " -> ifindex %d", l->nk_ifindex);
-	if (l->nk_netns[0])
-		out_str(o, "netns", " (netns %s)", l->nk_netns);
-	else if (!l->nk_reachable)
-		out_text(o, " (in a namespace nkctl cannot reach)");
-	out_obj_open(o, "queue");
-	out_uint(o, "id", " queue %llu", l->nk_queue);
-	out_str(o, "type", NULL, "rx");
-	out_obj_close(o);
-	out_obj_close(o);
-	if (l->mp & QUEUE_HAVE_DMABUF)
-		out_uint(o, "dmabuf", " dmabuf %llu", l->dmabuf);
-	out_text(o, "\n");
-	out_obj_close(o);
-}
-
-static int lease_print(struct monitor *m, const char *action, const struct mon_lease *l)
+static int lease_print(struct monitor *m, const char *action, const struct nk_lease_rec *r)
 {
 	mon_begin(m, MON_LEASE, action, NK_EV_NSID_LOCAL);
-	print_lease(&m->ctx->out, l);
+	out_obj_open(&m->ctx->out, "lease");
+	nk_print_lease_keys(&m->ctx->out, r, false);
+	out_obj_close(&m->ctx->out);
 	return mon_end(m);
 }
 
-/* Every lease nkctl sees now, from the namespaces it reaches now. */
-static int leases_scan(struct monitor *m, struct mon_leases *out)
+/* Every lease nkctl sees now, from the namespaces it reaches now. The
+ * records keep their namespaces by value only: the handles go with the
+ * next scan. */
+static int leases_scan(struct monitor *m, struct nk_lease_list *out)
 {
-	struct nk_lease_list l;
 	int ret;
 
-	memset(out, 0, sizeof(*out));
 	nk_ctx_forget_others(m->ctx);
-	ret = nk_lease_scan(m->ctx, &l);
-	for (size_t i = 0; i < l.n && !ret; i++) {
-		struct mon_lease *ml = nk_grow(&out->v, &out->n, &out->cap, sizeof(*ml));
-
-		if (!ml)
-			ret = -ENOMEM;
-		else
-			lease_from(ml, &l.v[i]);
-	}
-	nk_lease_list_free(&l);
+	ret = nk_lease_scan(m->ctx, out);
+	for (size_t i = 0; i < out->n; i++)
+		out->v[i].nic_ns = out->v[i].nk_ns = NULL;
 	return ret;
 }
 
 int mon_leases_sync(struct monitor *m, bool print)
 {
-	struct mon_leases now;
+	struct nk_lease_list now;
 	int ret = 0;
 
 	if (leases_scan(m, &now)) {
-		free(now.v);
+		nk_lease_list_free(&now);
 		return 0;
 	}
 	for (size_t i = 0; print && i < m->leases.n && !ret; i++)
@@ -310,7 +249,7 @@ int mon_leases_sync(struct monitor *m, bool print)
 	for (size_t i = 0; print && i < now.n && !ret; i++)
 		if (!lease_find(&m->leases, &now.v[i]))
 			ret = lease_print(m, "new", &now.v[i]);
-	free(m->leases.v);
+	nk_lease_list_free(&m->leases);
 	m->leases = now;
 	return ret;
 }
@@ -325,10 +264,10 @@ bool mon_link_in_lease(const struct monitor *m, int32_t nsid, int ifindex)
 	if (l && !strcmp(l->kind, "netkit"))
 		return true;
 	for (size_t i = 0; i < m->leases.n; i++) {
-		const struct mon_lease *e = &m->leases.v[i];
+		const struct nk_lease_rec *e = &m->leases.v[i];
 
-		if ((!e->nic_netns[0] && e->nic_ifindex == ifindex) ||
-		    (e->nk_reachable && !e->nk_netns[0] && e->nk_ifindex == ifindex))
+		if ((e->nic_at.here && e->nic_ifindex == ifindex) ||
+		    (e->nk_at.here && e->nk_ifindex == ifindex))
 			return true;
 	}
 	return false;
@@ -490,10 +429,9 @@ int mon_pools_sync(struct monitor *m, bool print)
 void mon_snap_free(struct monitor *m)
 {
 	free(m->links.v);
-	free(m->leases.v);
+	nk_lease_list_free(&m->leases);
 	nk_binding_list_free(&m->bindings);
 	nk_binding_list_free(&m->holders);
 	nk_pool_list_free(&m->pools);
 	memset(&m->links, 0, sizeof(m->links));
-	memset(&m->leases, 0, sizeof(m->leases));
 }

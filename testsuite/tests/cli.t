@@ -24,7 +24,16 @@ fi
 expect_rc 0 "-V prints the version" -V
 expect_match "$OUT" '^nkctl [0-9]+\.[0-9]+' "version string"
 expect_rc 0 "version command" -j version
-expect_match "$OUT" '^\{"version":"[0-9.]+"\}$' "version in JSON"
+expect_match "$OUT" '^\{"version":"[0-9.]+","json":[1-9][0-9]*\}$' "version and contract revision in JSON"
+version=$(printf '%s' "$OUT" | jq -r .version)
+expect_eq "$($NKCTL -V)" "nkctl $version" "-V and version print the same version"
+expect_rc 0 "-j -V" -j -V
+expect_eq "$OUT" "$($NKCTL -j version)" "-j -V prints the version document"
+expect_rc 0 "-V -j (options in any order)" -V -j
+expect_eq "$OUT" "$($NKCTL -j version)" "-V -j prints it too"
+top=$(cd "$TESTSUITE/.." && pwd)
+expect_eq "$version" "$(head -n 1 "$top/debian/changelog" | cut -d ' ' -f 2 | tr -d '()')" \
+	"the version is debian/changelog's"
 
 expect_error 1 "no command at all prints usage and fails" 
 expect_error 1 "unknown option" --bogus show

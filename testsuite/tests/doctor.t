@@ -17,7 +17,12 @@ nk -n "$HOST" -j nic show dev "$SIM"
 [ "$(printf '%s' "$OUT" | jq -r '.nics[0] | has("rss")')" = true ] ||
 	skip "this netdevsim has no RSS indirection table (the VM's test patch is missing)"
 
-ns_new POD
+# The pod's namespace has a space and a quote in its name: each fix that
+# names it goes through eval (run_fix), as a command pasted into a shell.
+POD="nkt-doctor-$$-$RANDOM pod's ns"
+ip netns add "$POD" || fail "cannot create netns $POD"
+defer 'ip netns pids "$POD" | xargs -r kill -9; rm -rf "/sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$POD")"; ip netns del "$POD"'
+ip -n "$POD" link set lo up
 nk -n "$HOST" link add nkh peer nkp peer-netns "$POD"
 expect_eq "$RC" 0 "a netkit pair, the peer in the pod"
 nk -n "$POD" link add hold type single rxqueues 2
@@ -95,6 +100,10 @@ broken rss "queue still in RSS"
 
 # 4. MTU mismatch
 ip -n "$POD" link set nkp mtu 1400 || fail "cannot change the peer's MTU"
+nk -n "$HOST" -j doctor dev nkh
+expect_match "$(printf '%s' "$OUT" | jq -r '.doctor.pods[0].checks[] | select(.check == "mtu") | .fix')" \
+	"^ip -n 'nkt-doctor-[0-9-]+ pod'\\\\''s ns' link set dev nkp mtu [0-9]+\$" \
+	"the fix quotes the pod's namespace (a space and a quote in its name)"
 broken mtu "MTU mismatch"
 
 # The binding (a fake one: no NIC here can DMA).
