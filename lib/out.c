@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* fputs_unlocked, fwrite_unlocked */
 #include <stdarg.h>
 #include <string.h>
 
@@ -12,13 +13,53 @@ void out_init(struct out *o, FILE *fp, bool json, bool pretty)
 	o->pretty = pretty;
 }
 
+/*
+ * JSON is written a byte or a run at a time without stdio's lock: nkctl
+ * has one thread, and the lock per byte was most of a large show's time.
+ */
+static void put_c(FILE *fp, char c)
+{
+	putc_unlocked(c, fp);
+}
+
+static void put_n(FILE *fp, const char *s, size_t n)
+{
+	if (n)
+		fwrite_unlocked(s, 1, n, fp);
+}
+
+static void put_s(FILE *fp, const char *s)
+{
+	fputs_unlocked(s, fp);
+}
+
+static void put_uint(FILE *fp, uint64_t v)
+{
+	char buf[20];
+	char *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put_n(fp, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static void put_int(FILE *fp, int64_t v)
+{
+	if (v < 0)
+		put_c(fp, '-');
+	/* Negated as unsigned: INT64_MIN has no positive counterpart. */
+	put_uint(fp, v < 0 ? -(uint64_t)v : (uint64_t)v);
+}
+
 static void json_indent(struct out *o)
 {
 	if (!o->pretty)
 		return;
-	fputc('\n', o->fp);
+	put_c(o->fp, '\n');
 	for (int i = 0; i < o->depth; i++)
-		fputs("  ", o->fp);
+		put_n(o->fp, "  ", 2);
 }
 
 /* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
@@ -51,53 +92,74 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
+/* The escape of a byte that cannot stand for itself in a JSON string, or
+ * NULL: printable ASCII but the quote and the backslash. */
+static const char *json_escape(unsigned char c, char *buf, size_t len)
+{
+	switch (c) {
+	case '"':  return "\\\"";
+	case '\\': return "\\\\";
+	case '\n': return "\\n";
+	case '\t': return "\\t";
+	case '\r': return "\\r";
+	default:
+		if (c < 0x20 || c == 0x7f) {
+			snprintf(buf, len, "\\u%04x", c);
+			return buf;
+		}
+		return NULL;
+	}
+}
+
 /* JSON text is UTF-8 (RFC 8259), but a device name is any bytes: a byte that
- * is not part of well-formed UTF-8 becomes U+FFFD. */
+ * is not part of well-formed UTF-8 becomes U+FFFD. Bytes that stand for
+ * themselves go out in runs. */
 static void json_string(FILE *fp, const char *s)
 {
-	fputc('"', fp);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+	char buf[8];
+
+	put_c(fp, '"');
+	while (*p) {
+		const char *esc;
 		size_t n;
 
-		switch (*p) {
-		case '"':  fputs("\\\"", fp); break;
-		case '\\': fputs("\\\\", fp); break;
-		case '\n': fputs("\\n", fp); break;
-		case '\t': fputs("\\t", fp); break;
-		case '\r': fputs("\\r", fp); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f) {
-				fprintf(fp, "\\u%04x", *p);
-			} else if (*p < 0x80) {
-				fputc(*p, fp);
-			} else if ((n = utf8_len(p))) {
-				fwrite(p, 1, n, fp);
-				p += n - 1;
-			} else {
-				fputs("\\ufffd", fp);
-			}
+		if (*p >= 0x80) {
+			n = utf8_len(p);
+			esc = n ? NULL : "\\ufffd";
+		} else {
+			n = 1;
+			esc = json_escape(*p, buf, sizeof(buf));
 		}
+		if (!esc) {
+			p += n;
+			continue;
+		}
+		put_n(fp, (const char *)run, (size_t)(p - run));
+		put_s(fp, esc);
+		run = ++p;
 	}
-	fputc('"', fp);
+	put_n(fp, (const char *)run, (size_t)(p - run));
+	put_c(fp, '"');
 }
 
 /* Separator, indentation and key before a JSON value. */
 static void json_key(struct out *o, const char *key)
 {
 	if (o->depth > 0 && !o->first[o->depth])
-		fputc(',', o->fp);
+		put_c(o->fp, ',');
 	o->first[o->depth] = false;
 	if (o->depth > 0)
 		json_indent(o);
 	if (key) {
 		json_string(o->fp, key);
-		fputs(o->pretty ? ": " : ":", o->fp);
+		put_s(o->fp, o->pretty ? ": " : ":");
 	}
 }
 
 static void json_push(struct out *o, char c)
 {
-	fputc(c, o->fp);
+	put_c(o->fp, c);
 	if (o->depth < OUT_MAX_DEPTH - 1)
 		o->depth++;
 	o->first[o->depth] = true;
@@ -111,7 +173,7 @@ static void json_pop(struct out *o, char c)
 		o->depth--;
 	if (!empty)
 		json_indent(o);
-	fputc(c, o->fp);
+	put_c(o->fp, c);
 }
 
 void out_begin(struct out *o)
@@ -128,7 +190,7 @@ void out_end(struct out *o)
 	if (!o->json)
 		return;
 	json_pop(o, '}');
-	fputc('\n', o->fp);
+	put_c(o->fp, '\n');
 }
 
 void out_obj_open(struct out *o, const char *key)
@@ -173,7 +235,7 @@ void out_uint(struct out *o, const char *key, const char *fmt, uint64_t val)
 {
 	if (o->json) {
 		json_key(o, key);
-		fprintf(o->fp, "%llu", (unsigned long long)val);
+		put_uint(o->fp, val);
 	} else if (fmt) {
 		fprintf(o->fp, fmt, (unsigned long long)val);
 	}
@@ -183,7 +245,7 @@ void out_int(struct out *o, const char *key, const char *fmt, int64_t val)
 {
 	if (o->json) {
 		json_key(o, key);
-		fprintf(o->fp, "%lld", (long long)val);
+		put_int(o->fp, val);
 	} else if (fmt) {
 		fprintf(o->fp, fmt, (long long)val);
 	}
@@ -193,7 +255,7 @@ void out_bool(struct out *o, const char *key, const char *fmt, bool val)
 {
 	if (o->json) {
 		json_key(o, key);
-		fputs(val ? "true" : "false", o->fp);
+		put_s(o->fp, val ? "true" : "false");
 	} else if (fmt) {
 		fprintf(o->fp, fmt, val ? "yes" : "no");
 	}
@@ -203,7 +265,7 @@ void out_flag(struct out *o, const char *key, const char *fmt, bool val)
 {
 	if (o->json) {
 		json_key(o, key);
-		fputs(val ? "true" : "false", o->fp);
+		put_s(o->fp, val ? "true" : "false");
 	} else if (fmt && val) {
 		fputs(fmt, o->fp);
 	}
