@@ -259,14 +259,19 @@ static void print_napis(struct out *o, const struct nk_napi *n, size_t count)
 
 static void print_address(struct out *o, const struct nk_link *l)
 {
-	char buf[3 * sizeof(l->addr) + 1];
-	size_t used = 0;
+	static const char hex[] = "0123456789abcdef";
+	char buf[3 * sizeof(l->addr)], *p = buf;
 
 	if (!l->addr_len)
 		return;
-	for (size_t i = 0; i < l->addr_len; i++)
-		used += snprintf(buf + used, sizeof(buf) - used, "%s%02x", i ? ":" : "",
-				 l->addr[i]);
+	/* By hand: snprintf per byte was a sixth of a large show's own time. */
+	for (size_t i = 0; i < l->addr_len; i++) {
+		if (i)
+			*p++ = ':';
+		*p++ = hex[l->addr[i] >> 4];
+		*p++ = hex[l->addr[i] & 0xf];
+	}
+	*p = '\0';
 	out_str(o, "address", " address %s", buf);
 }
 
