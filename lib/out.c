@@ -117,7 +117,8 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
-/* Printable ASCII but the quote and the backslash stands for itself. */
+/* A byte that stands for itself: printable ASCII but for the quote and the
+ * backslash. */
 static bool json_plain(unsigned char c)
 {
 	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
