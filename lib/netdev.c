@@ -180,14 +180,12 @@ static int cmp_napi(const void *a, const void *b)
 /* One dump request of cmd, optionally filtered by an ifindex attribute. */
 void nk_queue_list_sort(struct nk_queue_list *l)
 {
-	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_queue);
+	nk_sort(l->v, l->n, sizeof(*l->v), cmp_queue);
 }
 
 void nk_napi_list_sort(struct nk_napi_list *l)
 {
-	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_napi);
+	nk_sort(l->v, l->n, sizeof(*l->v), cmp_napi);
 }
 
 static int netdev_dump(struct nl_sock *s, const struct genl_family *fam,

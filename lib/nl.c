@@ -29,6 +29,17 @@ void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz)
 	return (char *)*arr + (*n)++ * esz;
 }
 
+void nk_sort(void *v, size_t n, size_t esz, int (*cmp)(const void *, const void *))
+{
+	const char *p = v;
+	size_t i;
+
+	for (i = 1; i < n && cmp(p + (i - 1) * esz, p + i * esz) <= 0; i++)
+		;
+	if (i < n)
+		qsort(v, n, esz, cmp);
+}
+
 int nl_collect_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nl_collect *c = data;
@@ -360,11 +371,11 @@ void nl_parse(struct nl_attrs *a, const void *buf, size_t len, uint16_t max)
 	memset(a, 0, sizeof(*a));
 	if (max >= 64)
 		max = 63;
+	/* mnl_attr_ok() in the loop checks each length against what is left;
+	 * mnl_attr_validate(MNL_TYPE_UNSPEC) would check nothing more. */
 	mnl_attr_for_each_payload(buf, len) {
 		uint16_t t = mnl_attr_get_type(attr);
 
-		if (mnl_attr_validate(attr, MNL_TYPE_UNSPEC) < 0)
-			break;
 		if (t <= max)
 			a->tb[t] = attr;
 	}

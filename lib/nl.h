@@ -86,6 +86,9 @@ int nl_decode_error(const struct nlmsghdr *nlh, const struct nlmsghdr *req,
 /* Make room for one more element of size esz in the array *v (length *n,
  * capacity *cap) and return it, counted; NULL when out of memory. */
 void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz);
+/* qsort(), skipped when v is already in order, as dumps mostly come (glibc's
+ * qsort copies the whole array through a scratch buffer even then). */
+void nk_sort(void *v, size_t n, size_t esz, int (*cmp)(const void *, const void *));
 
 /*
  * A dump collector: every message (of type, when it is not 0) parsed into a

@@ -115,8 +115,7 @@ static int cmp_pool(const void *a, const void *b)
 
 void nk_pool_list_sort(struct nk_pool_list *l)
 {
-	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_pool);
+	nk_sort(l->v, l->n, sizeof(*l->v), cmp_pool);
 }
 
 void nk_pool_list_free(struct nk_pool_list *l)

@@ -79,8 +79,7 @@ static int cmp_qstats(const void *a, const void *b)
 
 void nk_qstats_list_sort(struct nk_qstats_list *l)
 {
-	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_qstats);
+	nk_sort(l->v, l->n, sizeof(*l->v), cmp_qstats);
 }
 
 void nk_qstats_list_free(struct nk_qstats_list *l)

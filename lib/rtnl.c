@@ -178,8 +178,7 @@ static int cmp_ifindex(const void *a, const void *b)
 
 void nk_link_list_sort(struct nk_link_list *l)
 {
-	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_ifindex);
+	nk_sort(l->v, l->n, sizeof(*l->v), cmp_ifindex);
 }
 
 int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *err)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <linux/netlink.h>
 
+#include "docbuf.h"
 #include "netns.h"
 #include "rtnl.h"
 #include "nkctl.h"
@@ -198,7 +199,7 @@ static int run_words(struct nk_ctx *ctx, int argc, char **argv)
 
 	/* JSON is one document: built in memory, written whole (nk_ctx_flush). */
 	if (ctx->json) {
-		ctx->json_mem = open_memstream(&ctx->json_buf, &ctx->json_len);
+		ctx->json_mem = docbuf_open(&ctx->json_buf, &ctx->json_len);
 		if (ctx->json_mem)
 			fp = ctx->json_mem;
 	}

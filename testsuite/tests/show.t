@@ -157,4 +157,15 @@ expect_rc 0 "interval text" -n "$NS" show dev lo interval 1
 expect_match "$OUT" '^counters per second over 1 s' "text says what the numbers are"
 expect_error 1 "count needs interval" -n "$NS" show count 2
 expect_error 1 "interval 0" -n "$NS" show interval 0
+
+# Names JSON must escape, byte for byte: quote, backslash, a control byte,
+# UTF-8 kept as it is; DEL escaped, a byte that is not UTF-8 as U+FFFD.
+ns_new NSX
+ip -n "$NSX" link add $'q"\\\x01\xc3\xa9' type veth peer name $'p\xff\x7f' || fail "veth with odd names"
+expect_rc 0 "show with odd names" -n "$NSX" -j show
+json_valid "odd names"
+printf '%s' "$OUT" | grep -qF '"ifname":"q\"\\\u0001é"' && pass "quote, backslash, control, UTF-8" ||
+	fail "escaped name not found: $OUT"
+printf '%s' "$OUT" | grep -qF '"ifname":"p\ufffd\u007f"' && pass "invalid UTF-8 and DEL" ||
+	fail "escaped name not found: $OUT"
 done_testing
