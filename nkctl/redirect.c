@@ -245,7 +245,7 @@ static void print_table(struct out *o, const struct table_view *tv,
 	print_routes(o, tv->v, tv->n, tv->links);
 	if (!res)
 		print_orphans(o, tv->orphans, tv->norphans,
-			      "(no record: detach, prune or the next attach removes it)");
+			      "(no record: prune removes it)");
 	out_text(o, "\n");
 	out_obj_close(o);
 }
@@ -500,8 +500,9 @@ static int attach_action(struct nk_ctx *ctx, const struct redirect_args *a, cons
 	return action;
 }
 
-static int attach_prepare(struct nk_ctx *ctx, const struct redirect_args *a, struct nk_link *dev,
-			  struct nk_target *want, struct pin_dir *d, char *root, char *ns)
+static int attach_prepare(struct nk_ctx *ctx, const struct redirect_args *a, uint32_t hook,
+			  struct nk_link *dev, struct nk_target *want, struct pin_dir *d, char *root,
+			  char *ns)
 {
 	struct nk_link target;
 	int ret = nk_dev(ctx, a->dev, dev);
@@ -520,6 +521,9 @@ static int attach_prepare(struct nk_ctx *ctx, const struct redirect_args *a, str
 		return ret;
 	target_identify(want, &target);
 	snprintf(d->path, sizeof(d->path), "%s/dev%d", ns, dev->ifindex);
+	/* A refused default route makes no directory (checked again locked). */
+	if (!a->prefixes.n && (ret = attach_action(ctx, a, d->path, hook)) < 0)
+		return -ret;
 	return pin_dir_lock(d, root, ns, true);
 }
 
@@ -536,7 +540,7 @@ static int cmd_redirect_attach(struct nk_ctx *ctx, const void *args)
 	int action, ret;
 
 	memset(&want, 0, sizeof(want));
-	ret = attach_prepare(ctx, a, &dev, &want, &d, root, ns);
+	ret = attach_prepare(ctx, a, hook, &dev, &want, &d, root, ns);
 	if (ret)
 		goto out;
 	action = attach_action(ctx, a, d.path, hook);
