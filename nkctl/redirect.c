@@ -347,7 +347,8 @@ static int remove_targets(struct removed_list *l, const char *dir, const struct 
 	struct removed *r;
 	int ret = 0;
 
-	if (!n && !norphans)
+	/* Empty: a detach killed between the last record and the program. */
+	if (!n && !norphans && !table_empty(t))
 		return 0;
 	r = removed_add(l, t, hook, dev);
 	if (!r)
@@ -617,6 +618,8 @@ static int detach_table(struct removed_list *l, const char *dir, uint32_t hook, 
 	struct table t;
 	int ret = table_open(dir, hook, &t);
 
+	if (ret == -ENOENT)
+		pins_remove(dir, hook); /* maps of an interrupted attach or detach */
 	if (ret == -ENOENT)
 		return 0;
 	if (ret)

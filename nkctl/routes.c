@@ -610,6 +610,24 @@ static int routes_add(const struct table *t, const struct nk_target *want, struc
 	return ret;
 }
 
+/* When old and want together do not fit in a record (old as a killed
+ * writer left it), old's routes that go are removed first. */
+static void old_fit(const struct table *t, struct nk_target *old, const struct nk_target *want)
+{
+	uint32_t k = 0, extra = 0;
+
+	for (uint32_t i = 0; i < want->n; i++)
+		extra += !rt_prefix_in(&want->p[i], old->p, old->n);
+	if (old->n + extra <= NK_RECORD_PREFIXES)
+		return;
+	for (uint32_t i = 0; i < old->n; i++)
+		if (rt_prefix_in(&old->p[i], want->p, want->n))
+			old->p[k++] = old->p[i];
+		else if (route_owner(t, &old->p[i]) == old->ifindex)
+			route_del(t, &old->p[i]);
+	old->n = k;
+}
+
 int routes_set(const struct table *t, const struct nk_target *old, const struct nk_target *want,
 	       struct change *c)
 {
@@ -629,10 +647,12 @@ change:
 	memcpy(both.ifname, want->ifname, sizeof(both.ifname));
 	both.hwaddr_len = want->hwaddr_len;
 	memcpy(both.hwaddr, want->hwaddr, sizeof(both.hwaddr));
-	for (uint32_t i = 0; i < want->n && both.n < NK_RECORD_PREFIXES; i++)
+	ret = table_mark(t, 1);
+	if (!ret)
+		old_fit(t, &both, want);
+	for (uint32_t i = 0; i < want->n; i++)
 		if (!rt_prefix_in(&want->p[i], both.p, both.n))
 			both.p[both.n++] = want->p[i];
-	ret = table_mark(t, 1);
 	if (!ret)
 		ret = target_put(t, &both);
 	if (!ret)
