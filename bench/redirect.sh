@@ -20,7 +20,7 @@ POD=nkb-pod-$sfx HOST=nkb-host-$sfx REMOTE=nkb-rem-$sfx D1=nkb-d1-$sfx D2=nkb-d2
 cleanup() {
 	for n in $POD $HOST $REMOTE $D1 $D2; do
 		ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null
-		ino=$(stat -L -c %i "/run/netns/$n" 2>/dev/null) && rm -rf "/sys/fs/bpf/nkctl/net$ino"
+		ino=$(stat -L -c %i "/run/netns/$n" 2>/dev/null) && rm -rf "/sys/fs/bpf/nkctl/net$ino"-*
 		ip netns del "$n" 2>/dev/null
 	done
 }
@@ -76,7 +76,7 @@ for k in $(seq 40); do
 done > "$batch"
 "$NKCTL" -n "$HOST" -batch "$batch" > /dev/null
 rm -f "$batch"
-nroutes=$(bpftool -j map dump pinned "/sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$HOST")/dev$(ip -n "$HOST" -j link show vN | jq '.[0].ifindex')/tcx-ingress-v4" 2>/dev/null | jq length || echo "?")
+nroutes=$(bpftool -j map dump pinned "/sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$HOST")"-*/dev"$(ip -n "$HOST" -j link show vN | jq '.[0].ifindex')/tcx-ingress-v4" 2>/dev/null | jq length || echo "?")
 read -r many_tcp many_udp < <(measure "$POD" "$REMOTE" 10.10.2.2)
 # 1 route again, so the two 1-route runs bracket the 1000-route one in time
 # (this machine's own drift is not counted against the route table).

@@ -15,6 +15,10 @@
 #define NK_ROUTES_MAX 16384       /* routes per family and hook */
 #define NK_TARGETS_MAX 4096       /* targets per hook */
 #define NK_TARGET_PREFIXES 32     /* prefixes per target (both families) */
+/* A record holds a target's old and new prefixes together while they change
+ * (nkctl's crash order), so twice as many. */
+#define NK_RECORD_PREFIXES (2 * NK_TARGET_PREFIXES)
+#define NK_HWADDR_LEN 8
 #define NK_NAME_LEN 16
 
 /* LPM trie keys: prefix length, then the address in network byte order. */
@@ -41,21 +45,29 @@ struct nk_prefix {
 	__u8 addr[16];
 };
 
-/* nk_targets: a target's prefixes, by its ifindex; the name as it was
- * when the routes were set (show names a target that is gone by it). */
+/* nk_targets: a target's prefixes, by its ifindex; the name and hardware
+ * address as they were when the routes were set: a device that is gone is
+ * named by them, and a new device that got the old ifindex does not match
+ * them (its routes are defunct, not its). */
 struct nk_target {
 	__u32 ifindex;
 	char ifname[NK_NAME_LEN];
+	__u8 hwaddr_len;
+	__u8 hwaddr[NK_HWADDR_LEN];
+	__u8 pad[3];
 	__u32 n;
-	struct nk_prefix p[NK_TARGET_PREFIXES];
+	struct nk_prefix p[NK_RECORD_PREFIXES];
 };
 
-/* nk_info[0]: the device and hook the program was attached to. */
+/* nk_info[0]: the device and hook the program was attached to; changing is
+ * 1 while nkctl changes the routes (left at 1 by a writer that was killed:
+ * the next one sweeps the table). */
 struct nk_hook_info {
 	__u32 ifindex;
 	__u32 hook;
 	__u32 action;
 	char ifname[NK_NAME_LEN];
+	__u32 changing;
 };
 
 #endif

@@ -363,6 +363,8 @@ static int nothing_deleted(struct nk_ctx *ctx, const char *name)
 	out_arr_open(&ctx->out, "deleted");
 	out_text(&ctx->out, "nothing to delete: \"%s\" does not exist\n", name);
 	out_arr_close(&ctx->out);
+	out_arr_open(&ctx->out, "detached");
+	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;
 }
@@ -370,7 +372,7 @@ static int nothing_deleted(struct nk_ctx *ctx, const char *name)
 static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 {
 	const struct name_args *a = args;
-	struct nk_link l, peer = { 0 };
+	struct nk_link l, peer = { 0 }, gone[2];
 	struct nl_sock *rt;
 	struct nl_err err;
 	bool has_peer;
@@ -395,6 +397,12 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 	nk_print_deleted(&ctx->out, &l, has_peer ? &peer : NULL);
 	out_arr_close(&ctx->out);
 	out_text(&ctx->out, "\n");
+	/* Its redirects would route to a device that is gone (or to whichever
+	 * gets its ifindex next). */
+	gone[0] = l;
+	if (has_peer && peer.ifname[0])
+		gone[1] = peer;
+	nk_redirect_forget(ctx, gone, has_peer && peer.ifname[0] ? 2 : 1);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;
 }

@@ -47,8 +47,17 @@ ns_new() {
 	defer "ip netns pids '$name' | xargs -r kill -9; ip netns del '$name'"
 	ip -n "$name" link set lo up
 	# nkctl's bpffs pins of this namespace go with it.
-	defer "rm -rf /sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$name")"
+	defer "rm -rf $(ns_pindir "$name")"
 	printf -v "$1" '%s' "$name"
+}
+
+# ns_pindir NETNS: nkctl's pin directory of the namespace,
+# /sys/fs/bpf/nkctl/net<inode>-<netns cookie> (SO_NETNS_COOKIE, read here).
+ns_pindir() {
+	local cookie
+	cookie=$(ip netns exec "$1" python3 -c 'import socket, struct
+print(struct.unpack("Q", socket.socket().getsockopt(socket.SOL_SOCKET, 71, 8))[0])')
+	echo "/sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$1")-$cookie"
 }
 
 # nk ARGS...: run nkctl; sets RC, OUT (stdout), ERR (stderr). Every JSON

@@ -54,4 +54,17 @@ for i in 1 3; do
 	pass "the remote still pings pod $i"
 	expect_eq "$(lease_of "$HOST" "$SIM" "$i" | jq -c '.queue.id')" 1 "pod $i keeps its lease"
 done
+
+# Pod 3 goes by link del (issue 23): its egress pins and its route on the NIC
+# go with the device, and link del says so.
+idx3=$(ifindex_of "$HOST" nkh3)
+expect_rc 0 "pod 3: link del" -n "$HOST" -j link del nkh3
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.detached[] | [.ifname, .["hook-removed"], [.routes[] | .target.ifname]]] | sort')" \
+	"$(jq -nc --arg s "$SIM" '[["nkh3",true,["'"$SIM"'"]], [$s,false,["nkh3"]]] | sort')" \
+	"link del lists its egress program and its route on the NIC"
+[ -e "$(ns_pindir "$HOST")/dev$idx3" ] && fail "nkh3's pins are left"
+nk -n "$HOST" -j redirect show
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[].routes[] | select(.defunct) ]')" '[]' "no defunct route left behind"
+ping_ok "$REMOTE" 10.20.1.2 || fail "remote -> pod 1 after pod 3's link del"
+pass "the remote still pings pod 1"
 done_testing

@@ -38,7 +38,7 @@ for i in 1 2 3 4; do
 	ip -n "$P" route add default via "10.20.$i.1"
 	ip -n "$P" -6 route add default via "fd20:$i::1"
 done
-NSDIR=/sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$HOST")
+NSDIR=$(ns_pindir "$HOST")
 nkh() { nk -n "$HOST" "$@"; }
 routes_of() { # routes_of TARGET: its prefixes on vN, as show lists them
 	nkh -j redirect show dev vN
@@ -111,13 +111,17 @@ ping_ok "$REMOTE" 10.20.9.2 || fail "the /16 does not reach pod 2"
 ping_ok "$REMOTE" 10.20.3.2 || fail "the /24 inside the /16 does not reach pod 3"
 ping_ok "$REMOTE" 10.20.1.2 || fail "pod 1's /24 inside the /16"
 pass "longest prefix wins: /24s inside pod 2's /16 go to their pods"
-expect_rc 0 "pod 4 holds the default route" -n "$HOST" -j redirect attach dev vN to h4
-expect_eq "$(printf '%s' "$OUT" | jq -c '.redirects[0].routes[0].prefixes')" '["0.0.0.0/0","::/0"]' "no prefix: the default routes"
+before=$(routes_of h4)
+expect_error 1 "a NIC's table takes no default route by omission" -n "$HOST" redirect attach dev vN to h4
+expect_match "$ERR" 'say "prefix 0.0.0.0/0" \(or "prefix default"\)' "the error says how to name one"
+expect_eq "$(routes_of h4)" "$before" "pod 4's routes are as they were after the refusal"
+expect_rc 0 "pod 4 holds the default route" -n "$HOST" -j redirect attach dev vN to h4 prefix default
+expect_eq "$(printf '%s' "$OUT" | jq -c '.redirects[0].routes[0].prefixes')" '["0.0.0.0/0","::/0"]' "prefix default: the default routes of both families"
 ip -n "$REMOTE" route add 10.99.0.0/16 via 10.10.2.1
 ip -n "${PODS[4]}" addr add 10.99.0.2/16 dev vP
 ping_ok "$REMOTE" 10.99.0.2 || fail "the default route does not reach pod 4"
 pass "the default route carries what no other route matches"
-expect_error 4 "a second default route" -n "$HOST" redirect attach dev vN to h3
+expect_error 4 "a second default route" -n "$HOST" redirect attach dev vN to h3 prefix 0.0.0.0/0
 expect_error 4 "pod egress has one target" -n "$HOST" redirect attach dev h1 to h2
 expect_rc 0 "pod egress with replace" -n "$HOST" redirect attach dev h1 to h2 replace
 expect_match "$OUT" '\(replaced\)' "says replaced"
@@ -167,7 +171,7 @@ ns_new GONE
 ip -n "$GONE" link add gA type veth peer name gB
 ip -n "$GONE" link set gA up
 expect_rc 0 "pins in a namespace about to go" -n "$GONE" redirect attach dev gA to gB
-gdir=/sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$GONE")
+gdir=$(ns_pindir "$GONE")
 [ -d "$gdir" ] || fail "no pins in $gdir"
 ip netns del "$GONE"
 for _ in $(seq 100); do

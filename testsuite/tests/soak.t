@@ -106,7 +106,7 @@ for i in 0 1 2; do
 	last=$(possible_last "$d" attach,detach)
 	n=$(printf '%s' "$shown" | jq "[.redirects[] | select(.ifindex==$idx and .defunct==false)] | length")
 	# The link pins (the maps beside them are <hook>-v4, -v6, -targets, -info).
-	pinned=$(ls /sys/fs/bpf/nkctl/net$(stat -L -c %i /run/netns/$HOST)/dev$idx 2>/dev/null |
+	pinned=$(ls $(ns_pindir "$HOST")/dev$idx 2>/dev/null |
 		grep -Evc -- '-(v4|v6|targets|info)$')
 	case "$n:$last" in
 	1:*attach*|0:*detach*) pass "$d: final redirect state ($n) matches a last command ($last)" ;;
