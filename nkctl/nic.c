@@ -42,8 +42,13 @@ static const struct nk_param release_params[] = {
 	NP("queue", NKP_STRING, queue, "LIST", false),
 	NP("force", NKP_FLAG, force, NULL, false),
 };
+/* force overrides the refusal of a listed queue that is leased; a release
+ * of everything is always refused while a lease holds a reserved queue. */
+static const struct nk_rule release_rules[] = {
+	{ NK_RULE_NEEDS, { "force", "queue" } },
+};
 static const struct nk_params nic_release_params = {
-	NK_PARAMS("nic release", struct nic_args, release_params)
+	NK_PARAMS("nic release", struct nic_args, release_params), NK_RULES(release_rules),
 };
 
 /* ---- printing ---- */
@@ -251,10 +256,12 @@ static int cmd_nic_show(struct nk_ctx *ctx, const void *args)
 	return NK_EXIT_OK;
 }
 
-/* The NIC dev, locked and read, with the queues of the command. */
+/* The NIC dev, locked and read, with the queues of the command; with
+ * -force, -ENODEV quietly when there is no dev. */
 static int begin(struct nk_ctx *ctx, const struct nic_args *a, struct nic_job **jp)
 {
 	struct nic_job *j = nk_nic_job_new();
+	struct nl_sock *rt;
 	int ret;
 
 	*jp = j;
@@ -262,9 +269,11 @@ static int begin(struct nk_ctx *ctx, const struct nic_args *a, struct nic_job **
 		return NK_EXIT_FAIL;
 	if (a->queue && (ret = nk_parse_queue_list("queue", a->queue, j->ids, &j->n)))
 		return ret;
-	ret = nk_dev(ctx, a->dev, &j->link);
+	ret = nk_ctx_rtnl(ctx, &rt);
 	if (!ret)
-		ret = nk_nic_job_lock(j);
+		ret = nk_link_lookup(rt, a->dev, 0, &j->link, NULL, ctx->force);
+	if (!ret)
+		ret = nk_nic_job_lock(ctx, j);
 	return ret ? ret : nk_nic_job_load(ctx, NULL, &j->link, j);
 }
 
@@ -298,8 +307,50 @@ static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
 
 /* ---- release ---- */
 
+/* A release of everything while a lease holds a reserved queue: refused,
+ * force or not (its holder would read host traffic); unlease ends both. */
+static int refuse_leased(struct nk_ctx *ctx, const struct nic_job *j, const struct nk_queue *q)
+{
+	struct nk_lease_list all = { 0 };
+	const struct nk_lease_rec *r;
+	char lease[IF_NAMESIZE + NK_NS_SPEC + 64], cmd[IF_NAMESIZE + NK_NS_SPEC + 64];
+	int ret;
+
+	nk_lease_scan(ctx, &all);
+	r = nk_lease_of_nic(&all, j->ns, j->link.ifindex, q->id);
+	if (r && r->nk_ifname[0] && r->nk_ns) {
+		bool here = r->nk_ns->here;
+
+		snprintf(lease, sizeof(lease), "\"%s\"%s%s", r->nk_ifname, here ? "" : " in netns ",
+			 here ? "" : nk_ns_name(r->nk_ns));
+		snprintf(cmd, sizeof(cmd), "nkctl%s%s unlease dev %s", here ? "" : " -n ",
+			 here ? "" : nk_ns_name(r->nk_ns), r->nk_ifname);
+	} else {
+		snprintf(lease, sizeof(lease), "ifindex %d", q->lease_ifindex);
+		snprintf(cmd, sizeof(cmd), "nkctl unlease from %s queue %u", j->link.ifname, q->id);
+	}
+	ret = nk_error(NK_EXIT_EXISTS,
+		       "%s queue %u is reserved and leased to %s: released, it would get host traffic its holder reads; end the lease first (%s)",
+		       j->link.ifname, q->id, lease, cmd);
+	nk_lease_list_free(&all);
+	return ret;
+}
+
+static int check_release_all(struct nk_ctx *ctx, const struct nic_job *j)
+{
+	for (size_t i = 0; i < j->st.nreserved; i++) {
+		const struct nk_queue *q = nk_nic_rx_queue(j, j->st.reserved[i]);
+
+		if (q && (q->have & QUEUE_HAVE_LEASE))
+			return refuse_leased(ctx, j, q);
+	}
+	return 0;
+}
+
 static int check_release(struct nk_ctx *ctx, const struct nic_job *j, bool force)
 {
+	if (!j->n)
+		return check_release_all(ctx, j);
 	for (size_t i = 0; i < j->n; i++) {
 		const struct nk_queue *q = nk_nic_rx_queue(j, j->ids[i]);
 
@@ -320,6 +371,16 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 	struct nic_job *j;
 	int ret = begin(ctx, a, &j);
 
+	if (ret == -ENODEV) {
+		/* -force: a NIC that is not there has nothing reserved. */
+		nk_nic_job_free(j);
+		out_begin(&ctx->out);
+		out_arr_open(&ctx->out, "nics");
+		out_arr_close(&ctx->out);
+		out_text(&ctx->out, "%s does not exist: nothing to release\n", a->dev);
+		out_end(&ctx->out);
+		return NK_EXIT_OK;
+	}
 	if (!ret && (!j->st.exists || (!j->st.nreserved && !j->st.saved && (j->n || !j->st.nrules)))) {
 		if (!ctx->force)
 			ret = nk_error(NK_EXIT_NOTFOUND, "%s has no queue reserved by nkctl",

@@ -26,7 +26,8 @@
 #define NK_NIC_STATE_DIR NK_NIC_RUN_DIR "/nic"
 #define NK_NIC_MAX_RULES 256
 #define NK_NIC_MAX_LEASES 64
-#define NK_NIC_LEASE_MAX 16
+/* Queues in one lease with reserve or steer (more are refused). */
+#define NK_NIC_LEASE_MAX 64
 
 /* What one lease brought to the NIC (lease ... steer): the queues it
  * reserved and the rules it added. It is known by the NIC queues it leases
@@ -62,8 +63,11 @@ struct nk_nic_state {
 	bool rss_default;                   /* restore by resetting the table */
 	uint32_t indir_size;
 	uint32_t indir[NK_RSS_MAX_INDIR];
-	/* n-tuple rules nkctl added (steer add, lease ... steer) */
-	uint32_t rules[NK_NIC_MAX_RULES];
+	/* n-tuple rules nkctl added (steer add, lease ... steer), each with
+	 * the spec it was added with (flow_type 0: a record from before specs
+	 * were kept). A rule named in a lease's record is that lease's; the
+	 * others are steer add's. */
+	struct nk_ntuple rules[NK_NIC_MAX_RULES];
 	size_t nrules;
 	struct nk_nic_lease leases[NK_NIC_MAX_LEASES];
 	size_t nleases;
@@ -81,9 +85,16 @@ int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *
 int nk_nic_state_save(const struct nk_nic_state *st);
 /* Remove the state file. */
 int nk_nic_state_drop(const struct nk_nic_state *st);
+/* Save st, or remove its file when it records nothing any more. */
+int nk_nic_state_store(const struct nk_nic_state *st);
 bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q);
 bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id);
+/* Record rule r (at r->id) as nkctl's; false when the record is full. */
+bool nk_nic_state_add_rule(struct nk_nic_state *st, const struct nk_ntuple *r);
 void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id);
+/* Is the rule the driver has at r->id still the one nkctl recorded there
+ * (same spec; a record without one counts as the same)? */
+bool nk_nic_state_rule_is_ours(const struct nk_nic_state *st, const struct nk_ntuple *r);
 
 /* The record of the lease of NIC queue q, or NULL. */
 struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q);

@@ -22,25 +22,43 @@ struct nic_job *nk_nic_job_new(void)
 {
 	struct nic_job *j = calloc(1, sizeof(*j));
 
-	if (!j) {
+	if (!j)
 		nk_error_errno(ENOMEM, "cannot read the NIC");
-		return NULL;
-	}
-	j->lock = -1;
 	return j;
 }
 
-int nk_nic_job_lock(struct nic_job *j)
+int nk_nic_hold(struct nk_ctx *ctx)
 {
-	int ret = nk_nic_lock(&j->lock);
+	int ret;
 
+	if (ctx->nic_lock_depth) {
+		ctx->nic_lock_depth++;
+		return 0;
+	}
+	ret = nk_nic_lock(&ctx->nic_lock_fd);
 	if (ret == -EPERM)
 		return nk_error(NK_EXIT_PERM,
 				"%s must be a directory owned by this user with mode 0700 (no symlink); refusing to keep NIC state there",
 				NK_NIC_STATE_DIR);
 	if (ret)
 		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
+	ctx->nic_lock_depth = 1;
 	return 0;
+}
+
+void nk_nic_unhold(struct nk_ctx *ctx)
+{
+	if (ctx->nic_lock_depth && !--ctx->nic_lock_depth)
+		close(ctx->nic_lock_fd);
+}
+
+int nk_nic_job_lock(struct nk_ctx *ctx, struct nic_job *j)
+{
+	int ret = nk_nic_hold(ctx);
+
+	if (!ret)
+		j->locked = ctx;
+	return ret;
 }
 
 
@@ -50,8 +68,8 @@ void nk_nic_job_free(struct nic_job *j)
 		return;
 	nk_queue_list_free(&j->queues);
 	nk_ntuple_list_free(&j->rules);
-	if (j->lock >= 0)
-		close(j->lock);
+	if (j->locked)
+		nk_nic_unhold(j->locked);
 	free(j);
 }
 
@@ -121,7 +139,7 @@ int nk_nic_job_load(struct nk_ctx *ctx, const char *dev, const struct nk_link *k
 				      NK_NIC_STATE_DIR);
 	/* Read under the lock: what another nkctl changed is seen, and what a
 	 * killed one left is settled. */
-	return j->lock >= 0 ? settle(j) : 0;
+	return j->locked ? settle(j) : 0;
 }
 
 const struct nk_queue *nk_nic_rx_queue(const struct nic_job *j, uint32_t id)
@@ -355,11 +373,32 @@ static int finish_release(struct nic_job *j)
 	if (j->st.saved && (ret = restore(j)))
 		return ret;
 	j->st.saved = false;
-	ret = j->st.nrules || j->st.nleases || j->st.have_pending ? nk_nic_state_save(&j->st) :
-					       nk_nic_state_drop(&j->st);
+	ret = nk_nic_state_store(&j->st);
 	if (ret)
 		return nk_error_errno(-ret, "%s is restored but its state under %s cannot be updated",
 				      j->link.ifname, NK_NIC_STATE_DIR);
+	return 0;
+}
+
+/* Delete nkctl's rule id if the driver still has there the rule nkctl
+ * recorded: a location the driver gave to another rule since (after a steer
+ * del, or another tool's) is left alone. Either way nkctl forgets it. */
+static int delete_recorded_rule(struct nic_job *j, int fd, uint32_t id)
+{
+	struct nk_ntuple_list now;
+	int ret = ethtool_ntuple_list(fd, j->link.ifname, &now);
+
+	if (ret)
+		return nk_error_errno(-ret, "cannot list the n-tuple rules of %s", j->link.ifname);
+	for (size_t i = 0; !ret && i < now.n; i++)
+		if (now.v[i].id == id && nk_nic_state_rule_is_ours(&j->st, &now.v[i]))
+			ret = ethtool_ntuple_del(fd, j->link.ifname, id);
+	nk_ntuple_list_free(&now);
+	if (ret == -ENOENT || ret == -EINVAL)
+		ret = 0;
+	if (ret)
+		return nk_error_errno(-ret, "cannot delete rule %u of %s", id, j->link.ifname);
+	nk_nic_state_forget_rule(&j->st, id);
 	return 0;
 }
 
@@ -369,15 +408,9 @@ static int drop_rules(struct nic_job *j)
 	int fd, ret = j->st.nrules ? nk_ns_ioctl(j->ns, &fd) : 0;
 
 	while (!ret && j->st.nrules) {
-		uint32_t id = j->st.rules[j->st.nrules - 1];
-
-		ret = ethtool_ntuple_del(fd, j->link.ifname, id);
-		if (ret == -ENOENT || ret == -EINVAL)
-			ret = 0;
-		if (ret)
-			return nk_error_errno(-ret, "cannot delete rule %u of %s", id, j->link.ifname);
-		j->st.nrules--;
-		ret = save_state(j);
+		ret = delete_recorded_rule(j, fd, j->st.rules[j->st.nrules - 1].id);
+		if (!ret)
+			ret = save_state(j);
 	}
 	j->st.nleases = 0;
 	return ret;
@@ -406,6 +439,29 @@ int nk_nic_release(struct nic_job *j)
 
 /* ---- the lease's side: lease ... steer, unlease ---- */
 
+static int undo_lease(struct nic_job *j, struct nk_nic_lease *l);
+static bool lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l);
+
+/* Under the lock, before a lease of queues: a record of an ended lease on
+ * any of them (its holder went after the last sweep) is undone first, so its
+ * rules never steer into the new lease and its record is not taken over. */
+static int undo_ended_on(struct nic_job *j, const uint32_t *queues, size_t n)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct nk_nic_lease *l = nk_nic_state_lease(&j->st, queues[i]);
+
+		if (!l || !lease_ended(j->ns, j->link.ifindex, l))
+			continue;
+		ret = undo_lease(j, l);
+		memcpy(j->ids, queues, n * sizeof(*queues));   /* undo_lease used them */
+		j->n = n;
+		nk_nic_job_reread(j);
+	}
+	return ret;
+}
+
 int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
 			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out)
 {
@@ -415,12 +471,18 @@ int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_l
 	*out = j;
 	if (!j)
 		return NK_EXIT_FAIL;
+	if (n > NK_NIC_LEASE_MAX)
+		return nk_error(NK_EXIT_USAGE,
+				"lease ... reserve|steer: at most %d queues in one lease (%zu asked); nothing was changed",
+				NK_NIC_LEASE_MAX, n);
 	j->ns = ns;
 	memcpy(j->ids, queues, n * sizeof(*queues));
 	j->n = n;
-	ret = nk_nic_job_lock(j);
+	ret = nk_nic_job_lock(ctx, j);
 	if (!ret)
 		ret = nk_nic_job_load(ctx, NULL, nic, j);
+	if (!ret)
+		ret = undo_ended_on(j, queues, n);
 	if (!ret)
 		ret = nk_nic_need_rss(j, "lease ... steer");
 	if (!ret)
@@ -446,25 +508,26 @@ static bool lease_has_rule(const struct nic_job *j, const struct nk_nic_lease *l
 }
 
 /* Record a rule the lease added, in the lease's record and the NIC's list. */
-static int record_lease_rule(struct nic_job *j, struct nk_nic_lease *l, uint32_t id)
+static int record_lease_rule(struct nic_job *j, struct nk_nic_lease *l, const struct nk_ntuple *r)
 {
 	if (l->nrules < NK_NIC_LEASE_MAX)
-		l->rules[l->nrules++] = id;
-	if (j->st.nrules < NK_NIC_MAX_RULES && !nk_nic_state_has_rule(&j->st, id))
-		j->st.rules[j->st.nrules++] = id;
+		l->rules[l->nrules++] = r->id;
+	nk_nic_state_add_rule(&j->st, r);
 	return save_state(j);
 }
 
-int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
-		       const struct nk_link *holder, struct nk_ntuple *rules, size_t nrules)
+int nk_nic_lease_reserve(struct nic_job *j, const struct nk_ns *holder_ns,
+			 const struct nk_link *holder)
 {
 	struct nk_nic_lease *l;
-	int fd, ret;
+	int ret;
 
 	save_settings(j);
+	j->new_record = !nk_nic_state_lease(&j->st, j->ids[0]);
 	l = nk_nic_state_lease_add(&j->st, j->ids, j->n);
 	if (!l)
-		return nk_error(NK_EXIT_FAIL, "%s: too many leases recorded", j->link.ifname);
+		return nk_error(NK_EXIT_FAIL, "%s: too many leases recorded (at most %d)",
+				j->link.ifname, NK_NIC_MAX_LEASES);
 	l->ns_dev = holder_ns->dev;
 	l->ns_ino = holder_ns->ino;
 	l->ifindex = holder->ifindex;
@@ -475,8 +538,14 @@ int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
 			l->queues[l->nqueues++] = j->ids[i];
 	reserve_add(&j->st, j->ids, j->n);
 	ret = save_state(j);
-	if (!ret)
-		ret = apply_reserved(j);
+	return ret ? ret : apply_reserved(j);
+}
+
+int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules)
+{
+	struct nk_nic_lease *l = nk_nic_state_lease(&j->st, j->ids[0]);
+	int fd, ret = l ? 0 : nk_error(NK_EXIT_FAIL, "%s: the lease's record is gone", j->link.ifname);
+
 	if (!ret && nrules)
 		ret = nk_ns_ioctl(j->ns, &fd);
 	for (size_t i = 0; i < nrules && !ret; i++) {
@@ -491,7 +560,7 @@ int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
 					      j->link.ifname, (unsigned long long)rules[i].action);
 		j->st.have_pending = false;
 		if (!ret)
-			ret = record_lease_rule(j, l, rules[i].id);
+			ret = record_lease_rule(j, l, &rules[i]);
 	}
 	return ret;
 }
@@ -503,14 +572,9 @@ static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
 	size_t ndrop = 0;
 	int fd, ret = nk_ns_ioctl(j->ns, &fd);
 
-	for (size_t i = 0; i < l->nrules && !ret; i++) {
-		ret = ethtool_ntuple_del(fd, j->link.ifname, l->rules[i]);
-		if (ret == -ENOENT || ret == -EINVAL)
-			ret = 0;
-		if (ret)
-			return nk_error_errno(-ret, "cannot delete rule %u of %s", l->rules[i],
-					      j->link.ifname);
-		nk_nic_state_forget_rule(&j->st, l->rules[i]);
+	while (!ret && l->nrules) {
+		/* forgotten from l too */
+		ret = delete_recorded_rule(j, fd, l->rules[l->nrules - 1]);
 	}
 	for (size_t i = 0; i < l->nqueues; i++)
 		if (!nk_nic_state_lease_holds(&j->st, l, l->queues[i]))
@@ -519,77 +583,13 @@ static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
 	memcpy(j->ids, drop, ndrop * sizeof(drop[0]));
 	j->n = ndrop;
 	if (!ndrop) {
-		if (!j->st.nreserved && !j->st.saved && !j->st.nrules && !j->st.nleases &&
-		    !j->st.have_pending)
-			return nk_nic_state_drop(&j->st) ? nk_error_errno(errno, "cannot remove the state of %s", j->link.ifname) : 0;
-		return save_state(j);
+		ret = nk_nic_state_store(&j->st);
+		return ret ? nk_error_errno(-ret, "cannot update the state of %s under %s",
+					    j->link.ifname, NK_NIC_STATE_DIR) : 0;
 	}
 	release_ids(j);
 	ret = save_state(j);
 	return ret ? ret : finish_release(j);
-}
-
-/* The job of the NIC ifindex of ns, locked, loaded and settled; NULL after
- * printing an error (*ret), or with *ret -ENODEV when the NIC is gone. */
-static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, int *ret)
-{
-	struct nic_job *j = nk_nic_job_new();
-	struct nk_link link;
-	struct nl_sock *rt;
-
-	if (!j) {
-		*ret = NK_EXIT_FAIL;
-		return NULL;
-	}
-	j->ns = ns;
-	*ret = nk_ns_rtnl(ns, &rt);
-	if (!*ret)
-		*ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
-	if (!*ret)
-		*ret = nk_nic_job_lock(j);
-	if (!*ret)
-		*ret = nk_nic_job_load(ctx, NULL, &link, j);
-	if (*ret) {
-		nk_nic_job_free(j);
-		return NULL;
-	}
-	return j;
-}
-
-/* One NIC state file: undo the record of the lease of NIC queue q there. */
-static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32_t q)
-{
-	struct nk_nic_lease *l;
-	int ret;
-	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
-
-	l = j ? nk_nic_state_lease(&j->st, q) : NULL;
-	if (l)
-		ret = undo_lease(j, l);
-	if (j)
-		nk_nic_job_free(j);
-	return ret == -ENODEV ? 0 : ret;
-}
-
-/* A release killed after it saved the state and before the NIC was restored
- * leaves saved settings with nothing reserved or leased: restore them now. */
-static int resume_release(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
-{
-	int ret;
-	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
-
-	if (j && j->st.exists && j->st.saved && !j->st.nreserved && !j->st.nleases)
-		ret = finish_release(j);
-	if (j)
-		nk_nic_job_free(j);
-	return ret == -ENODEV ? 0 : ret;
-}
-
-/* Parse a state file name "DEV-INO-IFINDEX". */
-static bool state_name(const char *name, unsigned long long *dev, unsigned long long *ino,
-		       int *ifindex)
-{
-	return name[0] != '.' && sscanf(name, "%llu-%llu-%d", dev, ino, ifindex) == 3;
 }
 
 /* Is NIC queue q leased, and not to a namespace being deleted? Seen from the
@@ -623,6 +623,78 @@ static bool lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease
 	return ended;
 }
 
+int nk_nic_lease_rollback(struct nic_job *j)
+{
+	struct nk_nic_lease *l = j->new_record ? nk_nic_state_lease(&j->st, j->ids[0]) : NULL;
+
+	return l ? undo_lease(j, l) : 0;
+}
+
+/* The job of the NIC ifindex of ns, locked, loaded and settled; NULL after
+ * printing an error (*ret), or with *ret -ENODEV when the NIC is gone. */
+static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, int *ret)
+{
+	struct nic_job *j = nk_nic_job_new();
+	struct nk_link link;
+	struct nl_sock *rt;
+
+	if (!j) {
+		*ret = NK_EXIT_FAIL;
+		return NULL;
+	}
+	j->ns = ns;
+	*ret = nk_ns_rtnl(ns, &rt);
+	if (!*ret)
+		*ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
+	if (!*ret)
+		*ret = nk_nic_job_lock(ctx, j);
+	if (!*ret)
+		*ret = nk_nic_job_load(ctx, NULL, &link, j);
+	if (*ret) {
+		nk_nic_job_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* One NIC state file: undo the record of the lease of NIC queue q there. */
+static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32_t q)
+{
+	struct nk_nic_lease *l;
+	int ret;
+	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
+
+	/* Decided again on what was read under the lock: a lease that took the
+	 * queue meanwhile keeps its record. */
+	l = j ? nk_nic_state_lease(&j->st, q) : NULL;
+	if (l && l->nleased && lease_ended(ns, ifindex, l))
+		ret = undo_lease(j, l);
+	if (j)
+		nk_nic_job_free(j);
+	return ret == -ENODEV ? 0 : ret;
+}
+
+/* A release killed after it saved the state and before the NIC was restored
+ * leaves saved settings with nothing reserved or leased: restore them now. */
+static int resume_release(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
+{
+	int ret;
+	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
+
+	if (j && j->st.exists && j->st.saved && !j->st.nreserved && !j->st.nleases)
+		ret = finish_release(j);
+	if (j)
+		nk_nic_job_free(j);
+	return ret == -ENODEV ? 0 : ret;
+}
+
+/* Parse a state file name "DEV-INO-IFINDEX". */
+static bool state_name(const char *name, unsigned long long *dev, unsigned long long *ino,
+		       int *ifindex)
+{
+	return name[0] != '.' && sscanf(name, "%llu-%llu-%d", dev, ino, ifindex) == 3;
+}
+
 /* Does a record of a live lease name holder, recorded in namespace hns? */
 static bool names_holder(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l,
 			 const struct nk_ns *hns, const char *holder)
@@ -644,9 +716,9 @@ static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const ch
 
 	if (!d)
 		return 0;
-	if (nk_ns_reachable(ctx, &all, &n)) {
+	if (nk_ns_reachable(ctx, &all, &n) || (ret = nk_nic_hold(ctx))) {
 		closedir(d);
-		return NK_EXIT_FAIL;
+		return ret ? ret : NK_EXIT_FAIL;
 	}
 	while (!ret && (e = readdir(d))) {
 		unsigned long long dev, ino;
@@ -673,6 +745,7 @@ static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const ch
 		}
 		free(st);
 	}
+	nk_nic_unhold(ctx);
 	closedir(d);
 	return ret;
 }

@@ -32,15 +32,22 @@ struct nic_job {
 	struct nk_nic_state st;
 	uint32_t ids[NK_MAX_QUEUES];        /* the queues the command is about */
 	size_t n;
-	int lock;                           /* -1: not locked */
+	bool new_record;                    /* the lease's record is this command's */
+	struct nk_ctx *locked;              /* NULL: not locked */
 };
 
 /* A job: no namespace yet (load takes the command's), not locked, nothing
  * read; NULL after the error is printed. */
 struct nic_job *nk_nic_job_new(void);
 void nk_nic_job_free(struct nic_job *j);
-/* Take the NIC lock for the job (0, or the exit code after the error). */
-int nk_nic_job_lock(struct nic_job *j);
+/* The lock of nkctl's NIC state, held by the command until as many
+ * nk_nic_unhold as nk_nic_hold: a command deciding on several steps (lease
+ * ... pool) holds it across them, and the jobs it opens meanwhile share it.
+ * 0, or the exit code after the error. */
+int nk_nic_hold(struct nk_ctx *ctx);
+void nk_nic_unhold(struct nk_ctx *ctx);
+/* Hold the lock for the job until it is freed. */
+int nk_nic_job_lock(struct nk_ctx *ctx, struct nic_job *j);
 /* Read the device (dev by name, or known), its settings, queues, rules and
  * state; under the lock, also finish what a killed nkctl left. 0 or the exit
  * code after the error. */
@@ -63,18 +70,25 @@ int nk_nic_reserve(struct nic_job *j);
 int nk_nic_release(struct nic_job *j);
 
 /*
- * lease ... steer: prepare (lock, read the NIC, check that it can reserve
- * queues and, with rules, hold n-tuple rules; nothing changed yet), then
- * after the lease apply (record the lease, reserve its queues, add and record
- * each rule). After unlease, nk_nic_unlease_stale undoes what each lease that
- * has ended brought (the kernel shows no lease on its queues any more), on
- * every NIC with a state file: an unlease, one killed half-way, a holder
- * deleted or moved away with its namespace.
+ * lease ... reserve|steer, in this order under the lock: prepare (read the
+ * NIC, check that it can reserve queues and, with rules, hold n-tuple rules;
+ * nothing changed yet); reserve (record the lease, take its queues out of
+ * RSS) before the lease is made, so hashed traffic never lands on a leased
+ * queue; then the lease, and rollback if it failed; then steer (add and
+ * record each rule). A kill in between leaves a record whose queues the
+ * kernel shows no lease on: the next sweep undoes it.
+ *
+ * nk_nic_unlease_stale is that sweep: it undoes what each lease that has
+ * ended brought, on every NIC with a state file (an unlease, one killed
+ * half-way, a holder deleted or moved away with its namespace), deciding
+ * under the lock.
  */
 int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
 			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out);
-int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
-		       const struct nk_link *holder, struct nk_ntuple *rules, size_t nrules);
+int nk_nic_lease_reserve(struct nic_job *j, const struct nk_ns *holder_ns,
+			 const struct nk_link *holder);
+int nk_nic_lease_rollback(struct nic_job *j);
+int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules);
 int nk_nic_unlease_stale(struct nk_ctx *ctx);
 /* For "unlease dev NAME" when hns has no NAME: if a live lease's record names
  * it (recorded in hns), wait up to NK_NIC_GONE_WAIT_TICKS tenths of a second
