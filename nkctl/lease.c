@@ -127,6 +127,7 @@ struct lease_job {
 	size_t n;
 	uint32_t pool[NK_MAX_QUEUES];     /* pool LIST: the queues to choose from */
 	size_t npool;
+	size_t made;                      /* leases this command made */
 	int32_t here_in_phys;             /* our netns as the NIC's netns names it */
 };
 
@@ -433,6 +434,8 @@ static int lease_queues(struct nk_ctx *ctx, struct lease_job *j, int32_t nsid)
 		if (netdev_queue_create(gn, fam, j->nk.ifindex, j->nic.ifindex, j->ids[i], nsid,
 					&j->nk_ids[i], &err))
 			ret = lease_error(&err, j, i);
+		else
+			j->made++;
 	}
 	return ret;
 }
@@ -510,13 +513,15 @@ static int pick_from_pool(struct nk_ctx *ctx, struct lease_job *j, const struct 
 	return 0;
 }
 
-/* Make the leases; on a failure, undo what the NIC side took for them. */
+/* Make the leases; when the kernel refused the first, give back what the
+ * NIC side took for them. After a partial failure the leases made keep it
+ * (out of RSS), recorded: their unlease undoes it. */
 static int lease_or_rollback(struct nk_ctx *ctx, struct lease_job *j, struct nic_job *nj,
 			     int32_t nsid)
 {
 	int ret = lease_queues(ctx, j, nsid);
 
-	if (ret && nj)
+	if (ret && nj && !j->made)
 		nk_nic_lease_rollback(nj);
 	return ret;
 }

@@ -323,11 +323,12 @@ static int refuse_leased(struct nk_ctx *ctx, const struct nic_job *j, const stru
 
 		snprintf(lease, sizeof(lease), "\"%s\"%s%s", r->nk_ifname, here ? "" : " in netns ",
 			 here ? "" : nk_ns_name(r->nk_ns));
-		snprintf(cmd, sizeof(cmd), "nkctl%s%s unlease dev %s", here ? "" : " -n ",
-			 here ? "" : nk_ns_name(r->nk_ns), r->nk_ifname);
+		snprintf(cmd, sizeof(cmd), "nkctl%s%s unlease dev %s", here && !ctx->netns ? "" : " -n ",
+			 here ? (ctx->netns ? ctx->netns : "") : nk_ns_name(r->nk_ns), r->nk_ifname);
 	} else {
 		snprintf(lease, sizeof(lease), "ifindex %d", q->lease_ifindex);
-		snprintf(cmd, sizeof(cmd), "nkctl unlease from %s queue %u", j->link.ifname, q->id);
+		snprintf(cmd, sizeof(cmd), "nkctl%s%s unlease from %s queue %u",
+			 ctx->netns ? " -n " : "", ctx->netns ? ctx->netns : "", j->link.ifname, q->id);
 	}
 	ret = nk_error(NK_EXIT_EXISTS,
 		       "%s queue %u is reserved and leased to %s: released, it would get host traffic its holder reads; end the lease first (%s)",
@@ -397,7 +398,7 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 	if (!ret)
 		ret = nk_nic_release(j);
 	if (!ret) {
-		nk_nic_state_load(j->ns, j->link.ifindex, &j->st);
+		nk_nic_state_load(j->ns, &j->link, &j->st);
 		print_after(ctx, j);
 	}
 	nk_nic_job_free(j);

@@ -5,6 +5,7 @@
  * put the NIC back exactly as it found it.
  *
  * One state file per NIC, NK_NIC_STATE_DIR/<netns-dev>-<netns-ino>-<ifindex>,
+ * naming the NIC's bus device (a file of another NIC there is not adopted),
  * written atomically (temporary file, fsync, rename) before any change, so
  * that a command killed half-way is finished or undone by running it again,
  * or by release.
@@ -53,6 +54,7 @@ struct nk_nic_state {
 	ino_t ns_ino;
 	int ifindex;
 	char ifname[IF_NAMESIZE];
+	char parent[32];                    /* the NIC's bus device: who it is */
 	uint32_t reserved[NK_MAX_QUEUES];   /* ascending */
 	size_t nreserved;
 	/* The NIC's own settings from before the first reservation, kept until
@@ -79,8 +81,16 @@ struct nk_nic_state {
 
 /* Serialise NIC changes: an exclusive lock held until *fd is closed. */
 int nk_nic_lock(int *fd);
-/* The state of (ns, ifindex); st->exists false when there is none. */
-int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st);
+/* The state file of (ns, ifindex) as it is; st->exists false when there is
+ * none. */
+int nk_nic_state_load_at(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st);
+/* The state of NIC nic of ns: -ESTALE when the file at its (ns, ifindex)
+ * was recorded for another NIC (another bus device: the namespace inode or
+ * the ifindex was reused), which is never adopted; a new state names nic. */
+int nk_nic_state_load(const struct nk_ns *ns, const struct nk_link *nic,
+		      struct nk_nic_state *st);
+/* Is st (read with load_at) the state of the device at its ifindex in ns? */
+bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_link *nic);
 /* Write st atomically (creating the directories 0700, the file 0600). */
 int nk_nic_state_save(const struct nk_nic_state *st);
 /* Remove the state file. */

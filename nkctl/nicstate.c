@@ -189,6 +189,8 @@ static void parse_line(char *line, struct nk_nic_state *st)
 	u = strtoull(val, NULL, 10);
 	if (!strcmp(line, "ifname"))
 		snprintf(st->ifname, sizeof(st->ifname), "%s", val);
+	else if (!strcmp(line, "parent"))
+		snprintf(st->parent, sizeof(st->parent), "%s", val);
 	else if (!strcmp(line, "reserved"))
 		st->nreserved = parse_list(val, st->reserved, NK_MAX_QUEUES);
 	else if (!strcmp(line, "saved"))
@@ -213,7 +215,7 @@ static void parse_line(char *line, struct nk_nic_state *st)
 		st->have_pending = parse_spec(val, &st->pending);
 }
 
-int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st)
+int nk_nic_state_load_at(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st)
 {
 	char path[160], *line = NULL;
 	size_t cap = 0;
@@ -246,6 +248,26 @@ int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *
 	return 0;
 }
 
+bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_link *nic)
+{
+	/* A record from before parents were kept names nobody: it is kept. */
+	return !st->parent[0] || !strcmp(st->parent, nic->parent);
+}
+
+int nk_nic_state_load(const struct nk_ns *ns, const struct nk_link *nic,
+		      struct nk_nic_state *st)
+{
+	int ret = nk_nic_state_load_at(ns, nic->ifindex, st);
+
+	if (!ret && st->exists && !nk_nic_state_is_of(st, nic))
+		return -ESTALE;
+	if (!ret) {
+		snprintf(st->ifname, sizeof(st->ifname), "%s", nic->ifname);
+		snprintf(st->parent, sizeof(st->parent), "%s", nic->parent);
+	}
+	return ret;
+}
+
 static void put_list(FILE *f, const char *key, const uint32_t *v, size_t n)
 {
 	fprintf(f, "%s", key);
@@ -273,6 +295,8 @@ static int write_file(int fd, const struct nk_nic_state *st)
 		return -errno;
 	}
 	fprintf(f, STATE_MAGIC "\nifname %s\n", st->ifname);
+	if (st->parent[0])
+		fprintf(f, "parent %s\n", st->parent);
 	put_list(f, "reserved", st->reserved, st->nreserved);
 	fprintf(f, "saved %d\n", st->saved);
 	if (st->saved) {

@@ -133,7 +133,17 @@ int nk_nic_job_load(struct nk_ctx *ctx, const char *dev, const struct nk_link *k
 	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
 	if (!j->rules_ret)
 		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
-	ret = nk_nic_state_load(j->ns, j->link.ifindex, &j->st);
+	ret = nk_nic_state_load(j->ns, &j->link, &j->st);
+	if (ret == -ESTALE && !j->locked) {
+		memset(&j->st, 0, sizeof(j->st));     /* not this NIC's: not shown */
+		ret = 0;
+	}
+	if (ret == -ESTALE)
+		return nk_error(NK_EXIT_FAIL,
+				"the state under %s at %s's place (ifindex %d of this namespace) was recorded for another NIC (%s, bus device %s), not %s (bus device %s): not adopted, nothing was changed; remove that file once it is no longer needed",
+				NK_NIC_STATE_DIR, j->link.ifname, j->link.ifindex, j->st.ifname,
+				j->st.parent, j->link.ifname,
+				j->link.parent[0] ? j->link.parent : "none");
 	if (ret)
 		return nk_error_errno(-ret, "cannot read the state of %s under %s", j->link.ifname,
 				      NK_NIC_STATE_DIR);
@@ -703,6 +713,17 @@ static bool names_holder(struct nk_ns *ns, int ifindex, const struct nk_nic_leas
 	       !lease_ended(ns, ifindex, l);
 }
 
+/* Is st the state of the NIC at ifindex of ns (not a stranger's record at a
+ * reused namespace inode or ifindex, which the sweep leaves alone)? */
+static bool state_of_nic_there(struct nk_ns *ns, int ifindex, const struct nk_nic_state *st)
+{
+	struct nl_sock *rt = nk_ns_try_rtnl(ns);
+	struct nk_link link;
+
+	return rt && !nk_link_lookup(rt, NULL, ifindex, &link, NULL, true) &&
+	       nk_nic_state_is_of(st, &link);
+}
+
 /* Every NIC state file: undo the records of leases that ended. With holder,
  * say whether a record of a live lease still names it (see below). */
 static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder,
@@ -730,7 +751,8 @@ static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const ch
 		st = malloc(sizeof(*st));
 		for (size_t i = 0; st && i < n && !ret; i++) {
 			if (!nk_ns_is(all[i], (dev_t)dev, (ino_t)ino) ||
-			    nk_nic_state_load(all[i], ifindex, st) || !st->exists)
+			    nk_nic_state_load_at(all[i], ifindex, st) || !st->exists ||
+			    !state_of_nic_there(all[i], ifindex, st))
 				continue;
 			for (size_t k = 0; k < st->nleases && !ret; k++) {
 				const struct nk_nic_lease *l = &st->leases[k];

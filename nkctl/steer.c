@@ -149,14 +149,17 @@ static int check_queue(int fd, const char *dev, uint32_t q)
 static int mark_pending(struct nk_ns *ns, const struct nk_link *l, int fd, const struct nk_ntuple *r)
 {
 	struct nk_nic_state st;
-	int ret = nk_nic_state_load(ns, l->ifindex, &st);
+	int ret = nk_nic_state_load(ns, l, &st);
 
+	if (ret == -ESTALE)
+		return nk_error(NK_EXIT_FAIL,
+				"the state of %s under %s was recorded for another NIC (bus device %s): not adopted; nothing was changed",
+				l->ifname, NK_NIC_STATE_DIR, st.parent);
 	if (!ret && st.exists)
 		ret = nk_nic_resolve_pending(fd, l->ifname, &st);
 	if (ret)
 		return nk_error_errno(-ret, "cannot update the state of %s under %s; nothing was changed",
 				      l->ifname, NK_NIC_STATE_DIR);
-	snprintf(st.ifname, sizeof(st.ifname), "%s", l->ifname);
 	st.pending = *r;
 	st.have_pending = true;
 	ret = nk_nic_state_save(&st);
@@ -167,12 +170,11 @@ static int mark_pending(struct nk_ns *ns, const struct nk_link *l, int fd, const
 static int record_rule(struct nk_ns *ns, const struct nk_link *l, const struct nk_ntuple *r)
 {
 	struct nk_nic_state st;
-	int ret = nk_nic_state_load(ns, l->ifindex, &st);
+	int ret = nk_nic_state_load(ns, l, &st);
 
 	if (ret)
 		return ret;
 	st.have_pending = false;
-	snprintf(st.ifname, sizeof(st.ifname), "%s", l->ifname);
 	nk_nic_state_add_rule(&st, r);
 	return nk_nic_state_save(&st);
 }
@@ -217,10 +219,10 @@ static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 	return NK_EXIT_OK;
 }
 
-static int forget_rule(struct nk_ns *ns, int ifindex, uint32_t id)
+static int forget_rule(struct nk_ns *ns, const struct nk_link *l, uint32_t id)
 {
 	struct nk_nic_state st;
-	int ret = nk_nic_state_load(ns, ifindex, &st);
+	int ret = nk_nic_state_load(ns, l, &st);
 
 	if (ret || !st.exists || !nk_nic_state_has_rule(&st, id))
 		return ret;
@@ -254,7 +256,7 @@ static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
 		ret = ntuple_error(ret, l.ifname, "steer del");
 	}
 	if (!ret)
-		forget_rule(ns, l.ifindex, a->id);
+		forget_rule(ns, &l, a->id);
 	nk_nic_unhold(ctx);
 	if (ret)
 		return ret;
@@ -281,7 +283,8 @@ static int show_one(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *
 		return 0;
 	if (ret)
 		return ntuple_error(ret, l->ifname, "steer show");
-	nk_nic_state_load(ns, l->ifindex, &st);
+	if (nk_nic_state_load(ns, l, &st))
+		st.exists = false;     /* unreadable, or another NIC's: not shown */
 	out_obj_open(&ctx->out, NULL);
 	out_uint(&ctx->out, "ifindex", NULL, (unsigned int)l->ifindex);
 	out_str(&ctx->out, "ifname", "%s:", l->ifname);

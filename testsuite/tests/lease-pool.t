@@ -10,7 +10,8 @@
 # stays out of RSS. Before that, one at a time: nic release refused while a
 # lease holds a reserved queue; a lease's rule replaced by another owner's at
 # the same location survives the unlease; a lease of 20 queues with reserve
-# and steer gives every queue back.
+# and steer gives every queue back; a state file at another NIC's place is
+# not adopted.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq
@@ -52,7 +53,7 @@ nk -n "$HOST" link add nkr type single rxqueues 2
 expect_rc 0 "lease with reserve and steer" -n "$HOST" lease dev nkr from "$SIM" queue 3 reserve steer dst 10.9.3.1
 indir_leased=$(indir)
 expect_error 4 "release of everything while leased" -n "$HOST" nic release dev "$SIM"
-expect_match "$ERR" "queue 3 is reserved and leased to \"nkr\".*nkctl unlease dev nkr" \
+expect_match "$ERR" "queue 3 is reserved and leased to \"nkr\".*\\(nkctl -n $HOST unlease dev nkr\\)" \
 	"the refusal names the lease and the command that ends it"
 expect_error 4 "-force does not override it" -n "$HOST" -force nic release dev "$SIM"
 expect_eq "$(indir)" "$indir_leased" "the table is unchanged (nlprobe)"
@@ -99,6 +100,24 @@ expect_eq "$(printf '%s' "$OUT" | jq '[.leases[] | select(.reserved)] | length')
 expect_eq "$(bindir | jq -c 'unique')" '[0,1,22,23]' "only queues 0, 1, 22, 23 in RSS (nlprobe)"
 expect_rc 0 "unlease" -n "$HOST" unlease dev nkb
 expect_eq "$(bindir)" "$bindir_before" "every queue back: the table as before (nlprobe)"
+
+# A state file at another NIC's place (a reused namespace inode or
+# ifindex) is reported, never adopted.
+ino=$(stat -L -c %i "/run/netns/$HOST")
+expect_rc 0 "reserve queue 1" -n "$HOST" nic reserve dev "$SIM" queue 1
+own=$(ls /run/nkctl/nic/*-"$ino-$idx")
+stranger=${own%-*}-$bidx
+cp "$own" "$stranger"
+defer "rm -f '$stranger'"
+expect_rc 0 "nic show of the other NIC" -n "$HOST" -j nic show dev "$BIG"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | select(.reserved) | .id]')" "[]" \
+	"it does not show the stranger's reservation"
+expect_error 2 "a change of the other NIC" -n "$HOST" nic reserve dev "$BIG" queue 2
+expect_match "$ERR" "recorded for another NIC \($SIM, bus device [^)]+\)" "the error names whose it is"
+expect_eq "$(bindir)" "$bindir_before" "nothing changed (nlprobe)"
+rm -f "$stranger"
+expect_rc 0 "release" -n "$HOST" nic release dev "$SIM"
+expect_eq "$(indir)" "$indir_before" "the table as before (nlprobe)"
 
 # 8 takers, 20 rounds each, a pool of 6.
 worker() {
