@@ -7,17 +7,10 @@
 #include <sys/types.h>
 
 #include "ethtool.h"
+#include "nicsvc.h"
 #include "nkctl.h"
 #include "qstats.h"
 
-/* What show leases adds from the NIC's side (nic.c). */
-#define NK_LEASE_NIC_RULES 16
-struct nk_lease_nic {
-	bool reserved;             /* in nkctl's reserved set */
-	bool have_rss, rss;        /* the queue is in the indirection table */
-	struct nk_ntuple rules[NK_LEASE_NIC_RULES];  /* recorded with the lease */
-	size_t nrules;
-};
 
 /* One namespace of a lease by value, so that a record outlives the handles
  * of the scan that made it (monitor compares one scan's records with the
@@ -77,8 +70,5 @@ void nk_lease_set_ns(struct nk_lease_rec *r, struct nk_ns *nic_ns, struct nk_ns 
 void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_existed);
 /* Its keys alone, inside an object the caller opened (monitor's "lease"). */
 void nk_print_lease_keys(struct out *o, const struct nk_lease_rec *r, bool with_existed);
-
-/* Fill in the NIC side of lease r (nic.c); false when there is nothing. */
-bool nk_nic_lease_info(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nk_lease_nic *out);
 
 #endif
