@@ -14,13 +14,14 @@
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq nsenter ping
-PLUGIN=$TESTSUITE/../examples/cni/nkctl-cni
+PLUGIN=$NKCTL_HELPERS/nkctl-cni
+[ -x "$PLUGIN" ] || skip "no $PLUGIN (make builds it where libjson-c-dev is installed)"
 CNI_BIN=/usr/lib/cni
 [ -x "$CNI_BIN/host-local" ] || skip "no host-local IPAM plugin (containernetworking-plugins)"
 CNITOOL=$NKCTL_HELPERS/nkctl-cnitool
 [ -x "$CNITOOL" ] || skip "no $CNITOOL (make check builds it where golang-go and golang-github-appc-cni-dev are installed)"
 mkdir -p "$T_TMP/bin" "$T_TMP/cache"
-ln -s "$(cd "$(dirname "$PLUGIN")" && pwd)/nkctl-cni" "$T_TMP/bin/nkctl-cni"
+ln -s "$PLUGIN" "$T_TMP/bin/nkctl-cni"
 ln -s "$CNI_BIN/host-local" "$T_TMP/bin/host-local"
 topo_nic_remote
 IPAMDIR=$T_TMP/ipam
