@@ -253,5 +253,10 @@ int cmd_add(struct plugin *p)
 	configure(&a);
 	nks_end(&a.s);
 	print_result(&a, ipam);
+	json_object_put(ipam);
+	ipam_free(&a.ipam);
+	rtnl_close(a.host);
+	rtnl_close(a.pod);
+	close(a.netns_fd);
 	return 0;
 }

@@ -225,6 +225,7 @@ int cmd_check(struct plugin *p)
 		nks_end(&c.s);
 		cni_fail(p, code, "IPAM CHECK: %s", why);
 	}
+	ipam_free(&c.ipam);
 	nks_end(&c.s);
 	return 0;
 }

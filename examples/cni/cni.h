@@ -96,6 +96,7 @@ struct ipam_run {
 int ipam_start(const struct plugin *p, const char *command, const char *stdin_text,
 	       struct ipam_run *run, char *why, size_t len);
 int ipam_finish(struct ipam_run *run);
+void ipam_free(struct ipam_run *run);
 int ipam_error(const struct ipam_run *run, char *msg, size_t len);
 
 /* nksession.c: one `nkctl -j -force -batch -`, fed one line at a time */

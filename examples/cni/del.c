@@ -7,19 +7,30 @@
 
 #include "cni.h"
 
-/* The holder moved into the pod: deleting it ends its leases, and nkctl's
- * unlease below then undoes their NIC side (reservation, rules). */
-static void del_pod_holder(const struct plugin *p)
+static void del_link(struct rtnl *r, const char *ifname)
 {
-	int fd = p->netns && *p->netns ? open(p->netns, O_RDONLY | O_CLOEXEC) : -1;
-	struct rtnl *r = fd >= 0 ? rtnl_open_in(fd) : NULL;
-	int ifindex = r ? rtnl_ifindex(r, p->holder) : -1;
+	int ifindex = r ? rtnl_ifindex(r, ifname) : -1;
 
 	if (ifindex > 0)
 		rtnl_link_del(r, ifindex);
+}
+
+/* The holder, in the pod or still in the host (an ADD that stopped before
+ * moving it, or before leasing: nkctl's unlease leaves a device without a
+ * lease alone). Deleting it ends its leases; nkctl's unlease below then
+ * undoes their NIC side (reservation, rules). */
+static void del_holder(const struct plugin *p)
+{
+	int fd = p->netns && *p->netns ? open(p->netns, O_RDONLY | O_CLOEXEC) : -1;
+	struct rtnl *r = fd >= 0 ? rtnl_open_in(fd) : NULL;
+
+	del_link(r, p->holder);
 	rtnl_close(r);
 	if (fd >= 0)
 		close(fd);
+	r = rtnl_open_in(-1);
+	del_link(r, p->holder);
+	rtnl_close(r);
 }
 
 /* nkctl's part in reverse order of ADD's, each line accepting what is gone
@@ -33,7 +44,7 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 	*why = '\0';
 	if (ipam && ipam_start(p, "DEL", p->conf_text, &run, why, len))
 		ipam_failed = -1;
-	del_pod_holder(p);
+	del_holder(p);
 	nks_send(s, "redirect detach dev %s to %s", p->nic, p->host);
 	nks_send(s, "unlease dev %s", p->holder);
 	nks_send(s, "redirect detach dev %s", p->host);
@@ -51,6 +62,7 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 			snprintf(why, len, "IPAM DEL: %s", msg);
 		ipam_failed = -1;
 	}
+	ipam_free(&run);
 	return ret || ipam_failed ? -1 : 0;
 }
 

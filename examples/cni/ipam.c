@@ -47,6 +47,12 @@ int ipam_finish(struct ipam_run *run)
 	return run->out && run->status == 0 ? 0 : -1;
 }
 
+void ipam_free(struct ipam_run *run)
+{
+	free(run->out);
+	run->out = NULL;
+}
+
 /* The code and message of a failed run, from its error object if any. */
 int ipam_error(const struct ipam_run *run, char *msg, size_t len)
 {

@@ -125,6 +125,7 @@ int main(void)
 	struct plugin p = { 0 };
 	char nkctl[4096];
 	char *text = child_read_all(0);
+	int ret;
 
 	p.conf_text = text;
 	p.conf = text && *text ? json_tokener_parse(text) : NULL;
@@ -132,8 +133,11 @@ int main(void)
 		cni_fail(&p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
 	p.version = conf_str(&p, p.conf, "cniVersion");
 	p.command = need_env(&p, "CNI_COMMAND");
-	if (!strcmp(p.command, "VERSION"))
+	if (!strcmp(p.command, "VERSION")) {
+		json_object_put(p.conf);
+		free(text);
 		return print_version();
+	}
 	if (!version_supported(p.version))
 		cni_fail(&p, CNI_ERR_VERSION, "cniVersion \"%s\" is not supported (supported: %s)",
 			 p.version ? p.version : "", supported[0]);
@@ -151,10 +155,14 @@ int main(void)
 	derive_names(&p);
 	find_nkctl(&p, nkctl, sizeof(nkctl));
 	if (!strcmp(p.command, "ADD"))
-		return cmd_add(&p);
-	if (!strcmp(p.command, "DEL"))
-		return cmd_del(&p);
-	if (!strcmp(p.command, "CHECK"))
-		return cmd_check(&p);
-	cni_fail(&p, CNI_ERR_ENV, "unknown CNI_COMMAND %s", p.command);
+		ret = cmd_add(&p);
+	else if (!strcmp(p.command, "DEL"))
+		ret = cmd_del(&p);
+	else if (!strcmp(p.command, "CHECK"))
+		ret = cmd_check(&p);
+	else
+		cni_fail(&p, CNI_ERR_ENV, "unknown CNI_COMMAND %s", p.command);
+	json_object_put(p.conf);
+	free(text);
+	return ret;
 }
