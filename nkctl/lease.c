@@ -17,7 +17,7 @@
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
-#include "nic.h"
+#include "nicsvc.h"
 #include "nkctl.h"
 #include "rtnl.h"
 #include "show.h"
@@ -32,7 +32,8 @@ struct steer_list {
 };
 
 struct lease_args {
-	const char *dev, *from, *phys_netns, *queue;
+	const char *dev, *from, *phys_netns, *queue, *pool;
+	uint32_t count;
 	bool force, reserve;
 	struct steer_list steer;
 };
@@ -80,13 +81,21 @@ static const struct nk_param lease_params[] = {
 	LP("dev", NKP_IFNAME, dev, "NKDEV", true),
 	LP("from", NKP_IFNAME, from, "PHYS", true),
 	LP("phys-netns", NKP_NETNS, phys_netns, "NETNS", false),
-	LP("queue", NKP_STRING, queue, "LIST", true),
+	LP("queue", NKP_STRING, queue, "LIST", false),
+	LP("pool", NKP_STRING, pool, "LIST", false),
+	{ "count", NKP_U32, offsetof(struct lease_args, count), "N", 1, NK_MAX_QUEUES, NULL,
+	  false, NULL },
 	LP("reserve", NKP_FLAG, reserve, NULL, false),
 	{ "steer", NKP_CUSTOM, offsetof(struct lease_args, steer), "dst ADDR[,ADDR...]", 0,
 	  NK_LEASE_MAX_STEER, NULL, false, parse_steer },
 };
+/* The exact queues, or how many of a pool. */
+static const struct nk_rule lease_rules[] = {
+	{ NK_RULE_ONE_OF, { "queue", "pool" } },
+	{ NK_RULE_NEEDS, { "count", "pool" } },
+};
 const struct nk_params cmd_lease_params = {
-	NK_PARAMS("lease", struct lease_args, lease_params)
+	NK_PARAMS("lease", struct lease_args, lease_params), NK_RULES(lease_rules),
 };
 
 static const struct nk_param unlease_params[] = {
@@ -116,6 +125,8 @@ struct lease_job {
 	uint32_t nk_ids[NK_MAX_QUEUES];   /* netkit queue per leased id */
 	bool existed[NK_MAX_QUEUES];
 	size_t n;
+	uint32_t pool[NK_MAX_QUEUES];     /* pool LIST: the queues to choose from */
+	size_t npool;
 	int32_t here_in_phys;             /* our netns as the NIC's netns names it */
 };
 
@@ -354,8 +365,10 @@ static int lease_error(const struct nl_err *err, const struct lease_job *j, size
 			held);
 }
 
+/* The lease objects of show leases, NIC side included, with "existed". */
 static void print_leases(struct nk_ctx *ctx, const struct lease_job *j, struct nk_ns *here)
 {
+	struct nk_lease_nic nic;
 	struct nk_lease_rec r;
 
 	out_begin(&ctx->out);
@@ -371,6 +384,8 @@ static void print_leases(struct nk_ctx *ctx, const struct lease_job *j, struct n
 		snprintf(r.nk_ifname, sizeof(r.nk_ifname), "%s", j->nk.ifname);
 		r.nk_queue = j->nk_ids[i];
 		r.existed = j->existed[i];
+		if (nk_nic_lease_info(ctx, j->phys, j->nic.ifindex, j->ids[i], &nic))
+			r.nic = &nic;
 		nk_print_lease(&ctx->out, &r, true);
 	}
 	out_arr_close(&ctx->out);
@@ -422,10 +437,9 @@ static int lease_queues(struct nk_ctx *ctx, struct lease_job *j, int32_t nsid)
 	return ret;
 }
 
-/* The NIC side: reserve the leased queues, one rule per address to the
- * first of them, all recorded with the lease. */
-static int steer_lease(struct lease_job *j, struct nic_job *nj, const struct nk_ns *here,
-		       const struct steer_list *sl)
+/* The NIC side after the lease: one rule per address to the first leased
+ * queue, recorded with the lease. */
+static int steer_lease(struct lease_job *j, struct nic_job *nj, const struct steer_list *sl)
 {
 	struct nk_ntuple rules[NK_LEASE_MAX_STEER];
 
@@ -436,46 +450,134 @@ static int steer_lease(struct lease_job *j, struct nic_job *nj, const struct nk_
 		memcpy(rules[i].dst, sl->addr[i], 16);
 		rules[i].action = j->ids[0];
 	}
-	return nk_nic_lease_apply(nj, here, &j->nk, rules, sl->n);
+	return nk_nic_lease_steer(nj, rules, sl->n);
 }
 
-int cmd_lease(struct nk_ctx *ctx, const void *args)
+/* Is q free for a pool lease: no lease, no memory provider? */
+static bool queue_free(const struct nk_queue *q)
 {
-	const struct lease_args *a = args;
+	return q && !(q->have & (QUEUE_HAVE_LEASE | QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING |
+				 QUEUE_HAVE_XSK));
+}
+
+/* An exhausted pool: one line naming it and who holds its queues. */
+static int pool_busy(struct nk_ctx *ctx, const struct lease_job *j, const struct lease_args *a,
+		     size_t nfree)
+{
+	struct nk_lease_list all = { 0 };
+	char held[512] = "";
+	size_t used = 0;
+
+	nk_lease_scan(ctx, &all);
+	for (size_t i = 0; i < j->npool && used < sizeof(held); i++) {
+		const struct nk_queue *q = nic_rx_queue(j, j->pool[i]);
+		const struct nk_lease_rec *r = q ? nk_lease_of_nic(&all, j->phys, q->ifindex, q->id) : NULL;
+		char mp[64];
+
+		if (q && (q->have & QUEUE_HAVE_LEASE) && r && r->nk_ifname[0])
+			used += snprintf(held + used, sizeof(held) - used, "%s%u to \"%s\"%s%s",
+					 used ? ", " : "", q->id, r->nk_ifname,
+					 r->nk_ns && !r->nk_ns->here ? " in netns " : "",
+					 r->nk_ns && !r->nk_ns->here ? nk_ns_name(r->nk_ns) : "");
+		else if (q && (q->have & QUEUE_HAVE_LEASE))
+			used += snprintf(held + used, sizeof(held) - used, "%s%u to ifindex %d",
+					 used ? ", " : "", q->id, q->lease_ifindex);
+		else if (q && mp_name(q, mp, sizeof(mp)))
+			used += snprintf(held + used, sizeof(held) - used, "%s%u by %s",
+					 used ? ", " : "", q->id, mp);
+	}
+	nk_lease_list_free(&all);
+	return nk_error(NK_EXIT_EXISTS, "\"%s\" pool %s has %zu free queue%s, %u asked; held: %s",
+			a->from, a->pool, nfree, nfree == 1 ? "" : "s", a->count ? a->count : 1,
+			used ? held : "none (queues the NIC does not have)");
+}
+
+/* pool LIST [count N]: the lowest N queues of the pool that are free, read
+ * under the lock that every lease holds until its lease is made. */
+static int pick_from_pool(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a)
+{
+	size_t want = a->count ? a->count : 1, nfree = 0;
+
+	for (size_t i = 0; i < j->npool; i++)
+		nfree += queue_free(nic_rx_queue(j, j->pool[i]));
+	if (nfree < want)
+		return pool_busy(ctx, j, a, nfree);
+	/* The lowest ids, in whatever order the pool was written. */
+	for (uint32_t id = 0; j->n < want && id < NK_MAX_QUEUES; id++)
+		for (size_t i = 0; i < j->npool; i++)
+			if (j->pool[i] == id && queue_free(nic_rx_queue(j, id)))
+				j->ids[j->n++] = id;
+	return 0;
+}
+
+/* Make the leases; on a failure, undo what the NIC side took for them. */
+static int lease_or_rollback(struct nk_ctx *ctx, struct lease_job *j, struct nic_job *nj,
+			     int32_t nsid)
+{
+	int ret = lease_queues(ctx, j, nsid);
+
+	if (ret && nj)
+		nk_nic_lease_rollback(nj);
+	return ret;
+}
+
+/* Under the NIC lock: the queues, checked; the NIC side reserved; the
+ * leases; the rules. */
+static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a)
+{
 	bool nic_side = a->reserve || a->steer.n;
 	struct nic_job *nj = NULL;
-	struct lease_job *j;
 	struct nk_ns *here;
 	int32_t nsid = -1;
-	int ret;
+	int ret = 0;
 
-	j = calloc(1, sizeof(*j));
-	if (!j)
-		return nk_error_errno(ENOMEM, "lease");
-	ret = nk_parse_queue_list("queue", a->queue, j->ids, &j->n);
-	if (!ret)
-		ret = nk_feature_need(ctx, NK_FEAT_QUEUE_CREATE);
-	if (!ret)
-		ret = load_devices(ctx, j, a);
-	if (!ret)
-		ret = preflight(ctx, j, a);
 	/* What ended leases left on a NIC goes first: a rule of a lease gone
 	 * with its pod's namespace must not steer into this one. */
-	if (!ret && nic_side)
+	if (nic_side)
 		ret = nk_nic_unlease_stale(ctx);
+	if (!ret)
+		ret = load_devices(ctx, j, a);
+	if (!ret && a->pool)
+		ret = pick_from_pool(ctx, j, a);
+	if (!ret)
+		ret = preflight(ctx, j, a);
 	if (!ret && nic_side)
 		ret = nk_nic_lease_prepare(ctx, j->phys, &j->nic, j->ids, j->n, a->steer.n > 0, &nj);
 	if (!ret)
 		ret = phys_nsid(ctx, j, a->phys_netns, &nsid);
 	if (!ret)
-		ret = lease_queues(ctx, j, nsid);
-	if (!ret)
 		ret = nk_ns_here(ctx, &here);
 	if (!ret && nic_side)
-		ret = steer_lease(j, nj, here, &a->steer);
+		ret = nk_nic_lease_reserve(nj, here, &j->nk);
+	if (!ret)
+		ret = lease_or_rollback(ctx, j, nj, nsid);
+	if (!ret && nic_side)
+		ret = steer_lease(j, nj, &a->steer);
 	if (!ret)
 		print_leases(ctx, j, here);
 	nk_nic_job_free(nj);
+	return ret;
+}
+
+int cmd_lease(struct nk_ctx *ctx, const void *args)
+{
+	const struct lease_args *a = args;
+	struct lease_job *j;
+	int ret;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return nk_error_errno(ENOMEM, "lease");
+	ret = a->queue ? nk_parse_queue_list("queue", a->queue, j->ids, &j->n) :
+			 nk_parse_queue_list("pool", a->pool, j->pool, &j->npool);
+	if (!ret)
+		ret = nk_feature_need(ctx, NK_FEAT_QUEUE_CREATE);
+	if (!ret)
+		ret = nk_nic_hold(ctx);
+	if (!ret) {
+		ret = lease_locked(ctx, j, a);
+		nk_nic_unhold(ctx);
+	}
 	nk_queue_list_free(&j->nic_queues);
 	free(j);
 	return ret;

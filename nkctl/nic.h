@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The NIC side of leases (nic.c, nicstate.c, steer.c): queues reserved out
+ * The NIC side of leases (nic.c, nicsvc.c, nicstate.c, steer.c): queues reserved out
  * of RSS, header split, n-tuple rules, and the state file that lets nkctl
  * put the NIC back exactly as it found it.
  *
@@ -26,7 +26,8 @@
 #define NK_NIC_STATE_DIR NK_NIC_RUN_DIR "/nic"
 #define NK_NIC_MAX_RULES 256
 #define NK_NIC_MAX_LEASES 64
-#define NK_NIC_LEASE_MAX 16
+/* Queues in one lease with reserve or steer (more are refused). */
+#define NK_NIC_LEASE_MAX 64
 
 /* What one lease brought to the NIC (lease ... steer): the queues it
  * reserved and the rules it added. It is known by the NIC queues it leases
@@ -62,8 +63,11 @@ struct nk_nic_state {
 	bool rss_default;                   /* restore by resetting the table */
 	uint32_t indir_size;
 	uint32_t indir[NK_RSS_MAX_INDIR];
-	/* n-tuple rules nkctl added (steer add, lease ... steer) */
-	uint32_t rules[NK_NIC_MAX_RULES];
+	/* n-tuple rules nkctl added (steer add, lease ... steer), each with
+	 * the spec it was added with (flow_type 0: a record from before specs
+	 * were kept). A rule named in a lease's record is that lease's; the
+	 * others are steer add's. */
+	struct nk_ntuple rules[NK_NIC_MAX_RULES];
 	size_t nrules;
 	struct nk_nic_lease leases[NK_NIC_MAX_LEASES];
 	size_t nleases;
@@ -81,9 +85,16 @@ int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *
 int nk_nic_state_save(const struct nk_nic_state *st);
 /* Remove the state file. */
 int nk_nic_state_drop(const struct nk_nic_state *st);
+/* Save st, or remove its file when it records nothing any more. */
+int nk_nic_state_store(const struct nk_nic_state *st);
 bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q);
 bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id);
+/* Record rule r (at r->id) as nkctl's; false when the record is full. */
+bool nk_nic_state_add_rule(struct nk_nic_state *st, const struct nk_ntuple *r);
 void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id);
+/* Is the rule the driver has at r->id still the one nkctl recorded there
+ * (same spec; a record without one counts as the same)? */
+bool nk_nic_state_rule_is_ours(const struct nk_nic_state *st, const struct nk_ntuple *r);
 
 /* The record of the lease of NIC queue q, or NULL. */
 struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q);
@@ -104,44 +115,6 @@ bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b);
 
 /* Print a rule as steer show and nic show do. */
 void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours);
-
-/*
- * lease ... steer: prepare (lock, read the NIC, check that it can reserve
- * queues and, with rules, hold n-tuple rules; nothing changed yet), then
- * after the lease apply (record the lease, reserve its queues, add and record
- * each rule). After unlease, nk_nic_unlease_stale undoes what each lease that
- * has ended brought (the kernel shows no lease on its queues any more), on
- * every NIC with a state file: an unlease, one killed half-way, a holder
- * deleted or moved away with its namespace.
- */
-struct nic_job;
-int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
-			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out);
-int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
-		       const struct nk_link *holder, struct nk_ntuple *rules, size_t nrules);
-void nk_nic_job_free(struct nic_job *j);
-int nk_nic_unlease_stale(struct nk_ctx *ctx);
-/* For "unlease dev NAME" when hns has no NAME: if a live lease's record names
- * it (recorded in hns), wait up to NK_NIC_GONE_WAIT_TICKS tenths of a second
- * for its namespace's deletion to end the lease, undoing what ended. */
-#define NK_NIC_GONE_WAIT_TICKS 300
-int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder);
-
-/* What doctor reads of a NIC (nic.c): header split, the RSS table, the
- * n-tuple rules and nkctl's state of it; read without the lock. */
-struct nk_nic_view {
-	struct nk_rings rings;
-	int rings_ret;               /* 0 or -errno of each read */
-	struct nk_rss rss;
-	int rss_ret;                 /* -EOPNOTSUPP: no rss-get; -E2BIG: too big */
-	struct nk_ntuple_list rules;
-	int rules_ret;               /* -EOPNOTSUPP: the driver has no n-tuple rules */
-	struct nk_nic_state st;
-};
-/* 0, or the exit code after the error is printed. */
-int nk_nic_view_read(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
-		     struct nk_nic_view **out);
-void nk_nic_view_free(struct nk_nic_view *v);
 
 extern const struct nk_table nk_nic_table;
 extern const struct nk_table nk_steer_table;

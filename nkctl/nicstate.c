@@ -69,10 +69,10 @@ static void parse_lease(char *val, struct nk_nic_state *st)
 	struct nk_nic_lease *l;
 	unsigned long long dev, ino;
 	int ifindex;
-	char q[256], r[256], leased[256], name[IF_NAMESIZE];
+	char q[1024], r[1024], leased[1024], name[IF_NAMESIZE];
 
 	if (st->nleases == NK_NIC_MAX_LEASES ||
-	    sscanf(val, "%llu %llu %d %255s %255s %255s %15s", &dev, &ino, &ifindex, q, r,
+	    sscanf(val, "%llu %llu %d %1023s %1023s %1023s %15s", &dev, &ino, &ifindex, q, r,
 		   leased, name) != 7)
 		return;
 	l = &st->leases[st->nleases++];
@@ -102,10 +102,10 @@ static void hex_get(const char *s, uint8_t *b, size_t n)
 	}
 }
 
-/* "pending FLOW BITS SRC DST SPORT DPORT ACTION" */
-static void parse_pending(const char *val, struct nk_nic_state *st)
+/* A rule's spec: "FLOW BITS SRC DST SPORT DPORT ACTION"; false when
+ * malformed. */
+static bool parse_spec(const char *val, struct nk_ntuple *r)
 {
-	struct nk_ntuple *r = &st->pending;
 	unsigned int flow, bits, sport, dport;
 	unsigned long long action;
 	char src[40], dst[40];
@@ -113,7 +113,7 @@ static void parse_pending(const char *val, struct nk_nic_state *st)
 	memset(r, 0, sizeof(*r));
 	if (sscanf(val, "%u %u %39s %39s %u %u %llu", &flow, &bits, src, dst, &sport, &dport,
 		   &action) != 7)
-		return;
+		return false;
 	r->flow_type = flow;
 	r->have_src = bits & 1;
 	r->have_dst = bits & 2;
@@ -124,12 +124,28 @@ static void parse_pending(const char *val, struct nk_nic_state *st)
 	r->sport = (uint16_t)sport;
 	r->dport = (uint16_t)dport;
 	r->action = action;
-	st->have_pending = true;
+	return true;
 }
 
-static void put_pending(FILE *f, const struct nk_ntuple *r)
+/* "rule ID SPEC": the spec of recorded rule ID. */
+static void parse_rule_spec(const char *val, struct nk_nic_state *st)
 {
-	fprintf(f, "pending %u %u", r->flow_type,
+	char *end;
+	unsigned long id = strtoul(val, &end, 10);
+	struct nk_ntuple r;
+
+	if (end == val || !parse_spec(end, &r))
+		return;
+	for (size_t i = 0; i < st->nrules; i++)
+		if (st->rules[i].id == id) {
+			st->rules[i] = r;
+			st->rules[i].id = (uint32_t)id;
+		}
+}
+
+static void put_spec(FILE *f, const char *key, const struct nk_ntuple *r)
+{
+	fprintf(f, "%s %u %u", key, r->flow_type,
 		r->have_src | r->have_dst << 1 | r->have_sport << 2 | r->have_dport << 3);
 	hex_put(f, r->src, 16);
 	hex_put(f, r->dst, 16);
@@ -147,6 +163,18 @@ bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b)
 	       (!a->have_dst || !memcmp(a->dst, b->dst, alen)) &&
 	       (!a->have_sport || a->sport == b->sport) &&
 	       (!a->have_dport || a->dport == b->dport) && a->action == b->action;
+}
+
+/* "rules ID ID...": the ids nkctl recorded, specs on "rule" lines. */
+static void parse_rule_ids(char *val, struct nk_nic_state *st)
+{
+	uint32_t ids[NK_NIC_MAX_RULES];
+
+	st->nrules = parse_list(val, ids, NK_NIC_MAX_RULES);
+	for (size_t i = 0; i < st->nrules; i++) {
+		memset(&st->rules[i], 0, sizeof(st->rules[i]));
+		st->rules[i].id = ids[i];
+	}
 }
 
 static void parse_line(char *line, struct nk_nic_state *st)
@@ -176,11 +204,13 @@ static void parse_line(char *line, struct nk_nic_state *st)
 	else if (!strcmp(line, "indir"))
 		st->indir_size = (uint32_t)parse_list(val, st->indir, NK_RSS_MAX_INDIR);
 	else if (!strcmp(line, "rules"))
-		st->nrules = parse_list(val, st->rules, NK_NIC_MAX_RULES);
+		parse_rule_ids(val, st);
+	else if (!strcmp(line, "rule"))
+		parse_rule_spec(val, st);
 	else if (!strcmp(line, "lease"))
 		parse_lease(val, st);
 	else if (!strcmp(line, "pending"))
-		parse_pending(val, st);
+		st->have_pending = parse_spec(val, &st->pending);
 }
 
 int nk_nic_state_load(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st)
@@ -253,9 +283,19 @@ static int write_file(int fd, const struct nk_nic_state *st)
 		fprintf(f, "rss-default %d\n", st->rss_default);
 		put_list(f, "indir", st->indir, st->indir_size);
 	}
-	put_list(f, "rules", st->rules, st->nrules);
+	fprintf(f, "rules");
+	for (size_t i = 0; i < st->nrules; i++)
+		fprintf(f, " %u", st->rules[i].id);
+	fprintf(f, "\n");
+	for (size_t i = 0; i < st->nrules; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "rule %u", st->rules[i].id);
+		if (st->rules[i].flow_type)
+			put_spec(f, key, &st->rules[i]);
+	}
 	if (st->have_pending)
-		put_pending(f, &st->pending);
+		put_spec(f, "pending", &st->pending);
 	for (size_t i = 0; i < st->nleases; i++) {
 		const struct nk_nic_lease *l = &st->leases[i];
 
@@ -308,6 +348,14 @@ int nk_nic_state_drop(const struct nk_nic_state *st)
 	return unlink(path) && errno != ENOENT ? -errno : 0;
 }
 
+int nk_nic_state_store(const struct nk_nic_state *st)
+{
+	bool empty = !st->nreserved && !st->saved && !st->nrules && !st->nleases &&
+		     !st->have_pending;
+
+	return empty ? nk_nic_state_drop(st) : nk_nic_state_save(st);
+}
+
 bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q)
 {
 	for (size_t i = 0; i < st->nreserved; i++)
@@ -319,9 +367,38 @@ bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q)
 bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id)
 {
 	for (size_t i = 0; i < st->nrules; i++)
-		if (st->rules[i] == id)
+		if (st->rules[i].id == id)
 			return true;
 	return false;
+}
+
+bool nk_nic_state_add_rule(struct nk_nic_state *st, const struct nk_ntuple *r)
+{
+	if (nk_nic_state_has_rule(st, r->id))
+		nk_nic_state_forget_rule(st, r->id);
+	if (st->nrules == NK_NIC_MAX_RULES)
+		return false;
+	st->rules[st->nrules++] = *r;
+	return true;
+}
+
+bool nk_nic_state_rule_is_ours(const struct nk_nic_state *st, const struct nk_ntuple *r)
+{
+	for (size_t i = 0; i < st->nrules; i++)
+		if (st->rules[i].id == r->id)
+			return !st->rules[i].flow_type || nk_ntuple_same(&st->rules[i], r);
+	return false;
+}
+
+/* Remove id from v[*n]. */
+static void drop_id(uint32_t *v, size_t *n, uint32_t id)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] != id)
+			v[k++] = v[i];
+	*n = k;
 }
 
 void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id)
@@ -329,9 +406,12 @@ void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id)
 	size_t k = 0;
 
 	for (size_t i = 0; i < st->nrules; i++)
-		if (st->rules[i] != id)
+		if (st->rules[i].id != id)
 			st->rules[k++] = st->rules[i];
 	st->nrules = k;
+	/* A lease's record names it no more: the location may be reused. */
+	for (size_t i = 0; i < st->nleases; i++)
+		drop_id(st->leases[i].rules, &st->leases[i].nrules, id);
 }
 
 struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q)

@@ -53,6 +53,9 @@ struct nk_ctx {
 	struct nk_ns **ns;
 	size_t nns, ns_cap;
 	bool ns_enumerated;      /* every reachable namespace is in ns */
+	/* the NIC state lock (nicsvc.c), held while depth > 0 */
+	int nic_lock_fd;
+	unsigned int nic_lock_depth;
 };
 
 void nk_ctx_init(struct nk_ctx *ctx);

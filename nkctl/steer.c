@@ -11,7 +11,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "nic.h"
+#include "nicsvc.h"
 #include "rtnl.h"
 
 struct steer_args {
@@ -164,7 +164,7 @@ static int mark_pending(struct nk_ns *ns, const struct nk_link *l, int fd, const
 				    l->ifname, NK_NIC_STATE_DIR) : 0;
 }
 
-static int record_rule(struct nk_ns *ns, const struct nk_link *l, uint32_t id)
+static int record_rule(struct nk_ns *ns, const struct nk_link *l, const struct nk_ntuple *r)
 {
 	struct nk_nic_state st;
 	int ret = nk_nic_state_load(ns, l->ifindex, &st);
@@ -173,8 +173,7 @@ static int record_rule(struct nk_ns *ns, const struct nk_link *l, uint32_t id)
 		return ret;
 	st.have_pending = false;
 	snprintf(st.ifname, sizeof(st.ifname), "%s", l->ifname);
-	if (st.nrules < NK_NIC_MAX_RULES && !nk_nic_state_has_rule(&st, id))
-		st.rules[st.nrules++] = id;
+	nk_nic_state_add_rule(&st, r);
 	return nk_nic_state_save(&st);
 }
 
@@ -184,7 +183,7 @@ static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 	struct nk_ntuple r;
 	struct nk_link l;
 	struct nk_ns *ns;
-	int fd, lock = -1, ret;
+	int fd, ret;
 
 	ret = build_rule(a, &r);
 	if (!ret)
@@ -197,16 +196,16 @@ static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 		ret = check_queue(fd, l.ifname, a->queue);
 	if (ret)
 		return ret;
-	ret = nk_nic_lock(&lock);
+	ret = nk_nic_hold(ctx);
 	if (ret)
-		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
+		return ret;
 	ret = mark_pending(ns, &l, fd, &r);
 	if (!ret && (ret = ethtool_ntuple_add(fd, l.ifname, &r)))
 		ret = ntuple_error(ret, l.ifname, "steer add");
-	else if ((ret = record_rule(ns, &l, r.id)))
+	else if (!ret && (ret = record_rule(ns, &l, &r)))
 		ret = nk_error_errno(-ret, "rule %u was added to %s but cannot be recorded in %s",
 				     r.id, l.ifname, NK_NIC_STATE_DIR);
-	close(lock);
+	nk_nic_unhold(ctx);
 	if (ret)
 		return ret;
 	out_begin(&ctx->out);
@@ -226,9 +225,7 @@ static int forget_rule(struct nk_ns *ns, int ifindex, uint32_t id)
 	if (ret || !st.exists || !nk_nic_state_has_rule(&st, id))
 		return ret;
 	nk_nic_state_forget_rule(&st, id);
-	if (!st.nreserved && !st.saved && !st.nrules && !st.nleases && !st.have_pending)
-		return nk_nic_state_drop(&st);
-	return nk_nic_state_save(&st);
+	return nk_nic_state_store(&st);
 }
 
 static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
@@ -236,7 +233,7 @@ static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
 	const struct steer_args *a = args;
 	struct nk_link l;
 	struct nk_ns *ns;
-	int fd, lock = -1, ret;
+	int fd, ret;
 	bool absent = false;
 
 	ret = nk_dev(ctx, a->dev, &l);
@@ -246,9 +243,9 @@ static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
 		ret = nk_ns_ioctl(ns, &fd);
 	if (ret)
 		return ret;
-	ret = nk_nic_lock(&lock);
+	ret = nk_nic_hold(ctx);
 	if (ret)
-		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
+		return ret;
 	ret = ethtool_ntuple_del(fd, l.ifname, a->id);
 	if (ret == -ENOENT || ret == -EINVAL) {
 		absent = true;
@@ -258,7 +255,7 @@ static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
 	}
 	if (!ret)
 		forget_rule(ns, l.ifindex, a->id);
-	close(lock);
+	nk_nic_unhold(ctx);
 	if (ret)
 		return ret;
 	out_begin(&ctx->out);

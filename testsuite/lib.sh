@@ -149,6 +149,14 @@ sim_new() {
 	printf -v "${var}_ID" '%s' "$id"
 }
 
+# need_sim_rss NS DEV: skip unless netdevsim DEV has the VM's test patch (an
+# RSS indirection table and n-tuple rules).
+need_sim_rss() {
+	nk -n "$1" -j nic show dev "$2"
+	[ "$(printf '%s' "$OUT" | jq -r '.nics[0] | has("rss")')" = true ] ||
+		skip "this netdevsim has no RSS indirection table (the VM's test patch is missing)"
+}
+
 # topo_nic_remote [QUEUES]: namespaces HOST and REMOTE, a netdevsim NIC SIM in
 # HOST linked to RSIM in REMOTE (QUEUES queues each, default 4), 10.10.2.1 and 10.10.2.2 on them;
 # REMOTE routes the pods' 10.20.0.0/16 through HOST, which does not forward.

@@ -2,7 +2,7 @@
 # tier: vm
 # timeout: 900
 # Crash safety of the NIC side: each multi-step command (nic reserve, lease
-# ... steer, unlease, nic release) is killed with SIGKILL at every netlink
+# ... steer, lease ... pool, unlease and its sweep, nic release) is killed with SIGKILL at every netlink
 # request (sendto), every state-file write (rename) and every n-tuple ioctl
 # in turn, by strace's fault injection. Then the same command, or release,
 # must end with the NIC as it was: RSS table, header split (read by
@@ -16,9 +16,7 @@ need_cmd jq strace
 ns_new HOST
 sim_new SIM "$HOST" 4
 idx=$(ifindex_of "$HOST" "$SIM")
-nk -n "$HOST" -j nic show dev "$SIM"
-[ "$(printf '%s' "$OUT" | jq -r '.nics[0] | has("rss")')" = true ] ||
-	skip "this netdevsim has no RSS indirection table (the VM's test patch is missing)"
+need_sim_rss "$HOST" "$SIM"
 $NLPROBE -n "$HOST" rings-set "$idx" tcp-data-split off hds-thresh 128 > /dev/null || fail "rings-set"
 ns_ino=$(stat -L -c %i "/run/netns/$HOST")
 
@@ -85,6 +83,13 @@ cycle "lease steer, then lease again and unlease" holder \
 	"-n $HOST lease dev nks from $SIM queue 3 steer dst 10.9.0.7,fd00::7" lease_again :
 cycle "lease steer, then unlease and release" holder \
 	"-n $HOST lease dev nks from $SIM queue 3 steer dst 10.9.0.7,fd00::7" \
+	'ok -n "$HOST" -force unlease dev nks && ok -n "$HOST" -force nic release dev "$SIM"' :
+
+# lease ... pool with reserve and steer (the queues leave RSS before the
+# lease is made), recovered by unlease and release, whose sweep undoes a
+# record whose lease was never made.
+cycle "lease pool steer, then unlease and release" holder \
+	"-n $HOST lease dev nks from $SIM pool 2-3 count 1 reserve steer dst 10.9.0.8" \
 	'ok -n "$HOST" -force unlease dev nks && ok -n "$HOST" -force nic release dev "$SIM"' :
 
 # unlease, recovered by the same command.

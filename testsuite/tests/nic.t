@@ -13,9 +13,7 @@ ns_new HOST
 sim_new SIM "$HOST" 4
 idx=$(ifindex_of "$HOST" "$SIM")
 
-nk -n "$HOST" -j nic show dev "$SIM"
-[ "$(printf '%s' "$OUT" | jq -r '.nics[0] | has("rss")')" = true ] ||
-	skip "this netdevsim has no RSS indirection table (the VM's test patch is missing)"
+need_sim_rss "$HOST" "$SIM"
 
 # Settings other than the defaults, so the restore has something to restore.
 $NLPROBE -n "$HOST" rings-set "$idx" tcp-data-split off hds-thresh 128 > /dev/null ||
