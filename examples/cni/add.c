@@ -171,11 +171,15 @@ static json_object *jstr(const struct ipnet *n, bool with_plen)
 	return json_object_new_string(ipnet_str(n, with_plen, buf, sizeof(buf)));
 }
 
-static json_object *interface(const char *name, const char *sandbox)
+/* A result's interface: podman wants the hardware address of each. */
+static json_object *interface(struct rtnl *r, const char *name, const char *sandbox)
 {
 	json_object *o = json_object_new_object();
+	char mac[64];
 
 	json_object_object_add(o, "name", json_object_new_string(name));
+	if (rtnl_link_get(r, name, mac, sizeof(mac)) > 0 && *mac)
+		json_object_object_add(o, "mac", json_object_new_string(mac));
 	if (sandbox)
 		json_object_object_add(o, "sandbox", json_object_new_string(sandbox));
 	return o;
@@ -188,8 +192,8 @@ static void print_result(const struct add *a, json_object *ipam)
 	json_object *o = json_object_new_object(), *ifs = json_object_new_array();
 	json_object *ips = json_object_new_array(), *routes = json_object_new_array(), *dns;
 
-	json_object_array_add(ifs, interface(a->p->host, NULL));
-	json_object_array_add(ifs, interface(a->p->ifname, a->p->netns));
+	json_object_array_add(ifs, interface(a->host, a->p->host, NULL));
+	json_object_array_add(ifs, interface(a->pod, a->p->ifname, a->p->netns));
 	for (size_t i = 0; i < net->n_ip; i++) {
 		json_object *ip = json_object_new_object();
 

@@ -118,6 +118,7 @@ struct rtnl;
 struct rtnl *rtnl_open_in(int netns_fd);
 void rtnl_close(struct rtnl *r);
 int rtnl_ifindex(struct rtnl *r, const char *ifname);
+int rtnl_link_get(struct rtnl *r, const char *ifname, char *mac, size_t mac_len);
 int rtnl_link_up(struct rtnl *r, int ifindex);
 int rtnl_link_move(struct rtnl *r, int ifindex, int netns_fd);
 int rtnl_link_del(struct rtnl *r, int ifindex);

@@ -111,24 +111,51 @@ static struct ifinfomsg *link_msg(struct rtnl *r, char *buf, int type, int flags
 	return ifi;
 }
 
-static int index_cb(const struct nlmsghdr *nlh, void *data)
+struct link_info {
+	int ifindex;
+	char *mac;
+	size_t mac_len;
+};
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	struct link_info *li = data;
+	const struct nlattr *a;
+	size_t off = 0;
 
-	*(int *)data = ifi->ifi_index;
+	li->ifindex = ifi->ifi_index;
+	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
+		const unsigned char *b = mnl_attr_get_payload(a);
+
+		if (mnl_attr_get_type(a) != IFLA_ADDRESS || !li->mac)
+			continue;
+		for (uint16_t i = 0; i < mnl_attr_get_payload_len(a) && off + 4 <= li->mac_len; i++)
+			off += (size_t)snprintf(li->mac + off, li->mac_len - off, "%s%02x", i ? ":" : "",
+						b[i]);
+	}
 	return MNL_CB_OK;
 }
 
-/* The device's ifindex, or -errno (-ENODEV when there is none). */
-int rtnl_ifindex(struct rtnl *r, const char *ifname)
+/* The device's ifindex and, when mac is given, its hardware address as
+ * text; -errno (-ENODEV when there is no such device). */
+int rtnl_link_get(struct rtnl *r, const char *ifname, char *mac, size_t mac_len)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	int ifindex = 0, ret;
+	struct link_info li = { 0, mac, mac_len };
+	int ret;
 
+	if (mac && mac_len)
+		*mac = '\0';
 	link_msg(r, buf, RTM_GETLINK, NLM_F_ACK, 0);
 	mnl_attr_put_strz((struct nlmsghdr *)buf, IFLA_IFNAME, ifname);
-	ret = talk(r, (struct nlmsghdr *)buf, index_cb, &ifindex);
-	return ret ? ret : ifindex;
+	ret = talk(r, (struct nlmsghdr *)buf, link_cb, &li);
+	return ret ? ret : li.ifindex;
+}
+
+int rtnl_ifindex(struct rtnl *r, const char *ifname)
+{
+	return rtnl_link_get(r, ifname, NULL, 0);
 }
 
 int rtnl_link_up(struct rtnl *r, int ifindex)
