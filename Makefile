@@ -55,7 +55,7 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -I/usr/include/$(shell $(CC) -dum
 MAN_SRCS := $(wildcard man/*.scd)
 MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
 
-.PHONY: all check check-all check-host check-vm check-valgrind install clean deps fuzz
+.PHONY: all check check-all check-host check-vm check-valgrind install clean deps fuzz cni
 all: $(BIN) $(MANS)
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/%.h config.mk
@@ -114,6 +114,23 @@ $(CNITOOL): testsuite/helpers/cnitool/main.go
 	@$(if $(Q),echo "  GO      $@")
 	$(Q)GOPATH=$(GOCODE) GO111MODULE=off GOFLAGS= CGO_ENABLED=0 GOCACHE=$(abspath $(BUILD))/gocache \
 		$(GO) build -o $@ ./testsuite/helpers/cnitool
+
+# The CNI plugin example (examples/cni/README.md), built as a test helper
+# where json-c is installed (libjson-c-dev); never linked into nkctl.
+PKG_CONFIG ?= pkg-config
+JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+JSONC_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
+CNI_PLUGIN := $(BUILD)/helpers/nkctl-cni
+CNI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/cni/*.c))
+ifneq ($(JSONC_LIBS),)
+HELPERS += $(CNI_PLUGIN)
+endif
+$(CNI_OBJS): ALL_CFLAGS += $(JSONC_CFLAGS)
+$(CNI_PLUGIN): $(CNI_OBJS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(JSONC_LIBS) -lmnl
+cni: $(CNI_PLUGIN)
 
 $(BUILD)/man/%: man/%.scd
 	@mkdir -p $(dir $@)
@@ -181,4 +198,4 @@ clean:
 	rm -rf build build-san build-fuzz config.mk config.log
 
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_BUILD)/obj/fuzz/fuzz_netlink.d $(FUZZ_BUILD)/obj/fuzz/fuzz_args.d
--include $(OBJS:.o=.d) $(patsubst $(BUILD)/helpers/%,$(BUILD)/obj/testsuite/helpers/%.d,$(filter-out $(CNITOOL),$(HELPERS)))
+-include $(OBJS:.o=.d) $(CNI_OBJS:.o=.d) $(patsubst $(BUILD)/helpers/%,$(BUILD)/obj/testsuite/helpers/%.d,$(filter-out $(CNITOOL) $(CNI_PLUGIN),$(HELPERS)))

@@ -12,18 +12,8 @@
 # nothing behind. The error paths libcni cannot provoke (a bad cniVersion, a
 # configuration without IPAM) run the plugin directly with CNI_* variables.
 . "$TESTSUITE/lib.sh"
-need_root
-need_cmd jq nsenter ping
-PLUGIN=$TESTSUITE/../examples/cni/nkctl-cni
-CNI_BIN=/usr/lib/cni
-[ -x "$CNI_BIN/host-local" ] || skip "no host-local IPAM plugin (containernetworking-plugins)"
-CNITOOL=$NKCTL_HELPERS/nkctl-cnitool
-[ -x "$CNITOOL" ] || skip "no $CNITOOL (make check builds it where golang-go and golang-github-appc-cni-dev are installed)"
-mkdir -p "$T_TMP/bin" "$T_TMP/cache"
-ln -s "$(cd "$(dirname "$PLUGIN")" && pwd)/nkctl-cni" "$T_TMP/bin/nkctl-cni"
-ln -s "$CNI_BIN/host-local" "$T_TMP/bin/host-local"
+. "$TESTSUITE/cni.sh"
 topo_nic_remote
-IPAMDIR=$T_TMP/ipam
 conf() { # conf [CNIVERSION]: the network configuration
 	jq -cn --arg nic "$SIM" --arg dir "$IPAMDIR" --arg v "${1:-1.0.0}" '{cniVersion: $v,
 		name: "nk", type: "nkctl-cni", nic: $nic, queues: "1-3", queuesPerPod: 1,
@@ -31,7 +21,7 @@ conf() { # conf [CNIVERSION]: the network configuration
 			ranges: [[{subnet: "10.20.0.0/16", gateway: "10.20.0.1"}]]}}'
 }
 CONF=$(conf)
-jq -c '{cniVersion, name, plugins: [del(.cniVersion, .name)]}' <<<"$CONF" > "$T_TMP/nk.conflist"
+cni_conflist "$T_TMP/nk.conflist" "$CONF"
 
 raw() { # raw COMMAND CONTAINER NETNS [CONF]: the plugin itself, in HOST; sets RC, OUT
 	OUT=$(printf '%s' "${4:-$CONF}" | nsenter --net="/run/netns/$HOST" env CNI_COMMAND="$1" \
@@ -39,13 +29,6 @@ raw() { # raw COMMAND CONTAINER NETNS [CONF]: the plugin itself, in HOST; sets R
 		NKCTL="$NKCTL" "$PLUGIN" 2> "$T_TMP/cni.err")
 	RC=$?
 }
-cni() { # cni ADD|CHECK|DEL CONTAINER NETNS: through libcni, as a runtime; sets RC, OUT
-	OUT=$(nsenter --net="/run/netns/$HOST" env CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" \
-		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" "${1,,}" "$T_TMP/nk.conflist" "$2" "$3" eth0 \
-		2> "$T_TMP/cni.err")
-	RC=$?
-}
-reservations() { find "$IPAMDIR" -type f -name '10.*' 2>/dev/null | wc -l; }
 
 # The protocol's own answers.
 OUT=$(env CNI_PATH="$T_TMP/bin" "$CNITOOL" version "$T_TMP/nk.conflist")

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* nkctl-cni: a CNI 1.0.0 plugin built on nkctl (README.md beside this file).
+ * One nkctl process per command does nkctl's part (-j -batch -), the IPAM
+ * plugin runs beside it, and the pod's addresses and routes are set over
+ * rtnetlink. JSON goes through json-c. */
+#ifndef NKCNI_H
+#define NKCNI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <netinet/in.h>
+#include <json-c/json.h>
+
+#define CNI_MAX_IPS 8
+#define CNI_MAX_ROUTES 32
+
+/* CNI error codes (SPEC.md, "Error"). */
+enum {
+	CNI_ERR_VERSION = 1,
+	CNI_ERR_ENV = 4,
+	CNI_ERR_DECODE = 6,
+	CNI_ERR_CONFIG = 7,
+	CNI_ERR_STEP = 100,
+};
+
+/* An address or prefix of either family: family, bytes, prefix length. */
+struct ipnet {
+	int family;
+	unsigned char addr[16];
+	unsigned int plen;
+};
+
+struct pod_ip {
+	struct ipnet addr; /* the pod's address with its prefix length */
+	bool has_gw;
+	struct ipnet gw;
+};
+
+struct pod_route {
+	struct ipnet dst;
+	bool has_gw;
+	struct ipnet gw;
+};
+
+/* What ADD configures (from IPAM) or CHECK verifies (from prevResult). */
+struct pod_net {
+	struct pod_ip ip[CNI_MAX_IPS];
+	size_t n_ip;
+	struct pod_route route[CNI_MAX_ROUTES];
+	size_t n_route;
+	bool has_gw4, has_gw6;
+	struct ipnet gw4, gw6; /* each family's gateway: the host side's address */
+};
+
+struct plugin {
+	/* environment */
+	const char *command, *id, *ifname, *netns, *cni_path, *nkctl;
+	/* configuration */
+	const char *conf_text;
+	json_object *conf;
+	const char *version, *nic, *queues, *ipam_type;
+	unsigned int per_pod;
+	bool steer;
+	/* names derived from the container id and interface */
+	char host[16], holder[16];
+};
+
+/* main.c */
+_Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ipnet.c */
+int ipnet_parse(const char *s, bool need_plen, struct ipnet *n);
+const char *ipnet_str(const struct ipnet *n, bool with_plen, char *buf, size_t len);
+bool ipnet_addr_eq(const struct ipnet *a, const struct ipnet *b);
+int pod_net_parse(json_object *result, struct pod_net *net, char *why, size_t len);
+
+/* spawn.c: a child with pipes on its stdin, stdout and stderr */
+struct child {
+	pid_t pid;
+	int in, out, err;
+};
+int path_lookup(const char *dirs, const char *name, char *bin, size_t len);
+int child_start(struct child *c, char *const argv[], const char *cni_command);
+char *child_read_all(int fd);
+int child_wait(struct child *c);
+
+/* ipam.c: the delegated IPAM plugin, run beside the rest */
+struct ipam_run {
+	struct child c;
+	bool started;
+	char *out;
+	int status;
+};
+int ipam_start(const struct plugin *p, const char *command, const char *stdin_text,
+	       struct ipam_run *run, char *why, size_t len);
+int ipam_finish(struct ipam_run *run);
+void ipam_free(struct ipam_run *run);
+int ipam_error(const struct ipam_run *run, char *msg, size_t len);
+
+/* nksession.c: one `nkctl -j -force -batch -`, fed one line at a time */
+struct nk_session {
+	struct child c;
+	FILE *out;
+	char err[512];
+	bool dead;
+};
+int nks_start(struct nk_session *s, const char *nkctl);
+int nks_send(struct nk_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int nks_reply(struct nk_session *s, json_object **doc);
+int nks_run(struct nk_session *s, json_object **doc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int nks_end(struct nk_session *s);
+
+/* podnet.c: rtnetlink in the pod's and the host's namespace */
+struct rtnl;
+struct rtnl *rtnl_open_in(int netns_fd);
+void rtnl_close(struct rtnl *r);
+int rtnl_ifindex(struct rtnl *r, const char *ifname);
+int rtnl_link_get(struct rtnl *r, const char *ifname, char *mac, size_t mac_len);
+int rtnl_link_up(struct rtnl *r, int ifindex);
+int rtnl_link_move(struct rtnl *r, int ifindex, int netns_fd);
+int rtnl_link_del(struct rtnl *r, int ifindex);
+int rtnl_addr_add(struct rtnl *r, int ifindex, const struct ipnet *a);
+int rtnl_route_add(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw);
+bool rtnl_has_addr(struct rtnl *r, int ifindex, const struct ipnet *a);
+bool rtnl_has_route(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw);
+
+/* lease.c */
+int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts, char *why,
+		    size_t len);
+
+/* commands */
+int cmd_add(struct plugin *p);
+int cmd_del(struct plugin *p);
+int cmd_check(struct plugin *p);
+int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_t len);
+
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/* nkctl-cni: the CNI protocol's side: environment, configuration, VERSION,
+ * error objects, and the command's dispatch (README.md beside this file). */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cni.h"
+
+static const char *const supported[] = { "1.0.0" };
+
+/* A CNI error object on stdout, exit status 1. */
+_Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
+{
+	json_object *o = json_object_new_object();
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_object_object_add(o, "cniVersion",
+			       json_object_new_string(p->version && *p->version ? p->version : "1.0.0"));
+	json_object_object_add(o, "code", json_object_new_int(code));
+	json_object_object_add(o, "msg", json_object_new_string(msg));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	fflush(stdout);
+	exit(1);
+}
+
+static int print_version(void)
+{
+	json_object *o = json_object_new_object(), *list = json_object_new_array();
+
+	for (size_t i = 0; i < sizeof(supported) / sizeof(supported[0]); i++)
+		json_object_array_add(list, json_object_new_string(supported[i]));
+	json_object_object_add(o, "cniVersion", json_object_new_string(supported[0]));
+	json_object_object_add(o, "supportedVersions", list);
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	return 0;
+}
+
+static bool version_supported(const char *v)
+{
+	for (size_t i = 0; i < sizeof(supported) / sizeof(supported[0]); i++)
+		if (v && !strcmp(v, supported[i]))
+			return true;
+	return false;
+}
+
+static const char *conf_str(const struct plugin *p, json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
+		return NULL;
+	if (!json_object_is_type(v, json_type_string))
+		cni_fail(p, CNI_ERR_CONFIG, "\"%s\" must be a string", key);
+	return json_object_get_string(v);
+}
+
+static void read_conf(struct plugin *p)
+{
+	json_object *v, *ipam;
+
+	p->version = conf_str(p, p->conf, "cniVersion");
+	p->nic = conf_str(p, p->conf, "nic");
+	p->queues = conf_str(p, p->conf, "queues");
+	p->per_pod = 1;
+	if (json_object_object_get_ex(p->conf, "queuesPerPod", &v)) {
+		int n = json_object_get_int(v);
+
+		if (!json_object_is_type(v, json_type_int) || n < 1 || n > 16)
+			cni_fail(p, CNI_ERR_CONFIG, "\"queuesPerPod\" must be a number from 1 to 16");
+		p->per_pod = (unsigned int)n;
+	}
+	p->steer = !(json_object_object_get_ex(p->conf, "steer", &v) &&
+		     json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v));
+	if (json_object_object_get_ex(p->conf, "ipam", &ipam))
+		p->ipam_type = conf_str(p, ipam, "type");
+}
+
+static const char *need_env(const struct plugin *p, const char *name)
+{
+	const char *v = getenv(name);
+
+	if (!v || !*v)
+		cni_fail(p, CNI_ERR_ENV, "%s is not set", name);
+	return v;
+}
+
+/* Interface names within IFNAMSIZ from the container id and interface:
+ * nk<hash> on the host, nl<hash> for the lease holder (FNV-1a, 40 bits). */
+static void derive_names(struct plugin *p)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (const char *s = p->id; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	h = (h ^ '/') * 0x100000001b3ULL;
+	for (const char *s = p->ifname; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	snprintf(p->host, sizeof(p->host), "nk%010llx", (unsigned long long)(h >> 24));
+	snprintf(p->holder, sizeof(p->holder), "nl%010llx", (unsigned long long)(h >> 24));
+}
+
+static void find_nkctl(struct plugin *p, char *buf, size_t len)
+{
+	const char *env = getenv("NKCTL");
+
+	if (env && strchr(env, '/')) {
+		p->nkctl = env;
+		return;
+	}
+	if (path_lookup(getenv("PATH"), env && *env ? env : "nkctl", buf, len))
+		cni_fail(p, CNI_ERR_CONFIG, "nkctl is not on PATH (or set NKCTL to its path)");
+	p->nkctl = buf;
+}
+
+int main(void)
+{
+	struct plugin p = { 0 };
+	char nkctl[4096];
+	char *text = child_read_all(0);
+	int ret;
+
+	p.conf_text = text;
+	p.conf = text && *text ? json_tokener_parse(text) : NULL;
+	if (!p.conf || !json_object_is_type(p.conf, json_type_object))
+		cni_fail(&p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
+	p.version = conf_str(&p, p.conf, "cniVersion");
+	p.command = need_env(&p, "CNI_COMMAND");
+	if (!strcmp(p.command, "VERSION")) {
+		json_object_put(p.conf);
+		free(text);
+		return print_version();
+	}
+	if (!version_supported(p.version))
+		cni_fail(&p, CNI_ERR_VERSION, "cniVersion \"%s\" is not supported (supported: %s)",
+			 p.version ? p.version : "", supported[0]);
+	read_conf(&p);
+	p.id = need_env(&p, "CNI_CONTAINERID");
+	p.ifname = need_env(&p, "CNI_IFNAME");
+	p.netns = getenv("CNI_NETNS");
+	p.cni_path = getenv("CNI_PATH");
+	if (strlen(p.ifname) >= 16)
+		cni_fail(&p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is longer than 15 characters", p.ifname);
+	if (!p.nic)
+		cni_fail(&p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
+	if (!p.ipam_type)
+		cni_fail(&p, CNI_ERR_CONFIG, "the configuration needs \"ipam\" (for example host-local)");
+	derive_names(&p);
+	find_nkctl(&p, nkctl, sizeof(nkctl));
+	if (!strcmp(p.command, "ADD"))
+		ret = cmd_add(&p);
+	else if (!strcmp(p.command, "DEL"))
+		ret = cmd_del(&p);
+	else if (!strcmp(p.command, "CHECK"))
+		ret = cmd_check(&p);
+	else
+		cni_fail(&p, CNI_ERR_ENV, "unknown CNI_COMMAND %s", p.command);
+	json_object_put(p.conf);
+	free(text);
+	return ret;
+}

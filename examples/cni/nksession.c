@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One nkctl process per CNI command: `nkctl -j -force -batch -` reads one
+ * command per line and answers each with one JSON document on one line
+ * (a failed line with {"error": {..., "status"}}, its message on stderr
+ * first). -force: the batch goes on after a failure, and removing what is
+ * gone already succeeds, so teardown can be repeated. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cni.h"
+
+int nks_start(struct nk_session *s, const char *nkctl)
+{
+	char *argv[] = { (char *)nkctl, "-j", "-force", "-batch", "-", NULL };
+
+	memset(s, 0, sizeof(*s));
+	if (child_start(&s->c, argv, NULL))
+		return -1;
+	s->out = fdopen(s->c.out, "r");
+	if (!s->out) {
+		child_wait(&s->c);
+		return -1;
+	}
+	s->c.out = -1; /* the FILE owns it now */
+	fcntl(s->c.err, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/* Write one command line (no newline in fmt). */
+int nks_send(struct nk_session *s, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(line) - 1 || s->dead)
+		return -1;
+	line[n++] = '\n';
+	if (write(s->c.in, line, (size_t)n) != n) {
+		s->dead = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* nkctl's last "Error: ..." line, without the prefix, into s->err. */
+static void read_error(struct nk_session *s)
+{
+	char buf[4096], *line, *next;
+	ssize_t n = read(s->c.err, buf, sizeof(buf) - 1);
+
+	if (n <= 0) {
+		snprintf(s->err, sizeof(s->err), "nkctl failed without a message");
+		return;
+	}
+	buf[n] = '\0';
+	for (line = buf; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!strncmp(line, "Error: ", 7))
+			snprintf(s->err, sizeof(s->err), "%s", line + 7);
+	}
+}
+
+/* The answer to the next command sent: 0 with *doc (owned by the caller,
+ * NULL to drop it), or nkctl's exit status for that line with s->err. */
+int nks_reply(struct nk_session *s, json_object **doc)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	json_object *d, *e, *st;
+	int ret = 0;
+
+	if (doc)
+		*doc = NULL;
+	if (s->dead || getline(&line, &cap, s->out) < 0) {
+		free(line);
+		s->dead = true;
+		snprintf(s->err, sizeof(s->err), "nkctl ended early");
+		return 2;
+	}
+	d = json_tokener_parse(line);
+	free(line);
+	if (!d) {
+		snprintf(s->err, sizeof(s->err), "nkctl answered something that is not JSON");
+		return 2;
+	}
+	if (json_object_object_get_ex(d, "error", &e) && json_object_object_get_ex(e, "status", &st)) {
+		ret = json_object_get_int(st);
+		read_error(s);
+		json_object_put(d);
+		return ret ? ret : 2;
+	}
+	if (doc)
+		*doc = d;
+	else
+		json_object_put(d);
+	return 0;
+}
+
+int nks_run(struct nk_session *s, json_object **doc, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(line)) {
+		snprintf(s->err, sizeof(s->err), "nkctl command too long");
+		return 1;
+	}
+	if (nks_send(s, "%s", line)) {
+		snprintf(s->err, sizeof(s->err), "nkctl ended early");
+		return 2;
+	}
+	return nks_reply(s, doc);
+}
+
+/* Close nkctl's input and wait for it: its exit status. */
+int nks_end(struct nk_session *s)
+{
+	int st;
+
+	if (s->out)
+		fclose(s->out);
+	s->out = NULL;
+	st = child_wait(&s->c);
+	return st;
+}

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# The CNI tests' side of a container runtime (sourced after lib.sh by cni*.t):
+# the plugin (build/helpers/nkctl-cni) and host-local in a CNI_PATH of the
+# test's own, libcni's result cache, and calls through libcni (cnitool).
+need_root
+need_cmd jq nsenter ping
+PLUGIN=$NKCTL_HELPERS/nkctl-cni
+[ -x "$PLUGIN" ] || skip "no $PLUGIN (make builds it where libjson-c-dev is installed)"
+CNI_BIN=/usr/lib/cni
+[ -x "$CNI_BIN/host-local" ] || skip "no host-local IPAM plugin (containernetworking-plugins)"
+CNITOOL=$NKCTL_HELPERS/nkctl-cnitool
+[ -x "$CNITOOL" ] || skip "no $CNITOOL (make check builds it where golang-go and golang-github-appc-cni-dev are installed)"
+mkdir -p "$T_TMP/bin" "$T_TMP/cache"
+ln -s "$PLUGIN" "$T_TMP/bin/nkctl-cni"
+ln -s "$CNI_BIN/host-local" "$T_TMP/bin/host-local"
+IPAMDIR=$T_TMP/ipam
+
+# cni_conflist FILE CONF: the conflist libcni reads, wrapping one configuration.
+cni_conflist() { jq -c '{cniVersion, name, plugins: [del(.cniVersion, .name)]}' <<<"$2" > "$1"; }
+
+# cni ADD|CHECK|DEL CONTAINER NETNS [CONFLIST]: through libcni, as a runtime
+# in HOST; sets RC, OUT (stderr in $CNI_ERR, default $T_TMP/cni.err).
+cni() {
+	OUT=$(nsenter --net="/run/netns/$HOST" env CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" \
+		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" "${1,,}" "${4:-$T_TMP/nk.conflist}" "$2" "$3" \
+		eth0 2> "${CNI_ERR:-$T_TMP/cni.err}")
+	RC=$?
+}
+
+# IPAM reservations host-local holds (files named by address).
+reservations() { find "$IPAMDIR" -type f -name '[0-9a-f]*[.:]*' 2>/dev/null | wc -l; }
+
+# cni_bg ADD|DEL CONTAINER NETNS OUT [CONFLIST]: cni in the background, its
+# answer in OUT, its exit status in OUT.rc, its stderr in OUT.err (wait for it).
+cni_bg() {
+	(
+		CNI_ERR=$4.err cni "$1" "$2" "$3" "${5:-}"
+		printf '%s\n' "$OUT" > "$4"
+		echo "$RC" > "$4.rc"
+	) &
+}

@@ -1,0 +1,188 @@
+#!/bin/bash
+# tier: vm
+# timeout: 420
+# The CNI plugin as a node runs it, through libcni with host-local IPAM on an
+# 8-queue netdevsim NIC linked to a dual-stack remote (forwarding off): six
+# ADDs in parallel on a six-queue pool get six distinct queues (a seventh
+# fails: exhausted); six DELs in parallel and ADD/DEL of different pods
+# interleaved 20 times leave nothing; dual-stack and IPv6-only pods have
+# every address with its prefix length, a steering rule and a NIC route each,
+# reach the remote and are reached; CHECK catches a removed IPv6 rule and a
+# removed address; ten ADDs killed (with nkctl) at a random moment,
+# each followed by DEL, leave no device, lease, rule, reservation, route or
+# IPAM reservation, and the RSS table as it was.
+. "$TESTSUITE/lib.sh"
+. "$TESTSUITE/cni.sh"
+need_cmd setsid
+topo_nic_remote 8
+ip -n "$HOST" addr add fd10::1/64 dev "$SIM" nodad
+ip -n "$REMOTE" addr add fd10::2/64 dev "$RSIM" nodad
+ip -n "$REMOTE" route add 10.21.0.0/16 via 10.10.2.1
+ip -n "$REMOTE" route add fd20::/64 via fd10::1
+ip -n "$REMOTE" route add fd21::/64 via fd10::1
+ip netns exec "$HOST" sysctl -qw net.ipv6.conf.all.forwarding=0
+
+conf() { # conf NAME RANGES: a network on the pool 1-6
+	jq -cn --arg name "$1" --arg nic "$SIM" --arg dir "$IPAMDIR" --argjson r "$2" '{
+		cniVersion: "1.0.0", name: $name, type: "nkctl-cni", nic: $nic, queues: "1-6",
+		ipam: {type: "host-local", dataDir: $dir, ranges: $r}}'
+}
+V4='[{"subnet": "10.21.0.0/16", "gateway": "10.21.0.1"}]'
+V6='[{"subnet": "fd20::/64", "gateway": "fd20::1"}]'
+V6ONLY='[{"subnet": "fd21::/64", "gateway": "fd21::1"}]'
+cni_conflist "$T_TMP/nk.conflist" "$(conf nk '[[{"subnet": "10.20.0.0/16", "gateway": "10.20.0.1"}]]')"
+cni_conflist "$T_TMP/dual.conflist" "$(conf dual "[$V4, $V6]")"
+cni_conflist "$T_TMP/v6.conflist" "$(conf v6 "[$V6ONLY]")"
+
+nk -n "$HOST" -j nic show dev "$SIM"
+RSS0=$(printf '%s' "$OUT" | jq -c '.nics[0].rss')
+nk_addr() { printf '%s' "$1" | jq -r ".ips[$2].address | split(\"/\")[0]"; }
+
+expect_clean() { # expect_clean WHEN: nothing of any pod is left
+	local n
+	echo "# $1: at $SECONDS s"
+	expect_eq "$(ip -n "$HOST" -o link show | grep -o 'n[kl][0-9a-f]\{10\}' | sort -u | paste -sd' ')" "" \
+		"$1: no pod device left"
+	for _ in $(seq 60); do # a namespace's devices go a little after ip netns del
+		nk -n "$HOST" -j show leases
+		n=$(printf '%s' "$OUT" | jq '.leases | length')
+		[ "$n" = 0 ] && break
+		sleep 0.5
+	done
+	expect_eq "$n" 0 "$1: no lease left"
+	nk -n "$HOST" -j redirect show
+	expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | .ifname]')" '[]' "$1: no route or redirect left"
+	[ "$(reservations)" = 0 ] || find "$IPAMDIR" -type f -exec sh -c 'echo "# IPAM: $1: $(cat "$1")"' sh {} \;
+	expect_eq "$(reservations)" 0 "$1: no IPAM reservation left"
+	nk -n "$HOST" -j nic show dev "$SIM"
+	expect_eq "$(printf '%s' "$OUT" | jq -c '[(.nics[0].rules | length),
+		([.nics[0].queues[] | select(.reserved)] | length)]')" '[0,0]' "$1: no steering rule or reservation left"
+	expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss')" "$RSS0" "$1: the RSS table as before"
+}
+
+six() { # six ADD|DEL: the command for the six pods at once; each must succeed
+	local i f
+	for i in 1 2 3 4 5 6; do cni_bg "$1" "par$i" "/run/netns/${PODS[$i]}" "$T_TMP/$1$i"; done
+	wait
+	for i in 1 2 3 4 5 6; do
+		f=$T_TMP/$1$i
+		[ "$(cat "$f.rc")" = 0 ] || fail "parallel $1 $i: $(cat "$f" "$f.err")"
+	done
+	pass "six ${1}s in parallel succeed"
+}
+
+# Six ADDs at once on the six-queue pool.
+PODS=()
+for i in 1 2 3 4 5 6; do ns_new P; PODS[$i]=$P; done
+six ADD
+nk -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname == $s) | .id] | sort')" \
+	'[1,2,3,4,5,6]' "each leased its own queue of the pool"
+LEASES=$OUT
+for i in 1 2 3 4 5 6; do
+	a=$(nk_addr "$(cat "$T_TMP/ADD$i")" 0)
+	expect_eq "$(printf '%s' "$LEASES" | jq -c --arg a "$a" --arg s "$SIM" \
+		'[.leases[] | select(.ifname == $s and .rules[]?.dst == $a)] | length')" 1 \
+		"pod $i's address is steered to its queue"
+done
+for i in 1 6; do
+	a=$(nk_addr "$(cat "$T_TMP/ADD$i")" 0)
+	ping_ok "$REMOTE" "$a" && ping_ok "${PODS[$i]}" 10.10.2.2 || fail "pod $i and the remote ($a)"
+	pass "pod $i and the remote reach each other"
+done
+ns_new P7
+cni ADD par7 "/run/netns/$P7"
+expect_match "$RC $(printf '%s' "$OUT" | jq -r .msg)" '^1 .*the queue pool 1-6 of .* is exhausted' "a seventh ADD: the pool is exhausted"
+
+# Six DELs at once.
+six DEL
+expect_clean "after six DELs in parallel"
+
+# ADD of one pod while the previous one is deleted, 20 times.
+for n in $(seq 20); do
+	cni_bg ADD il$n "/run/netns/${PODS[$((n % 2 + 1))]}" "$T_TMP/il-add"
+	[ "$n" = 1 ] || cni_bg DEL il$((n - 1)) "/run/netns/${PODS[$(((n - 1) % 2 + 1))]}" "$T_TMP/il-del"
+	wait
+	[ "$(cat "$T_TMP/il-add.rc")" = 0 ] || fail "interleaved ADD $n: $(cat "$T_TMP/il-add" "$T_TMP/il-add.err")"
+	[ "$n" = 1 ] || [ "$(cat "$T_TMP/il-del.rc")" = 0 ] ||
+		fail "interleaved DEL $((n - 1)): $(cat "$T_TMP/il-del" "$T_TMP/il-del.err")"
+done
+cni DEL il20 "/run/netns/${PODS[1]}"
+expect_eq "$RC" 0 "the last interleaved DEL"
+pass "20 ADDs interleaved with DELs of other pods"
+expect_clean "after interleaved ADD and DEL"
+
+# Dual-stack and IPv6-only.
+cni ADD dual "/run/netns/${PODS[1]}" "$T_TMP/dual.conflist"
+[ "$RC" = 0 ] || fail "dual-stack ADD: $OUT $(cat "$T_TMP/cni.err")"
+DUAL=$OUT
+cni ADD v6 "/run/netns/${PODS[2]}" "$T_TMP/v6.conflist"
+[ "$RC" = 0 ] || fail "IPv6-only ADD: $OUT $(cat "$T_TMP/cni.err")"
+V6RES=$OUT
+expect_eq "$(printf '%s' "$DUAL" | jq -c '[.ips[] | [(.address | test("^10\\.21\\..*/16$") or test("^fd20::.*/64$")), .interface]]')" \
+	'[[true,1],[true,1]]' "the dual-stack result lists both addresses with their prefix lengths"
+expect_eq "$(printf '%s' "$DUAL" | jq -c '[.routes[] | .dst] | sort')" '["0.0.0.0/0","::/0"]' \
+	"and the default route of each family it added"
+expect_eq "$(ip -n "${PODS[1]}" -j addr show dev eth0 | jq -c '[.[].addr_info[] | select(.scope == "global") |
+	"\(.local)/\(.prefixlen)"] | sort')" "$(printf '%s' "$DUAL" | jq -c '[.ips[].address] | sort')" \
+	"the pod has exactly the result's addresses"
+expect_eq "$(printf '%s' "$V6RES" | jq -c '[[.ips[] | .address | test("^fd21::.*/64$")], [.routes[].dst]]')" \
+	'[[true],["::/0"]]' "the IPv6-only result: one /64 address, one default route"
+nk -n "$HOST" -j nic show dev "$SIM"
+RULES=$OUT
+for a in $(nk_addr "$DUAL" 0) $(nk_addr "$DUAL" 1) $(nk_addr "$V6RES" 0); do
+	expect_eq "$(printf '%s' "$RULES" | jq --arg a "$a" '[.nics[0].rules[] | select(.dst == $a)] | length')" 1 \
+		"$a is steered to a queue"
+done
+nk -n "$HOST" -j redirect show dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[].routes[].prefixes[]] | map(test("/(32|128)$")) | length')" 3 \
+	"the NIC routes all three addresses"
+for a in $(nk_addr "$DUAL" 0) $(nk_addr "$DUAL" 1); do
+	ping_ok "$REMOTE" "$a" || fail "the remote cannot reach the dual-stack pod at $a"
+done
+ping_ok "${PODS[1]}" 10.10.2.2 && ping_ok "${PODS[1]}" fd10::2 || fail "the dual-stack pod cannot reach the remote"
+pass "the dual-stack pod and the remote reach each other over IPv4 and IPv6"
+ping_ok "$REMOTE" "$(nk_addr "$V6RES" 0)" && ping_ok "${PODS[2]}" fd10::2 || fail "the IPv6-only pod"
+pass "the IPv6-only pod and the remote reach each other"
+cni CHECK dual "/run/netns/${PODS[1]}" "$T_TMP/dual.conflist"
+expect_eq "$RC $OUT" "0 " "dual-stack CHECK passes"
+cni CHECK v6 "/run/netns/${PODS[2]}" "$T_TMP/v6.conflist"
+expect_eq "$RC $OUT" "0 " "IPv6-only CHECK passes"
+a6=$(nk_addr "$DUAL" 1)
+nk -n "$HOST" steer del dev "$SIM" id "$(printf '%s' "$RULES" | jq --arg a "$a6" '.nics[0].rules[] | select(.dst == $a) | .id')"
+cni CHECK dual "/run/netns/${PODS[1]}" "$T_TMP/dual.conflist"
+expect_match "$RC $(printf '%s' "$OUT" | jq -r .msg)" "^1 .* does not steer $a6" "CHECK catches the removed IPv6 rule"
+ip -n "${PODS[2]}" addr del "$(printf '%s' "$V6RES" | jq -r '.ips[0].address')" dev eth0
+cni CHECK v6 "/run/netns/${PODS[2]}" "$T_TMP/v6.conflist"
+expect_match "$RC $(printf '%s' "$OUT" | jq -r .msg)" '^1 .*eth0 does not have fd21::' "CHECK catches the removed address"
+cni DEL dual "/run/netns/${PODS[1]}" "$T_TMP/dual.conflist"
+expect_eq "$RC" 0 "dual-stack DEL"
+cni DEL v6 "/run/netns/${PODS[2]}" "$T_TMP/v6.conflist"
+expect_eq "$RC" 0 "IPv6-only DEL"
+expect_clean "after dual-stack and IPv6-only pods"
+
+# ADD killed with everything it started at a random moment, then DEL.
+killed=0
+for r in $(seq 10); do
+	delay=$(awk -v s="$RANDOM" 'BEGIN { srand(s); printf "%.1f", 0.1 + rand() * 2.9 }')
+	setsid nsenter --net="/run/netns/$HOST" env CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" \
+		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" add "$T_TMP/dual.conflist" kill$r \
+		"/run/netns/${PODS[3]}" eth0 > "$T_TMP/kill.out" 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -0 "$pid" 2> /dev/null && killed=$((killed + 1))
+	# Everything the ADD started but the IPAM plugin: host-local writes a
+	# reservation in two steps, and killed between them leaves a file DEL
+	# cannot match (its own crash safety, not the plugin's).
+	for p in $(pgrep -g "$pid"); do
+		[ "$(cat "/proc/$p/comm" 2> /dev/null)" = host-local ] || kill -KILL "$p" 2> /dev/null
+	done
+	wait "$pid" 2> /dev/null
+	cni DEL kill$r "/run/netns/${PODS[3]}" "$T_TMP/dual.conflist"
+	echo "# round $r: killed after $delay s, DEL status $RC"
+	[ "$RC" = 0 ] || fail "DEL after ADD killed after $delay s: $OUT $(cat "$T_TMP/cni.err")"
+	expect_eq "$(ip -n "${PODS[3]}" -o link show | grep -vc ': lo:')" 0 "round $r: nothing left in the pod"
+done
+echo "# $killed of 10 ADDs were still running when killed"
+expect_clean "after 10 killed ADDs and their DELs"
+done_testing
