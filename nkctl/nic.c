@@ -18,6 +18,7 @@
 #include "leases.h"
 #include "netdev.h"
 #include "nic.h"
+#include "nicsupport.h"
 #include "rtnl.h"
 
 struct nic_args {
@@ -301,11 +302,23 @@ static void print_queues(struct out *o, const struct nic_job *j)
 	out_arr_close(o);
 }
 
+/* What the driver supports, read here: it is only printed. */
+static void print_support(struct out *o, const struct nic_job *j)
+{
+	struct nk_nic_support s;
+
+	nk_nic_support_read(j->ns, j->et, j->fam, &j->link, &j->rings,
+			    j->rss_ret ? 0 : j->rss.indir_size, &j->rules, j->rules_ret, &s);
+	nk_nic_support_print(o, &s);
+	nk_nic_support_free(&s);
+}
+
 static void print_nic(struct out *o, const struct nic_job *j)
 {
 	out_obj_open(o, NULL);
 	out_uint(o, "ifindex", NULL, (unsigned int)j->link.ifindex);
 	out_str(o, "ifname", "%s:\n", j->link.ifname);
+	print_support(o, j);
 	print_rings(o, j);
 	print_rss(o, j);
 	print_rules(o, j);
@@ -459,16 +472,22 @@ static void save_settings(struct nic_job *j)
 	st->rss_default = nk_rss_is_default(&j->rss, rx_count(j));
 }
 
-/* The table for the reserved set: the other queues in turn. */
-static void spread(const struct nic_job *j, uint32_t *indir)
+/* The table for the reserved set: the NIC's own table with only the
+ * entries that name a reserved queue moved, each to the least-loaded queue
+ * that stays (queues the operator kept out stay out). The saved table is
+ * the base while it fits the driver's, so a released queue gets its own
+ * entries back. */
+static int minimal_table(const struct nic_job *j, uint32_t *indir)
 {
-	uint32_t others[NK_MAX_QUEUES], k = 0, n = rx_count(j);
+	const struct nk_nic_state *st = &j->st;
+	bool saved_fits = st->saved && st->indir_size == j->rss.indir_size;
 
-	for (uint32_t q = 0; q < n && q < NK_MAX_QUEUES; q++)
-		if (!nk_nic_state_reserved(&j->st, q))
-			others[k++] = q;
-	for (uint32_t i = 0; i < j->rss.indir_size; i++)
-		indir[i] = others[i % k];
+	memcpy(indir, saved_fits ? st->indir : j->rss.indir, j->rss.indir_size * sizeof(uint32_t));
+	if (nk_rss_take_queues(indir, j->rss.indir_size, st->reserved, st->nreserved))
+		return nk_error(NK_EXIT_FAIL,
+				"%s: the RSS table would have no queue left without the reserved ones (it spreads only over queues being reserved); nothing was changed",
+				j->link.ifname);
+	return 0;
 }
 
 static int set_error(const struct nic_job *j, const struct nl_err *err, const char *what)
@@ -479,19 +498,37 @@ static int set_error(const struct nic_job *j, const struct nl_err *err, const ch
 	return nk_error_nl(err, "cannot set the %s of %s", what, j->link.ifname);
 }
 
+/* Header split was refused: name a prerequisite that is off, if the
+ * driver has one nkctl knows (mlx5 wants HW GRO); nkctl never turns it on. */
+static int split_error(const struct nic_job *j, const struct nl_err *err)
+{
+	struct nk_netdev_feature gro;
+	struct nl_err ferr;
+
+	if (err->code != EPERM &&
+	    !ethtool_feature_get(j->et, j->fam, j->link.ifindex, "rx-gro-hw", &gro, &ferr) &&
+	    gro.known && gro.changeable && !gro.active)
+		return nk_error(NK_EXIT_FAIL,
+				"cannot turn header split on for %s%s%s%s: HW GRO (rx-gro-hw) is off, which drivers such as mlx5 need first; turn it on with: ethtool -K %s rx-gro-hw on",
+				j->link.ifname, err->msg[0] ? " (kernel: " : "", err->msg,
+				err->msg[0] ? ")" : "", j->link.ifname);
+	return set_error(j, err, "tcp-data-split and hds-thresh");
+}
+
 /* Make the NIC match the state: table from the reserved set, header split. */
 static int apply_reserved(struct nic_job *j)
 {
 	uint32_t *indir = calloc(NK_RSS_MAX_INDIR, sizeof(uint32_t));
 	struct nk_rings want = { 0 };
 	struct nl_err err;
-	int ret = 0;
+	int ret;
 
 	if (!indir)
 		return nk_error_errno(ENOMEM, "nic reserve");
-	spread(j, indir);
-	if (memcmp(indir, j->rss.indir, j->rss.indir_size * sizeof(uint32_t)) &&
-	    ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, indir, j->rss.indir_size, &err))
+	ret = minimal_table(j, indir);
+	if (!ret && memcmp(indir, j->rss.indir, j->rss.indir_size * sizeof(uint32_t)) &&
+	    ethtool_rss_set_checked(j->et, j->fam, j->link.ifindex, indir, j->rss.indir,
+				    j->rss.indir_size, &err))
 		ret = set_error(j, &err, "RSS indirection table");
 	free(indir);
 	want.have_tcp_data_split = j->rings.tcp_data_split != NK_TCP_DATA_SPLIT_ENABLED;
@@ -500,7 +537,7 @@ static int apply_reserved(struct nic_job *j)
 	want.hds_thresh = 0;
 	if (!ret && (want.have_tcp_data_split || want.have_hds_thresh) &&
 	    ethtool_rings_set_split(j->et, j->fam, j->link.ifindex, &want, &err))
-		ret = set_error(j, &err, "tcp-data-split and hds-thresh");
+		ret = split_error(j, &err);
 	return ret;
 }
 
@@ -515,8 +552,13 @@ static int restore(struct nic_job *j)
 
 	if (st->rss_default && ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, NULL, 0, &err))
 		return set_error(j, &err, "RSS indirection table");
+	/* read back; a table of another size (the channels changed) cannot be
+	 * compared with what it replaces, so it is only written */
 	if (!st->rss_default && !same &&
-	    ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, st->indir, st->indir_size, &err))
+	    (st->indir_size == j->rss.indir_size ?
+	     ethtool_rss_set_checked(j->et, j->fam, j->link.ifindex, st->indir, j->rss.indir,
+				     st->indir_size, &err) :
+	     ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, st->indir, st->indir_size, &err)))
 		return set_error(j, &err, "RSS indirection table");
 	want.have_tcp_data_split = st->have_tds && st->tds != j->rings.tcp_data_split;
 	want.tcp_data_split = st->tds;
