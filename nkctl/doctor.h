@@ -13,7 +13,7 @@
 
 #include "bindings.h"
 #include "leases.h"
-#include "nic.h"
+#include "nicsvc.h"
 #include "nkctl.h"
 #include "rtnl.h"
 

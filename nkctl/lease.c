@@ -17,7 +17,7 @@
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
-#include "nic.h"
+#include "nicsvc.h"
 #include "nkctl.h"
 #include "rtnl.h"
 #include "show.h"

@@ -16,7 +16,6 @@
 
 #include "compat.h"
 #include "leases.h"
-#include "nic.h"
 #include "netdev.h"
 #include "netns.h"
 #include "show.h"
@@ -248,7 +247,8 @@ static void print_leases(struct nk_ctx *ctx, struct nk_lease_list *l, uint32_t i
 	for (size_t i = 0; i < l->n; i++) {
 		struct nk_lease_nic nic;
 
-		if (nk_nic_lease_info(ctx, &l->v[i], &nic))
+		if (nk_nic_lease_info(ctx, l->v[i].nic_ns, l->v[i].nic_ifindex, l->v[i].nic_queue,
+				      &nic))
 			l->v[i].nic = &nic;
 		nk_print_lease(&ctx->out, &l->v[i], false);
 		l->v[i].nic = NULL;

@@ -7,17 +7,10 @@
 #include <sys/types.h>
 
 #include "ethtool.h"
+#include "nicsvc.h"
 #include "nkctl.h"
 #include "qstats.h"
 
-/* What show leases adds from the NIC's side (nic.c). */
-#define NK_LEASE_NIC_RULES 16
-struct nk_lease_nic {
-	bool reserved;             /* in nkctl's reserved set */
-	bool have_rss, rss;        /* the queue is in the indirection table */
-	struct nk_ntuple rules[NK_LEASE_NIC_RULES];  /* recorded with the lease */
-	size_t nrules;
-};
 
 struct nk_lease_rec {
 	/* the NIC side, where queue-get shows the lease */
@@ -58,8 +51,5 @@ const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
 void nk_lease_stats(struct nk_lease_list *l);
 /* One lease object, as "lease", "show leases" and "unlease" print it. */
 void nk_print_lease(struct out *o, const struct nk_lease_rec *r, bool with_existed);
-
-/* Fill in the NIC side of lease r (nic.c); false when there is nothing. */
-bool nk_nic_lease_info(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nk_lease_nic *out);
 
 #endif

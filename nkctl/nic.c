@@ -6,19 +6,16 @@
  * hds-thresh 0; release puts back what the NIC had before the first
  * reservation, from the state file written before anything was changed.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "compat.h"
 #include "leases.h"
 #include "netdev.h"
-#include "nic.h"
 #include "nicsupport.h"
+#include "nicsvc.h"
 #include "rtnl.h"
 
 struct nic_args {
@@ -49,122 +46,6 @@ static const struct nk_param release_params[] = {
 static const struct nk_params nic_release_params = {
 	NK_PARAMS("nic release", struct nic_args, release_params)
 };
-
-/* What one command knows of one NIC. */
-struct nic_job {
-	struct nk_ns *ns;
-	struct nk_link link;
-	struct nl_sock *et;
-	const struct genl_family *fam;
-	struct nk_channels ch;
-	struct nk_rings rings;
-	struct nk_rss rss;
-	int ch_ret, rings_ret, rss_ret;     /* 0 or -errno of each read */
-	struct nk_queue_list queues;
-	struct nk_lease_list leases;
-	struct nk_ntuple_list rules;
-	int rules_ret;
-	struct nk_nic_state st;
-	uint32_t ids[NK_MAX_QUEUES];
-	size_t n;
-	int lock;
-};
-
-static void job_free(struct nic_job *j)
-{
-	nk_queue_list_free(&j->queues);
-	nk_lease_list_free(&j->leases);
-	nk_ntuple_list_free(&j->rules);
-	if (j->lock >= 0)
-		close(j->lock);
-	free(j);
-}
-
-/* The settings nkctl manages, read afresh. */
-static int read_settings(struct nic_job *j)
-{
-	struct nl_err err;
-
-	j->ch_ret = ethtool_channels_get(j->et, j->fam, j->link.ifindex, &j->ch, &err);
-	j->rings_ret = ethtool_rings_get(j->et, j->fam, j->link.ifindex, &j->rings, &err);
-	j->rss_ret = genl_has_op(j->fam, NK_ETHTOOL_MSG_RSS_GET) ?
-		     ethtool_rss_get(j->et, j->fam, j->link.ifindex, &j->rss, &err) : -EOPNOTSUPP;
-	if (!j->rss_ret && j->rss.too_big)
-		j->rss_ret = -E2BIG;
-	if (j->ch_ret == -EPERM || j->rings_ret == -EPERM)
-		return nk_error(NK_EXIT_PERM, "reading the settings of %s needs CAP_NET_ADMIN",
-				j->link.ifname);
-	return 0;
-}
-
-/* The device, its ethtool settings, queues, leases, rules and state. */
-static int load(struct nk_ctx *ctx, const char *dev, const struct nk_link *known,
-		struct nic_job *j, bool scan_leases)
-{
-	const struct genl_family *nfam;
-	struct nl_sock *gn;
-	struct nl_err err;
-	int fd, ret;
-
-	ret = j->ns ? 0 : nk_ns_here(ctx, &j->ns);
-	if (!ret && known)
-		j->link = *known;
-	else if (!ret)
-		ret = nk_dev(ctx, dev, &j->link);
-	if (!ret)
-		ret = nk_ns_ethtool(j->ns, &j->et, &j->fam);
-	if (!ret)
-		ret = read_settings(j);
-	if (ret)
-		return ret;
-	if (nk_ns_netdev(j->ns, &gn, &nfam) == 0 && genl_has_op(nfam, NK_NETDEV_CMD_QUEUE_GET))
-		netdev_queue_dump(gn, nfam, j->link.ifindex, &j->queues, &err);
-	if (scan_leases)
-		nk_lease_scan(ctx, &j->leases);
-	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
-	if (!j->rules_ret)
-		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
-	ret = nk_nic_state_load(j->ns, j->link.ifindex, &j->st);
-	if (ret)
-		return nk_error_errno(-ret, "cannot read the state of %s under %s", j->link.ifname,
-				      NK_NIC_STATE_DIR);
-	return 0;
-}
-
-static const struct nk_queue *rx_queue(const struct nic_job *j, uint32_t id)
-{
-	for (size_t i = 0; i < j->queues.n; i++)
-		if (j->queues.v[i].type == NK_NETDEV_QUEUE_TYPE_RX && j->queues.v[i].id == id &&
-		    j->queues.v[i].ifindex == j->link.ifindex)
-			return &j->queues.v[i];
-	return NULL;
-}
-
-static uint32_t rx_count(const struct nic_job *j)
-{
-	uint32_t n = j->ch_ret ? 0 : nk_channels_rx(&j->ch);
-
-	return n ? n : j->link.num_rx_queues;
-}
-
-/* Under the lock: finish what a killed nkctl left (a rule added but not
- * recorded). */
-static int settle(struct nic_job *j)
-{
-	int fd, ret;
-
-	if (!j->st.exists || !j->st.have_pending)
-		return 0;
-	ret = nk_ns_ioctl(j->ns, &fd);
-	if (!ret)
-		ret = nk_nic_resolve_pending(fd, j->link.ifname, &j->st);
-	if (ret)
-		return nk_error_errno(-ret, "cannot settle the rule a killed nkctl was adding to %s",
-				      j->link.ifname);
-	nk_ntuple_list_free(&j->rules);
-	j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
-	return 0;
-}
 
 /* ---- printing ---- */
 
@@ -220,8 +101,8 @@ static void print_rss(struct out *o, const struct nic_job *j)
 	}
 	out_obj_open(o, "rss");
 	out_uint(o, "indir-size", "    rss: indirection table of %llu entries,", j->rss.indir_size);
-	print_queue_set(o, "queues", " hashed to queues", &j->rss, rx_count(j));
-	out_bool(o, "default", NULL, nk_rss_is_default(&j->rss, rx_count(j)));
+	print_queue_set(o, "queues", " hashed to queues", &j->rss, nk_nic_rx_count(j));
+	out_bool(o, "default", NULL, nk_rss_is_default(&j->rss, nk_nic_rx_count(j)));
 	out_text(o, "\n");
 	out_obj_close(o);
 }
@@ -256,9 +137,10 @@ static void print_mp(struct out *o, const struct nk_queue *q)
 	}
 }
 
-static void print_lease(struct out *o, const struct nic_job *j, const struct nk_queue *q)
+static void print_lease(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases,
+			const struct nk_queue *q)
 {
-	const struct nk_lease_rec *r = nk_lease_of_nic(&j->leases, j->ns, j->link.ifindex, q->id);
+	const struct nk_lease_rec *r = nk_lease_of_nic(leases, j->ns, j->link.ifindex, q->id);
 
 	out_obj_open(o, "lease");
 	out_uint(o, "ifindex", NULL, (unsigned int)q->lease_ifindex);
@@ -273,13 +155,13 @@ static void print_lease(struct out *o, const struct nic_job *j, const struct nk_
 	out_obj_close(o);
 }
 
-static void print_queues(struct out *o, const struct nic_job *j)
+static void print_queues(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases)
 {
-	uint32_t n = rx_count(j);
+	uint32_t n = nk_nic_rx_count(j);
 
 	out_arr_open(o, "queues");
 	for (uint32_t id = 0; id < n; id++) {
-		const struct nk_queue *q = rx_queue(j, id);
+		const struct nk_queue *q = nk_nic_rx_queue(j, id);
 		bool reserved = j->st.exists && nk_nic_state_reserved(&j->st, id);
 		bool rss = !j->rss_ret && j->rss.indir_size && nk_rss_uses(&j->rss, id);
 
@@ -293,7 +175,7 @@ static void print_queues(struct out *o, const struct nic_job *j)
 			out_text(o, rss ? " rss" : " no-rss");
 		}
 		if (q && (q->have & QUEUE_HAVE_LEASE))
-			print_lease(o, j, q);
+			print_lease(o, j, leases, q);
 		if (q)
 			print_mp(o, q);
 		out_text(o, "\n");
@@ -313,7 +195,7 @@ static void print_support(struct out *o, const struct nic_job *j)
 	nk_nic_support_free(&s);
 }
 
-static void print_nic(struct out *o, const struct nic_job *j)
+static void print_nic(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases)
 {
 	out_obj_open(o, NULL);
 	out_uint(o, "ifindex", NULL, (unsigned int)j->link.ifindex);
@@ -322,15 +204,16 @@ static void print_nic(struct out *o, const struct nic_job *j)
 	print_rings(o, j);
 	print_rss(o, j);
 	print_rules(o, j);
-	print_queues(o, j);
+	print_queues(o, j, leases);
 	out_obj_close(o);
 }
 
-static void print_doc(struct nk_ctx *ctx, const struct nic_job *j)
+static void print_doc(struct nk_ctx *ctx, const struct nic_job *j,
+		      const struct nk_lease_list *leases)
 {
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "nics");
-	print_nic(&ctx->out, j);
+	print_nic(&ctx->out, j, leases);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 }
@@ -339,20 +222,21 @@ static int cmd_nic_show(struct nk_ctx *ctx, const void *args)
 {
 	const struct nic_args *a = args;
 	struct nk_link_list links = { 0 };
+	struct nk_lease_list leases = { 0 };
 	struct nl_sock *rt;
 	struct nl_err err;
 	struct nic_job *j;
 	int ret = 0;
 
 	if (a->dev) {
-		j = calloc(1, sizeof(*j));
-		if (!j)
-			return nk_error_errno(ENOMEM, "nic show");
-		j->lock = -1;
-		ret = load(ctx, a->dev, NULL, j, true);
-		if (!ret)
-			print_doc(ctx, j);
-		job_free(j);
+		j = nk_nic_job_new();
+		ret = j ? nk_nic_job_load(ctx, a->dev, NULL, j) : NK_EXIT_FAIL;
+		if (!ret) {
+			nk_lease_scan(ctx, &leases);
+			print_doc(ctx, j, &leases);
+		}
+		nk_lease_list_free(&leases);
+		nk_nic_job_free(j);
 		return ret;
 	}
 	ret = nk_ctx_rtnl(ctx, &rt);
@@ -360,261 +244,52 @@ static int cmd_nic_show(struct nk_ctx *ctx, const void *args)
 		ret = nk_error_nl(&err, "cannot list devices");
 	if (ret)
 		return ret;
+	nk_lease_scan(ctx, &leases);
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "nics");
 	for (size_t i = 0; i < links.n; i++) {
 		if (!links.v[i].parent[0])
 			continue;
-		j = calloc(1, sizeof(*j));
+		j = nk_nic_job_new();
 		if (!j)
 			break;
-		j->lock = -1;
-		if (load(ctx, NULL, &links.v[i], j, true) == 0)
-			print_nic(&ctx->out, j);
-		job_free(j);
+		if (nk_nic_job_load(ctx, NULL, &links.v[i], j) == 0)
+			print_nic(&ctx->out, j, &leases);
+		nk_nic_job_free(j);
 	}
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
+	nk_lease_list_free(&leases);
 	nk_link_list_free(&links);
 	return NK_EXIT_OK;
 }
 
-/* ---- reserve ---- */
-
-/* What reserve and release need of the driver, said before any change. */
-static int need_rss(const struct nic_job *j, const char *cmd)
-{
-	const char *dev = j->link.ifname;
-
-	if (!genl_has_op(j->fam, NK_ETHTOOL_MSG_RSS_SET))
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"%s: this kernel has no ethtool rss-set (keeping queues out of RSS needs Linux %s+); nothing was changed",
-				cmd, nk_feature_since(NK_FEAT_ETHTOOL_RSS_SET));
-	if (j->rss_ret == -E2BIG)
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"%s: the RSS indirection table of %s is larger than %d entries, which nkctl does not handle; nothing was changed",
-				cmd, dev, NK_RSS_MAX_INDIR);
-	if (j->rss_ret || !j->rss.indir_size)
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"%s: the driver of %s has no RSS indirection table, so queues cannot be kept out of RSS; nothing was changed",
-				cmd, dev);
-	if (j->rings_ret || !j->rings.have_tcp_data_split)
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"%s: the driver of %s does not report tcp-data-split, so header split cannot be turned on; nothing was changed",
-				cmd, dev);
-	if (j->ch_ret || !rx_count(j))
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"%s: the driver of %s does not report its channels; nothing was changed",
-				cmd, dev);
-	return 0;
-}
-
-/* Add ids to the reserved set (kept ascending). */
-static void reserve_add(struct nk_nic_state *st, const uint32_t *ids, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t k = st->nreserved;
-
-		if (nk_nic_state_reserved(st, ids[i]))
-			continue;
-		while (k > 0 && st->reserved[k - 1] > ids[i]) {
-			st->reserved[k] = st->reserved[k - 1];
-			k--;
-		}
-		st->reserved[k] = ids[i];
-		st->nreserved++;
-	}
-}
-
-static int check_reserve(const struct nic_job *j)
-{
-	uint32_t n = rx_count(j);
-	size_t total;
-	struct nk_nic_state tmp = j->st;
-
-	for (size_t i = 0; i < j->n; i++) {
-		const struct nk_queue *q = rx_queue(j, j->ids[i]);
-
-		if (j->ids[i] >= n)
-			return nk_error(NK_EXIT_NOTFOUND, "%s has no RX queue %u (it has %u channels)",
-					j->link.ifname, j->ids[i], n);
-		if (q && !(q->have & QUEUE_HAVE_LEASE) && !nk_nic_state_reserved(&j->st, q->id) &&
-		    (q->have & (QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING | QUEUE_HAVE_XSK)))
-			return nk_error(NK_EXIT_EXISTS,
-					"%s queue %u has a memory provider that is not a lease's; reserving it would not stop what already uses it",
-					j->link.ifname, q->id);
-	}
-	reserve_add(&tmp, j->ids, j->n);
-	total = tmp.nreserved;
-	if (total >= n)
-		return nk_error(NK_EXIT_FAIL,
-				"%s: reserving %s would leave no queue for RSS (it has %u); at least one must stay",
-				j->link.ifname, total == j->n ? "these queues" : "these queues with those reserved already",
-				n);
-	return 0;
-}
-
-/* The NIC's own settings, kept until release puts them back. */
-static void save_settings(struct nic_job *j)
-{
-	struct nk_nic_state *st = &j->st;
-
-	snprintf(st->ifname, sizeof(st->ifname), "%s", j->link.ifname);
-	if (st->saved)
-		return;
-	st->saved = true;
-	st->have_tds = j->rings.have_tcp_data_split;
-	st->tds = j->rings.tcp_data_split;
-	st->have_hds = j->rings.have_hds_thresh;
-	st->hds = j->rings.hds_thresh;
-	st->indir_size = j->rss.indir_size;
-	memcpy(st->indir, j->rss.indir, j->rss.indir_size * sizeof(uint32_t));
-	st->rss_default = nk_rss_is_default(&j->rss, rx_count(j));
-}
-
-/* The table for the reserved set: the NIC's own table with only the
- * entries that name a reserved queue moved, each to the least-loaded queue
- * that stays (queues the operator kept out stay out). The saved table is
- * the base while it fits the driver's, so a released queue gets its own
- * entries back. */
-static int minimal_table(const struct nic_job *j, uint32_t *indir)
-{
-	const struct nk_nic_state *st = &j->st;
-	bool saved_fits = st->saved && st->indir_size == j->rss.indir_size;
-
-	memcpy(indir, saved_fits ? st->indir : j->rss.indir, j->rss.indir_size * sizeof(uint32_t));
-	if (nk_rss_take_queues(indir, j->rss.indir_size, st->reserved, st->nreserved))
-		return nk_error(NK_EXIT_FAIL,
-				"%s: the RSS table would have no queue left without the reserved ones (it spreads only over queues being reserved); nothing was changed",
-				j->link.ifname);
-	return 0;
-}
-
-static int set_error(const struct nic_job *j, const struct nl_err *err, const char *what)
-{
-	if (err->code == EPERM)
-		return nk_error_nl(err, "setting the %s of %s needs CAP_NET_ADMIN", what,
-				   j->link.ifname);
-	return nk_error_nl(err, "cannot set the %s of %s", what, j->link.ifname);
-}
-
-/* Header split was refused: name a prerequisite that is off, if the
- * driver has one nkctl knows (mlx5 wants HW GRO); nkctl never turns it on. */
-static int split_error(const struct nic_job *j, const struct nl_err *err)
-{
-	struct nk_netdev_feature gro;
-	struct nl_err ferr;
-
-	if (err->code != EPERM &&
-	    !ethtool_feature_get(j->et, j->fam, j->link.ifindex, "rx-gro-hw", &gro, &ferr) &&
-	    gro.known && gro.changeable && !gro.active)
-		return nk_error(NK_EXIT_FAIL,
-				"cannot turn header split on for %s%s%s%s: HW GRO (rx-gro-hw) is off, which drivers such as mlx5 need first; turn it on with: ethtool -K %s rx-gro-hw on",
-				j->link.ifname, err->msg[0] ? " (kernel: " : "", err->msg,
-				err->msg[0] ? ")" : "", j->link.ifname);
-	return set_error(j, err, "tcp-data-split and hds-thresh");
-}
-
-/* Make the NIC match the state: table from the reserved set, header split. */
-static int apply_reserved(struct nic_job *j)
-{
-	uint32_t *indir = calloc(NK_RSS_MAX_INDIR, sizeof(uint32_t));
-	struct nk_rings want = { 0 };
-	struct nl_err err;
-	int ret;
-
-	if (!indir)
-		return nk_error_errno(ENOMEM, "nic reserve");
-	ret = minimal_table(j, indir);
-	if (!ret && memcmp(indir, j->rss.indir, j->rss.indir_size * sizeof(uint32_t)) &&
-	    ethtool_rss_set_checked(j->et, j->fam, j->link.ifindex, indir, j->rss.indir,
-				    j->rss.indir_size, &err))
-		ret = set_error(j, &err, "RSS indirection table");
-	free(indir);
-	want.have_tcp_data_split = j->rings.tcp_data_split != NK_TCP_DATA_SPLIT_ENABLED;
-	want.tcp_data_split = NK_TCP_DATA_SPLIT_ENABLED;
-	want.have_hds_thresh = j->rings.have_hds_thresh && j->rings.hds_thresh;
-	want.hds_thresh = 0;
-	if (!ret && (want.have_tcp_data_split || want.have_hds_thresh) &&
-	    ethtool_rings_set_split(j->et, j->fam, j->link.ifindex, &want, &err))
-		ret = split_error(j, &err);
-	return ret;
-}
-
-/* Put back what the NIC had; the state says what. */
-static int restore(struct nic_job *j)
-{
-	struct nk_rings want = { 0 };
-	struct nl_err err;
-	const struct nk_nic_state *st = &j->st;
-	bool same = st->indir_size == j->rss.indir_size &&
-		    !memcmp(st->indir, j->rss.indir, st->indir_size * sizeof(uint32_t));
-
-	if (st->rss_default && ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, NULL, 0, &err))
-		return set_error(j, &err, "RSS indirection table");
-	/* read back; a table of another size (the channels changed) cannot be
-	 * compared with what it replaces, so it is only written */
-	if (!st->rss_default && !same &&
-	    (st->indir_size == j->rss.indir_size ?
-	     ethtool_rss_set_checked(j->et, j->fam, j->link.ifindex, st->indir, j->rss.indir,
-				     st->indir_size, &err) :
-	     ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, st->indir, st->indir_size, &err)))
-		return set_error(j, &err, "RSS indirection table");
-	want.have_tcp_data_split = st->have_tds && st->tds != j->rings.tcp_data_split;
-	want.tcp_data_split = st->tds;
-	want.have_hds_thresh = st->have_hds && st->hds != j->rings.hds_thresh;
-	want.hds_thresh = st->hds;
-	if ((want.have_tcp_data_split || want.have_hds_thresh) &&
-	    ethtool_rings_set_split(j->et, j->fam, j->link.ifindex, &want, &err))
-		return set_error(j, &err, "tcp-data-split and hds-thresh");
-	return 0;
-}
-
-static int save_state(struct nic_job *j)
-{
-	int ret = nk_nic_state_save(&j->st);
-
-	j->st.exists = !ret;
-	return ret ? nk_error_errno(-ret, "cannot write the state of %s under %s; nothing was changed",
-				    j->link.ifname, NK_NIC_STATE_DIR) : 0;
-}
-
+/* The NIC dev, locked and read, with the queues of the command. */
 static int begin(struct nk_ctx *ctx, const struct nic_args *a, struct nic_job **jp)
 {
-	struct nic_job *j = calloc(1, sizeof(*j));
+	struct nic_job *j = nk_nic_job_new();
 	int ret;
 
 	*jp = j;
 	if (!j)
-		return nk_error_errno(ENOMEM, "nic");
-	j->lock = -1;
+		return NK_EXIT_FAIL;
 	if (a->queue && (ret = nk_parse_queue_list("queue", a->queue, j->ids, &j->n)))
 		return ret;
 	ret = nk_dev(ctx, a->dev, &j->link);
-	if (ret)
-		return ret;
-	ret = nk_nic_lock(&j->lock);
-	if (ret == -EPERM)
-		return nk_error(NK_EXIT_PERM,
-				"%s must be a directory owned by this user with mode 0700 (no symlink); refusing to keep NIC state there",
-				NK_NIC_STATE_DIR);
-	if (ret)
-		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
-	/* Read under the lock: what another nkctl changed is seen. */
-	ret = load(ctx, a->dev, NULL, j, true);
-	return ret ? ret : settle(j);
+	if (!ret)
+		ret = nk_nic_job_lock(j);
+	return ret ? ret : nk_nic_job_load(ctx, NULL, &j->link, j);
 }
 
-/* Read back what the changes made, for the printed document. */
-static void reread(struct nic_job *j)
+/* Print the NIC as the change left it. */
+static void print_after(struct nk_ctx *ctx, struct nic_job *j)
 {
-	int fd;
+	struct nk_lease_list leases = { 0 };
 
-	read_settings(j);
-	nk_ntuple_list_free(&j->rules);
-	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
-	if (!j->rules_ret)
-		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
+	nk_nic_job_reread(j);
+	nk_lease_scan(ctx, &leases);
+	print_doc(ctx, j, &leases);
+	nk_lease_list_free(&leases);
 }
 
 static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
@@ -623,21 +298,14 @@ static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
 	int ret = begin(ctx, args, &j);
 
 	if (!ret)
-		ret = need_rss(j, "nic reserve");
+		ret = nk_nic_need_rss(j, "nic reserve");
 	if (!ret)
-		ret = check_reserve(j);
-	if (!ret) {
-		save_settings(j);
-		reserve_add(&j->st, j->ids, j->n);
-		ret = save_state(j);
-	}
+		ret = nk_nic_check_reserve(j);
 	if (!ret)
-		ret = apply_reserved(j);
-	if (!ret) {
-		reread(j);
-		print_doc(ctx, j);
-	}
-	job_free(j);
+		ret = nk_nic_reserve(j);
+	if (!ret)
+		print_after(ctx, j);
+	nk_nic_job_free(j);
 	return ret;
 }
 
@@ -646,7 +314,7 @@ static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
 static int check_release(struct nk_ctx *ctx, const struct nic_job *j, bool force)
 {
 	for (size_t i = 0; i < j->n; i++) {
-		const struct nk_queue *q = rx_queue(j, j->ids[i]);
+		const struct nk_queue *q = nk_nic_rx_queue(j, j->ids[i]);
 
 		if (!nk_nic_state_reserved(&j->st, j->ids[i]) && !ctx->force)
 			return nk_error(NK_EXIT_NOTFOUND, "%s queue %u is not reserved", j->link.ifname,
@@ -657,63 +325,6 @@ static int check_release(struct nk_ctx *ctx, const struct nic_job *j, bool force
 					j->link.ifname, q->id, q->lease_ifindex);
 	}
 	return 0;
-}
-
-static void release_ids(struct nic_job *j)
-{
-	size_t k = 0;
-
-	if (!j->n) {
-		j->st.nreserved = 0;
-		return;
-	}
-	for (size_t i = 0; i < j->st.nreserved; i++) {
-		bool drop = false;
-
-		for (size_t m = 0; m < j->n; m++)
-			drop |= j->ids[m] == j->st.reserved[i];
-		if (!drop)
-			j->st.reserved[k++] = j->st.reserved[i];
-	}
-	j->st.nreserved = k;
-}
-
-/* The last queue went: the NIC's own settings back, then the state. */
-static int finish_release(struct nic_job *j)
-{
-	int ret;
-
-	if (j->st.nreserved)
-		return apply_reserved(j);
-	if (j->st.saved && (ret = restore(j)))
-		return ret;
-	j->st.saved = false;
-	ret = j->st.nrules || j->st.nleases || j->st.have_pending ? nk_nic_state_save(&j->st) :
-					       nk_nic_state_drop(&j->st);
-	if (ret)
-		return nk_error_errno(-ret, "%s is restored but its state under %s cannot be updated",
-				      j->link.ifname, NK_NIC_STATE_DIR);
-	return 0;
-}
-
-/* Release of everything: nkctl's rules go too, and the leases' records. */
-static int drop_rules(struct nic_job *j)
-{
-	int fd, ret = j->st.nrules ? nk_ns_ioctl(j->ns, &fd) : 0;
-
-	while (!ret && j->st.nrules) {
-		uint32_t id = j->st.rules[j->st.nrules - 1];
-
-		ret = ethtool_ntuple_del(fd, j->link.ifname, id);
-		if (ret == -ENOENT || ret == -EINVAL)
-			ret = 0;
-		if (ret)
-			return nk_error_errno(-ret, "cannot delete rule %u of %s", id, j->link.ifname);
-		j->st.nrules--;
-		ret = save_state(j);
-	}
-	j->st.nleases = 0;
-	return ret;
 }
 
 static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
@@ -727,411 +338,22 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 			ret = nk_error(NK_EXIT_NOTFOUND, "%s has no queue reserved by nkctl",
 				       j->link.ifname);
 		else
-			print_doc(ctx, j);
-		job_free(j);
+			print_after(ctx, j);
+		nk_nic_job_free(j);
 		return ret;
 	}
 	if (!ret)
 		ret = check_release(ctx, j, a->force);
 	if (!ret)
-		ret = need_rss(j, "nic release");
-	if (!ret) {
-		release_ids(j);
-		ret = save_state(j);
-	}
-	if (!ret && !j->n)
-		ret = drop_rules(j);
+		ret = nk_nic_need_rss(j, "nic release");
 	if (!ret)
-		ret = finish_release(j);
+		ret = nk_nic_release(j);
 	if (!ret) {
-		reread(j);
 		nk_nic_state_load(j->ns, j->link.ifindex, &j->st);
-		print_doc(ctx, j);
+		print_after(ctx, j);
 	}
-	job_free(j);
+	nk_nic_job_free(j);
 	return ret;
-}
-
-/* ---- the lease's side: lease ... steer, unlease ---- */
-
-void nk_nic_job_free(struct nic_job *j)
-{
-	if (j)
-		job_free(j);
-}
-
-int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
-			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out)
-{
-	struct nic_job *j = calloc(1, sizeof(*j));
-	int ret;
-
-	*out = j;
-	if (!j)
-		return nk_error_errno(ENOMEM, "lease");
-	j->lock = -1;
-	j->ns = ns;
-	memcpy(j->ids, queues, n * sizeof(*queues));
-	j->n = n;
-	ret = nk_nic_lock(&j->lock);
-	if (ret)
-		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
-	ret = load(ctx, NULL, nic, j, false);
-	if (!ret)
-		ret = settle(j);
-	if (!ret)
-		ret = need_rss(j, "lease ... steer");
-	if (!ret)
-		ret = check_reserve(j);
-	if (!ret && rules && j->rules_ret == -EOPNOTSUPP)
-		ret = nk_error(NK_EXIT_UNSUPPORTED,
-			       "lease ... steer: the driver of %s has no n-tuple flow steering rules; nothing was changed",
-			       nic->ifname);
-	else if (!ret && rules && j->rules_ret)
-		ret = nk_error_errno(-j->rules_ret, "cannot list the n-tuple rules of %s", nic->ifname);
-	return ret;
-}
-
-/* Does the driver have a rule the lease recorded that is the same as r? */
-static bool lease_has_rule(const struct nic_job *j, const struct nk_nic_lease *l,
-			   const struct nk_ntuple *r)
-{
-	for (size_t i = 0; i < j->rules.n; i++)
-		for (size_t k = 0; k < l->nrules; k++)
-			if (l->rules[k] == j->rules.v[i].id && nk_ntuple_same(&j->rules.v[i], r))
-				return true;
-	return false;
-}
-
-/* Record a rule the lease added, in the lease's record and the NIC's list. */
-static int record_lease_rule(struct nic_job *j, struct nk_nic_lease *l, uint32_t id)
-{
-	if (l->nrules < NK_NIC_LEASE_MAX)
-		l->rules[l->nrules++] = id;
-	if (j->st.nrules < NK_NIC_MAX_RULES && !nk_nic_state_has_rule(&j->st, id))
-		j->st.rules[j->st.nrules++] = id;
-	return save_state(j);
-}
-
-int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
-		       const struct nk_link *holder, struct nk_ntuple *rules, size_t nrules)
-{
-	struct nk_nic_lease *l;
-	int fd, ret;
-
-	save_settings(j);
-	l = nk_nic_state_lease_add(&j->st, j->ids, j->n);
-	if (!l)
-		return nk_error(NK_EXIT_FAIL, "%s: too many leases recorded", j->link.ifname);
-	l->ns_dev = holder_ns->dev;
-	l->ns_ino = holder_ns->ino;
-	l->ifindex = holder->ifindex;
-	snprintf(l->name, sizeof(l->name), "%s", holder->ifname);
-	/* The lease owns the queues it reserved, not those reserved before. */
-	for (size_t i = 0; i < j->n; i++)
-		if (!nk_nic_state_reserved(&j->st, j->ids[i]) && l->nqueues < NK_NIC_LEASE_MAX)
-			l->queues[l->nqueues++] = j->ids[i];
-	reserve_add(&j->st, j->ids, j->n);
-	ret = save_state(j);
-	if (!ret)
-		ret = apply_reserved(j);
-	if (!ret && nrules)
-		ret = nk_ns_ioctl(j->ns, &fd);
-	for (size_t i = 0; i < nrules && !ret; i++) {
-		if (lease_has_rule(j, l, &rules[i]))
-			continue;     /* a re-run: the lease has it already */
-		j->st.pending = rules[i];
-		j->st.have_pending = true;
-		ret = save_state(j);
-		if (!ret && (ret = ethtool_ntuple_add(fd, j->link.ifname, &rules[i])))
-			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s queue %llu",
-					      nk_flow_is_v6(rules[i].flow_type) ? "IPv6" : "IPv4",
-					      j->link.ifname, (unsigned long long)rules[i].action);
-		j->st.have_pending = false;
-		if (!ret)
-			ret = record_lease_rule(j, l, rules[i].id);
-	}
-	return ret;
-}
-
-/* Undo what one lease record brought: its rules, then its queues. */
-static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
-{
-	uint32_t drop[NK_NIC_LEASE_MAX];
-	size_t ndrop = 0;
-	int fd, ret = nk_ns_ioctl(j->ns, &fd);
-
-	for (size_t i = 0; i < l->nrules && !ret; i++) {
-		ret = ethtool_ntuple_del(fd, j->link.ifname, l->rules[i]);
-		if (ret == -ENOENT || ret == -EINVAL)
-			ret = 0;
-		if (ret)
-			return nk_error_errno(-ret, "cannot delete rule %u of %s", l->rules[i],
-					      j->link.ifname);
-		nk_nic_state_forget_rule(&j->st, l->rules[i]);
-	}
-	for (size_t i = 0; i < l->nqueues; i++)
-		if (!nk_nic_state_lease_holds(&j->st, l, l->queues[i]))
-			drop[ndrop++] = l->queues[i];
-	nk_nic_state_lease_drop(&j->st, l);
-	memcpy(j->ids, drop, ndrop * sizeof(drop[0]));
-	j->n = ndrop;
-	if (!ndrop) {
-		if (!j->st.nreserved && !j->st.saved && !j->st.nrules && !j->st.nleases &&
-		    !j->st.have_pending)
-			return nk_nic_state_drop(&j->st) ? nk_error_errno(errno, "cannot remove the state of %s", j->link.ifname) : 0;
-		return save_state(j);
-	}
-	release_ids(j);
-	ret = save_state(j);
-	return ret ? ret : finish_release(j);
-}
-
-/* The job of the NIC ifindex of ns, locked, loaded and settled; NULL after
- * printing an error (*ret), or with *ret -ENODEV when the NIC is gone. */
-static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, int *ret)
-{
-	struct nic_job *j = calloc(1, sizeof(*j));
-	struct nk_link link;
-	struct nl_sock *rt;
-
-	if (!j) {
-		*ret = nk_error_errno(ENOMEM, "unlease");
-		return NULL;
-	}
-	j->lock = -1;
-	j->ns = ns;
-	*ret = nk_ns_rtnl(ns, &rt);
-	if (!*ret)
-		*ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
-	if (!*ret && (*ret = nk_nic_lock(&j->lock)))
-		*ret = nk_error_errno(-*ret, "cannot lock %s", NK_NIC_STATE_DIR);
-	if (!*ret)
-		*ret = load(ctx, NULL, &link, j, false);
-	if (!*ret)
-		*ret = settle(j);
-	if (*ret) {
-		job_free(j);
-		return NULL;
-	}
-	return j;
-}
-
-/* One NIC state file: undo the record of the lease of NIC queue q there. */
-static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32_t q)
-{
-	struct nk_nic_lease *l;
-	int ret;
-	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
-
-	l = j ? nk_nic_state_lease(&j->st, q) : NULL;
-	if (l)
-		ret = undo_lease(j, l);
-	if (j)
-		job_free(j);
-	return ret == -ENODEV ? 0 : ret;
-}
-
-/* A release killed after it saved the state and before the NIC was restored
- * leaves saved settings with nothing reserved or leased: restore them now. */
-static int resume_release(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
-{
-	int ret;
-	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
-
-	if (j && j->st.exists && j->st.saved && !j->st.nreserved && !j->st.nleases)
-		ret = finish_release(j);
-	if (j)
-		job_free(j);
-	return ret == -ENODEV ? 0 : ret;
-}
-
-/* Parse a state file name "DEV-INO-IFINDEX". */
-static bool state_name(const char *name, unsigned long long *dev, unsigned long long *ino,
-		       int *ifindex)
-{
-	return name[0] != '.' && sscanf(name, "%llu-%llu-%d", dev, ino, ifindex) == 3;
-}
-
-/* Is NIC queue q leased, and not to a namespace being deleted? Seen from the
- * NIC, a holder in another namespace has that namespace's nsid, allocated
- * on demand; a namespace that cleanup_net has begun to take apart has lost
- * its nsids first, so its leases read netns-id -1 until its devices go. */
-static bool lease_lives(const struct nk_queue *q)
-{
-	return (q->have & QUEUE_HAVE_LEASE) &&
-	       !((q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id < 0);
-}
-
-/* Has the lease of record l ended: does the kernel show no live lease on any
- * of its NIC queues? A NIC that cannot be read keeps its records. */
-static bool lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
-{
-	const struct genl_family *fam;
-	struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
-	struct nk_queue_list q = { 0 };
-	struct nl_err err;
-	bool ended = true;
-
-	if (!s || netdev_queue_dump(s, fam, ifindex, &q, &err))
-		return false;
-	for (size_t i = 0; i < q.n; i++)
-		for (size_t k = 0; k < l->nleased; k++)
-			if (q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX && q.v[i].id == l->leased[k] &&
-			    lease_lives(&q.v[i]))
-				ended = false;
-	nk_queue_list_free(&q);
-	return ended;
-}
-
-/* Does a record of a live lease name holder, recorded in namespace hns? */
-static bool names_holder(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l,
-			 const struct nk_ns *hns, const char *holder)
-{
-	return holder && nk_ns_is(hns, l->ns_dev, l->ns_ino) && !strcmp(l->name, holder) &&
-	       !lease_ended(ns, ifindex, l);
-}
-
-/* Every NIC state file: undo the records of leases that ended. With holder,
- * say whether a record of a live lease still names it (see below). */
-static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder,
-			   bool *named)
-{
-	struct nk_ns *const *all;
-	struct dirent *e;
-	size_t n;
-	DIR *d = opendir(NK_NIC_STATE_DIR);
-	int ret = 0;
-
-	if (!d)
-		return 0;
-	if (nk_ns_reachable(ctx, &all, &n)) {
-		closedir(d);
-		return NK_EXIT_FAIL;
-	}
-	while (!ret && (e = readdir(d))) {
-		unsigned long long dev, ino;
-		struct nk_nic_state *st;
-		int ifindex;
-
-		if (!state_name(e->d_name, &dev, &ino, &ifindex))
-			continue;
-		st = malloc(sizeof(*st));
-		for (size_t i = 0; st && i < n && !ret; i++) {
-			if (!nk_ns_is(all[i], (dev_t)dev, (ino_t)ino) ||
-			    nk_nic_state_load(all[i], ifindex, st) || !st->exists)
-				continue;
-			for (size_t k = 0; k < st->nleases && !ret; k++) {
-				const struct nk_nic_lease *l = &st->leases[k];
-
-				if (l->nleased && lease_ended(all[i], ifindex, l))
-					ret = unlease_nic(ctx, all[i], ifindex, l->leased[0]);
-				else if (named && names_holder(all[i], ifindex, l, hns, holder))
-					*named = true;
-			}
-			if (!ret && st->saved && !st->nreserved && !st->nleases)
-				ret = resume_release(ctx, all[i], ifindex);
-		}
-		free(st);
-	}
-	closedir(d);
-	return ret;
-}
-
-int nk_nic_unlease_stale(struct nk_ctx *ctx)
-{
-	return unlease_records(ctx, NULL, NULL, NULL);
-}
-
-/* The holder's namespace is being deleted (a pod's, before its CNI DEL):
- * the kernel ends its leases once the namespace's devices are gone, a little
- * after "ip netns del" returns. Wait for that, then undo their records. */
-int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder)
-{
-	const struct timespec tick = { 0, 100 * 1000 * 1000 };
-	bool named = true;
-	int ret = 0;
-
-	for (int i = 0; i < NK_NIC_GONE_WAIT_TICKS && named && !ret; i++) {
-		named = false;
-		ret = unlease_records(ctx, hns, holder, &named);
-		if (named)
-			nanosleep(&tick, NULL);
-	}
-	return ret;
-}
-
-bool nk_nic_lease_info(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nk_lease_nic *out)
-{
-	struct nic_job *j;
-	struct nk_link link;
-	struct nl_sock *rt;
-	const struct nk_nic_lease *l = NULL;
-	bool ok = false;
-
-	memset(out, 0, sizeof(*out));
-	j = calloc(1, sizeof(*j));
-	if (j)
-		j->lock = -1;
-	if (!j || !(rt = nk_ns_try_rtnl(r->nic_ns)) ||
-	    nk_link_lookup(rt, NULL, r->nic_ifindex, &link, NULL, true))
-		goto out;
-	j->ns = r->nic_ns;
-	if (load(ctx, NULL, &link, j, false))
-		goto out;
-	ok = true;
-	out->reserved = j->st.exists && nk_nic_state_reserved(&j->st, r->nic_queue);
-	out->have_rss = !j->rss_ret && j->rss.indir_size;
-	out->rss = out->have_rss && nk_rss_uses(&j->rss, r->nic_queue);
-	if (j->st.exists)
-		l = nk_nic_state_lease(&j->st, r->nic_queue);
-	for (size_t i = 0; l && i < j->rules.n && out->nrules < NK_LEASE_NIC_RULES; i++)
-		for (size_t k = 0; k < l->nrules; k++)
-			if (l->rules[k] == j->rules.v[i].id && j->rules.v[i].action == r->nic_queue)
-				out->rules[out->nrules++] = j->rules.v[i];
-out:
-	if (j)
-		job_free(j);
-	return ok;
-}
-
-int nk_nic_view_read(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
-		     struct nk_nic_view **out)
-{
-	struct nic_job *j = calloc(1, sizeof(*j));
-	struct nk_nic_view *v = calloc(1, sizeof(*v));
-	int ret = j && v ? 0 : nk_error_errno(ENOMEM, "doctor");
-
-	*out = NULL;
-	if (!ret) {
-		j->lock = -1;
-		j->ns = ns;
-		ret = load(ctx, NULL, nic, j, false);
-	}
-	if (!ret) {
-		v->rings = j->rings;
-		v->rings_ret = j->rings_ret;
-		v->rss = j->rss;
-		v->rss_ret = j->rss_ret;
-		v->rules = j->rules;
-		v->rules_ret = j->rules_ret;
-		memset(&j->rules, 0, sizeof(j->rules));
-		v->st = j->st;
-		*out = v;
-		v = NULL;
-	}
-	if (j)
-		job_free(j);
-	free(v);
-	return ret;
-}
-
-void nk_nic_view_free(struct nk_nic_view *v)
-{
-	if (!v)
-		return;
-	nk_ntuple_list_free(&v->rules);
-	free(v);
 }
 
 static const struct nk_cmd nic_cmds[] = {

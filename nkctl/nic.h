@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The NIC side of leases (nic.c, nicstate.c, steer.c): queues reserved out
+ * The NIC side of leases (nic.c, nicsvc.c, nicstate.c, steer.c): queues reserved out
  * of RSS, header split, n-tuple rules, and the state file that lets nkctl
  * put the NIC back exactly as it found it.
  *
@@ -104,44 +104,6 @@ bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b);
 
 /* Print a rule as steer show and nic show do. */
 void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours);
-
-/*
- * lease ... steer: prepare (lock, read the NIC, check that it can reserve
- * queues and, with rules, hold n-tuple rules; nothing changed yet), then
- * after the lease apply (record the lease, reserve its queues, add and record
- * each rule). After unlease, nk_nic_unlease_stale undoes what each lease that
- * has ended brought (the kernel shows no lease on its queues any more), on
- * every NIC with a state file: an unlease, one killed half-way, a holder
- * deleted or moved away with its namespace.
- */
-struct nic_job;
-int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
-			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out);
-int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
-		       const struct nk_link *holder, struct nk_ntuple *rules, size_t nrules);
-void nk_nic_job_free(struct nic_job *j);
-int nk_nic_unlease_stale(struct nk_ctx *ctx);
-/* For "unlease dev NAME" when hns has no NAME: if a live lease's record names
- * it (recorded in hns), wait up to NK_NIC_GONE_WAIT_TICKS tenths of a second
- * for its namespace's deletion to end the lease, undoing what ended. */
-#define NK_NIC_GONE_WAIT_TICKS 300
-int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder);
-
-/* What doctor reads of a NIC (nic.c): header split, the RSS table, the
- * n-tuple rules and nkctl's state of it; read without the lock. */
-struct nk_nic_view {
-	struct nk_rings rings;
-	int rings_ret;               /* 0 or -errno of each read */
-	struct nk_rss rss;
-	int rss_ret;                 /* -EOPNOTSUPP: no rss-get; -E2BIG: too big */
-	struct nk_ntuple_list rules;
-	int rules_ret;               /* -EOPNOTSUPP: the driver has no n-tuple rules */
-	struct nk_nic_state st;
-};
-/* 0, or the exit code after the error is printed. */
-int nk_nic_view_read(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
-		     struct nk_nic_view **out);
-void nk_nic_view_free(struct nk_nic_view *v);
 
 extern const struct nk_table nk_nic_table;
 extern const struct nk_table nk_steer_table;

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The NIC-side service (nicsvc.c) that nic, lease, unlease, steer, show
+ * leases and doctor share: one NIC read under the per-NIC lock (a job), its
+ * reservation taken and given back, the record of what each lease brought,
+ * and the sweep that undoes what ended leases left. The state record itself
+ * is nicstate.c (nic.h).
+ *
+ * Every change is decided and made under the lock, on what was read after
+ * taking it; the state is written before the NIC is changed, so a command
+ * killed half-way is finished or undone by the next one.
+ */
+#ifndef NKCTL_NICSVC_H
+#define NKCTL_NICSVC_H
+
+#include "netdev.h"
+#include "nic.h"
+
+/* What one command knows of one NIC. */
+struct nic_job {
+	struct nk_ns *ns;
+	struct nk_link link;
+	struct nl_sock *et;
+	const struct genl_family *fam;
+	struct nk_channels ch;
+	struct nk_rings rings;
+	struct nk_rss rss;
+	int ch_ret, rings_ret, rss_ret;     /* 0 or -errno of each read */
+	struct nk_queue_list queues;
+	struct nk_ntuple_list rules;
+	int rules_ret;
+	struct nk_nic_state st;
+	uint32_t ids[NK_MAX_QUEUES];        /* the queues the command is about */
+	size_t n;
+	int lock;                           /* -1: not locked */
+};
+
+/* A job: no namespace yet (load takes the command's), not locked, nothing
+ * read; NULL after the error is printed. */
+struct nic_job *nk_nic_job_new(void);
+void nk_nic_job_free(struct nic_job *j);
+/* Take the NIC lock for the job (0, or the exit code after the error). */
+int nk_nic_job_lock(struct nic_job *j);
+/* Read the device (dev by name, or known), its settings, queues, rules and
+ * state; under the lock, also finish what a killed nkctl left. 0 or the exit
+ * code after the error. */
+int nk_nic_job_load(struct nk_ctx *ctx, const char *dev, const struct nk_link *known,
+		    struct nic_job *j);
+/* Read back the settings and rules after a change, for printing. */
+void nk_nic_job_reread(struct nic_job *j);
+
+const struct nk_queue *nk_nic_rx_queue(const struct nic_job *j, uint32_t id);
+uint32_t nk_nic_rx_count(const struct nic_job *j);
+
+/* What reserve, release and lease ... reserve need of the driver and of the
+ * queues j->ids, said before any change (cmd names the command). */
+int nk_nic_need_rss(const struct nic_job *j, const char *cmd);
+int nk_nic_check_reserve(const struct nic_job *j);
+/* Reserve j->ids: state first, then the NIC. */
+int nk_nic_reserve(struct nic_job *j);
+/* Release j->ids (none: everything, with nkctl's rules and lease records);
+ * the last queue puts the NIC's own settings back. */
+int nk_nic_release(struct nic_job *j);
+
+/*
+ * lease ... steer: prepare (lock, read the NIC, check that it can reserve
+ * queues and, with rules, hold n-tuple rules; nothing changed yet), then
+ * after the lease apply (record the lease, reserve its queues, add and record
+ * each rule). After unlease, nk_nic_unlease_stale undoes what each lease that
+ * has ended brought (the kernel shows no lease on its queues any more), on
+ * every NIC with a state file: an unlease, one killed half-way, a holder
+ * deleted or moved away with its namespace.
+ */
+int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
+			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out);
+int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
+		       const struct nk_link *holder, struct nk_ntuple *rules, size_t nrules);
+int nk_nic_unlease_stale(struct nk_ctx *ctx);
+/* For "unlease dev NAME" when hns has no NAME: if a live lease's record names
+ * it (recorded in hns), wait up to NK_NIC_GONE_WAIT_TICKS tenths of a second
+ * for its namespace's deletion to end the lease, undoing what ended. */
+#define NK_NIC_GONE_WAIT_TICKS 300
+int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder);
+
+/* What show leases adds from the NIC's side of the lease of one queue. */
+#define NK_LEASE_NIC_RULES 16
+struct nk_lease_nic {
+	bool reserved;             /* in nkctl's reserved set */
+	bool have_rss, rss;        /* the queue is in the indirection table */
+	struct nk_ntuple rules[NK_LEASE_NIC_RULES];  /* recorded with the lease */
+	size_t nrules;
+};
+/* The NIC side of the lease of queue q of NIC ifindex in ns; false when
+ * there is nothing to say. Read without the lock. */
+bool nk_nic_lease_info(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32_t q,
+		       struct nk_lease_nic *out);
+
+/* What doctor reads of a NIC: header split, the RSS table, the n-tuple
+ * rules and nkctl's state of it; read without the lock. */
+struct nk_nic_view {
+	struct nk_rings rings;
+	int rings_ret;               /* 0 or -errno of each read */
+	struct nk_rss rss;
+	int rss_ret;                 /* -EOPNOTSUPP: no rss-get; -E2BIG: too big */
+	struct nk_ntuple_list rules;
+	int rules_ret;               /* -EOPNOTSUPP: the driver has no n-tuple rules */
+	struct nk_nic_state st;
+};
+/* 0, or the exit code after the error is printed. */
+int nk_nic_view_read(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
+		     struct nk_nic_view **out);
+void nk_nic_view_free(struct nk_nic_view *v);
+
+#endif
