@@ -43,6 +43,18 @@ void nk_nic_support_read(struct nk_ns *ns, struct nl_sock *et, const struct genl
 	ethtool_feature_get(et, fam, link->ifindex, "rx-gro-hw", &s->gro_hw, &err);
 }
 
+bool nk_nic_gro_hw_off(struct nk_ns *ns, const struct nk_link *link)
+{
+	const struct genl_family *fam;
+	struct nk_netdev_feature gro;
+	struct nl_sock *et;
+	struct nl_err err;
+
+	return nk_ns_ethtool(ns, &et, &fam) == 0 &&
+	       ethtool_feature_get(et, fam, link->ifindex, "rx-gro-hw", &gro, &err) == 0 &&
+	       gro.known && gro.changeable && !gro.active;
+}
+
 void nk_nic_support_free(struct nk_nic_support *s)
 {
 	nk_rss_ctx_list_free(&s->contexts);

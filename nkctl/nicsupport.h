@@ -34,6 +34,9 @@ void nk_nic_support_read(struct nk_ns *ns, struct nl_sock *et, const struct genl
 			 uint32_t indir_size, const struct nk_ntuple_list *rules, int rules_ret,
 			 struct nk_nic_support *s);
 void nk_nic_support_free(struct nk_nic_support *s);
+/* Is HW GRO (rx-gro-hw) something the driver has, can turn on, and is off?
+ * mlx5 refuses header split then; nkctl says so and never changes it. */
+bool nk_nic_gro_hw_off(struct nk_ns *ns, const struct nk_link *link);
 /* "support" {...} and "rss-contexts" [...] of a nic. */
 void nk_nic_support_print(struct out *o, const struct nk_nic_support *s);
 

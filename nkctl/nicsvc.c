@@ -15,6 +15,7 @@
 
 #include "compat.h"
 #include "netdev.h"
+#include "nicsupport.h"
 #include "nicsvc.h"
 #include "rtnl.h"
 
@@ -264,12 +265,7 @@ static int set_error(const struct nic_job *j, const struct nl_err *err, const ch
  * driver has one nkctl knows (mlx5 wants HW GRO); nkctl never turns it on. */
 static int split_error(const struct nic_job *j, const struct nl_err *err)
 {
-	struct nk_netdev_feature gro;
-	struct nl_err ferr;
-
-	if (err->code != EPERM &&
-	    !ethtool_feature_get(j->et, j->fam, j->link.ifindex, "rx-gro-hw", &gro, &ferr) &&
-	    gro.known && gro.changeable && !gro.active)
+	if (err->code != EPERM && nk_nic_gro_hw_off(j->ns, &j->link))
 		return nk_error(NK_EXIT_FAIL,
 				"cannot turn header split on for %s%s%s%s: HW GRO (rx-gro-hw) is off, which drivers such as mlx5 need first; turn it on with: ethtool -K %s rx-gro-hw on",
 				j->link.ifname, err->msg[0] ? " (kernel: " : "", err->msg,
@@ -484,6 +480,44 @@ static int record_lease_rule(struct nic_job *j, struct nk_nic_lease *l, uint32_t
 	return save_state(j);
 }
 
+/*
+ * lease ... steer over several queues: an RSS context whose table names
+ * exactly the leased queues, and the rules steer into it (FLOW_RSS, offset
+ * 0), so the steered flows spread over all of them. A driver without
+ * contexts keeps the one-queue steering, and the operator is told. A re-run
+ * reuses the context the record names.
+ */
+static int lease_context(struct nic_job *j, struct nk_nic_lease *l, struct nk_ntuple *rules,
+			 size_t nrules)
+{
+	struct nl_err err;
+	bool have = false;
+	int ret;
+
+	if (!l->rss_context) {
+		ethtool_rss_ctx_supported(j->et, j->fam, j->link.ifindex, &have, &err);
+		ret = have ? ethtool_rss_ctx_create(j->et, j->fam, j->link.ifindex, j->ids, j->n,
+						    j->rss.indir_size, &l->rss_context, &err) :
+			     -EOPNOTSUPP;
+		if (ret == -EOPNOTSUPP) {
+			nk_warn("%s has no RSS contexts: the steered flows all go to queue %u, not spread over the %zu leased queues",
+				j->link.ifname, j->ids[0], j->n);
+			return 0;
+		}
+		if (ret)
+			return nk_error_nl(&err, "cannot create an RSS context over the leased queues of %s",
+					   j->link.ifname);
+		ret = save_state(j);
+		if (ret)
+			return ret;
+	}
+	for (size_t i = 0; i < nrules; i++) {
+		rules[i].rss_context = l->rss_context;
+		rules[i].action = 0;
+	}
+	return 0;
+}
+
 int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
 		       const struct nk_link *holder, struct nk_ntuple *rules, size_t nrules)
 {
@@ -506,6 +540,8 @@ int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
 	ret = save_state(j);
 	if (!ret)
 		ret = apply_reserved(j);
+	if (!ret && nrules && j->n > 1)
+		ret = lease_context(j, l, rules, nrules);
 	if (!ret && nrules)
 		ret = nk_ns_ioctl(j->ns, &fd);
 	for (size_t i = 0; i < nrules && !ret; i++) {
@@ -515,9 +551,11 @@ int nk_nic_lease_apply(struct nic_job *j, const struct nk_ns *holder_ns,
 		j->st.have_pending = true;
 		ret = save_state(j);
 		if (!ret && (ret = ethtool_ntuple_add(fd, j->link.ifname, &rules[i])))
-			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s queue %llu",
+			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s %s %llu",
 					      nk_flow_is_v6(rules[i].flow_type) ? "IPv6" : "IPv4",
-					      j->link.ifname, (unsigned long long)rules[i].action);
+					      j->link.ifname, rules[i].rss_context ? "RSS context" : "queue",
+					      rules[i].rss_context ? (unsigned long long)rules[i].rss_context :
+					      (unsigned long long)rules[i].action);
 		j->st.have_pending = false;
 		if (!ret)
 			ret = record_lease_rule(j, l, rules[i].id);
@@ -540,6 +578,17 @@ static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
 			return nk_error_errno(-ret, "cannot delete rule %u of %s", l->rules[i],
 					      j->link.ifname);
 		nk_nic_state_forget_rule(&j->st, l->rules[i]);
+	}
+	/* the context after its rules: the kernel keeps one a rule names */
+	if (!ret && l->rss_context) {
+		struct nl_err err;
+
+		ret = ethtool_rss_ctx_delete(j->et, j->fam, j->link.ifindex, l->rss_context, &err);
+		if (ret && ret != -ENOENT)
+			return nk_error_nl(&err, "cannot delete RSS context %u of %s", l->rss_context,
+					   j->link.ifname);
+		ret = 0;
+		l->rss_context = 0;
 	}
 	for (size_t i = 0; i < l->nqueues; i++)
 		if (!nk_nic_state_lease_holds(&j->st, l, l->queues[i]))

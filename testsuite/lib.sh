@@ -149,15 +149,16 @@ sim_new() {
 	printf -v "${var}_ID" '%s' "$id"
 }
 
-# topo_nic_remote: namespaces HOST and REMOTE, a netdevsim NIC SIM in HOST
-# linked to RSIM in REMOTE (4 queues each), 10.10.2.1 and 10.10.2.2 on them;
+# topo_nic_remote [QUEUES]: namespaces HOST and REMOTE, a netdevsim NIC SIM
+# in HOST linked to RSIM in REMOTE (QUEUES each, default 4), 10.10.2.1 and
+# 10.10.2.2 on them;
 # REMOTE routes the pods' 10.20.0.0/16 through HOST, which does not forward.
 # VM tier only; skips where netdevsim cannot link devices.
 topo_nic_remote() {
 	ns_new HOST
 	ns_new REMOTE
-	sim_new SIM "$HOST" 4
-	sim_new RSIM "$REMOTE" 4
+	sim_new SIM "$HOST" "${1:-4}"
+	sim_new RSIM "$REMOTE" "${1:-4}"
 	exec {hfd}<"/run/netns/$HOST" {rfd}<"/run/netns/$REMOTE"
 	echo "$hfd:$(ifindex_of "$HOST" "$SIM") $rfd:$(ifindex_of "$REMOTE" "$RSIM")" \
 		> /sys/bus/netdevsim/link_device || skip "netdevsim cannot link devices"
