@@ -199,6 +199,37 @@ static void check_addr(const struct nlmsghdr *nlh)
 		die("rtnl_parse_addr", "an address inet_ntop refuses", NULL, 0);
 }
 
+/* The minimal edit: when it succeeds no entry names the queue taken out,
+ * and no entry names a queue the table did not use before. */
+static void check_rss_edit(struct nk_rss *rss, uint32_t take)
+{
+	static struct nk_rss before;
+
+	before = *rss;
+	if (nk_rss_take_queues(rss->indir, rss->indir_size, &take, 1))
+		return;
+	for (uint32_t i = 0; i < rss->indir_size; i++)
+		if (rss->indir[i] == take || !nk_rss_uses(&before, rss->indir[i]))
+			die("nk_rss_take_queues", "an entry names a taken or unused queue", NULL, 0);
+}
+
+/* RSS context replies and features-get's verbose bitsets. */
+static void check_rss_ctx_and_feature(const struct nlmsghdr *nlh)
+{
+	static struct nk_rss_ctx c;
+	struct nk_netdev_feature f;
+
+	if (ethtool_parse_rss_ctx(nlh, &c) == 0) {
+		if (c.nqueues > NK_RSS_CTX_MAX_QUEUES)
+			die("ethtool_parse_rss_ctx", "more queues than its array", NULL, 0);
+		for (size_t i = 1; i < c.nqueues; i++)
+			if (c.queues[i - 1] >= c.queues[i])
+				die("ethtool_parse_rss_ctx", "queues not distinct and ascending", NULL, 0);
+	}
+	if (ethtool_parse_feature(nlh, "rx-gro-hw", &f) == 0 && !f.known && f.changeable)
+		die("ethtool_parse_feature", "changeable but not listed", NULL, 0);
+}
+
 /* The ethtool family's replies and n-tuple flow specs. */
 static void add_ethtool(struct lists *L, const struct nlmsghdr *nlh)
 {
@@ -214,6 +245,8 @@ static void add_ethtool(struct lists *L, const struct nlmsghdr *nlh)
 		die("ethtool_parse_rss", "an indirection table beyond its array", NULL, 0);
 	nk_rss_is_default(&rss, nk_channels_rx(&ch));
 	nk_rss_uses(&rss, rings.rx);
+	check_rss_edit(&rss, rings.rx);
+	check_rss_ctx_and_feature(nlh);
 	if (plen < GENL_HDRLEN)
 		return;
 	r = nk_grow(&L->rules.v, &L->rules.n, &L->rules.cap, sizeof(*r));

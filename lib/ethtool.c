@@ -41,20 +41,26 @@ static const struct nl_attr_desc channels_attrs[] = {
 static const struct nl_attr_space channels_space = NL_SPACE(channels_attrs);
 static const struct nl_attr_desc rss_attrs[] = {
 	{ A_RSS_HEADER, "header", &header_space, 0 },
+	{ A_RSS_CONTEXT, "context", NULL, 0 },
 	{ A_RSS_INDIR, "indir", NULL, 0 },
 };
-static const struct nl_attr_space rss_space = NL_SPACE(rss_attrs);
+const struct nl_attr_space ethtool_rss_space = NL_SPACE(rss_attrs);
 
-/* A request for cmd with the header nest naming ifindex. */
-static struct nlmsghdr *ethtool_msg(struct nl_sock *s, const struct genl_family *fam,
-				    uint8_t cmd, int ifindex)
+struct nlmsghdr *ethtool_request(struct nl_sock *s, const struct genl_family *fam,
+				 uint8_t cmd, uint16_t flags, int ifindex)
 {
-	struct nlmsghdr *nlh = genl_msg(s, fam, cmd, NLM_F_ACK);
+	struct nlmsghdr *nlh = genl_msg(s, fam, cmd, flags);
 	struct nlattr *hdr = mnl_attr_nest_start(nlh, 1);
 
 	mnl_attr_put_u32(nlh, A_HEADER_DEV_INDEX, (uint32_t)ifindex);
 	mnl_attr_nest_end(nlh, hdr);
 	return nlh;
+}
+
+static struct nlmsghdr *ethtool_msg(struct nl_sock *s, const struct genl_family *fam,
+				    uint8_t cmd, int ifindex)
+{
+	return ethtool_request(s, fam, cmd, NLM_F_ACK, ifindex);
 }
 
 /* Read attribute t into *v when present; returns whether it was. */
@@ -164,7 +170,7 @@ int ethtool_rss_get(struct nl_sock *s, const struct genl_family *fam, int ifinde
 	struct nlmsghdr *nlh = ethtool_msg(s, fam, NK_ETHTOOL_MSG_RSS_GET, ifindex);
 
 	memset(out, 0, sizeof(*out));
-	return nl_talk(s, nlh, GENL_HDRLEN, &rss_space, rss_cb, out, err);
+	return nl_talk(s, nlh, GENL_HDRLEN, &ethtool_rss_space, rss_cb, out, err);
 }
 
 int ethtool_rings_set_split(struct nl_sock *s, const struct genl_family *fam, int ifindex,
@@ -190,7 +196,7 @@ int ethtool_rss_set_indir(struct nl_sock *s, const struct genl_family *fam, int 
 	}
 	nlh = ethtool_msg(s, fam, NK_ETHTOOL_MSG_RSS_SET, ifindex);
 	mnl_attr_put(nlh, A_RSS_INDIR, n * sizeof(uint32_t), indir);
-	return nl_talk(s, nlh, GENL_HDRLEN, &rss_space, NULL, NULL, err);
+	return nl_talk(s, nlh, GENL_HDRLEN, &ethtool_rss_space, NULL, NULL, err);
 }
 
 const char *nk_tcp_data_split_name(uint32_t v)
@@ -256,6 +262,15 @@ static int rxnfc(int fd, const char *ifname, void *nfc)
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	ifr.ifr_data = nfc;
 	return ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
+}
+
+int ethtool_driver_name(int fd, const char *ifname, char *buf, size_t len)
+{
+	struct ethtool_drvinfo d = { .cmd = ETHTOOL_GDRVINFO };
+	int ret = rxnfc(fd, ifname, &d);
+
+	snprintf(buf, len, "%.*s", ret ? 0 : (int)sizeof(d.driver), ret ? "" : d.driver);
+	return ret;
 }
 
 int ethtool_rx_rings(int fd, const char *ifname, uint32_t *n)
@@ -351,7 +366,7 @@ int ethtool_ntuple_decode(const void *buf, size_t len, struct nk_ntuple *r)
 	memcpy(&fs, buf, sizeof(fs));
 	r->id = fs.location;
 	r->flow_type = fs.flow_type & ~(uint32_t)(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS);
-	r->other_fields = (fs.flow_type & (FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) != 0;
+	r->other_fields = (fs.flow_type & (FLOW_EXT | FLOW_MAC_EXT)) != 0;
 	r->action = fs.ring_cookie == RX_CLS_FLOW_DISC ? NK_RULE_ACTION_DROP :
 		    ethtool_get_flow_spec_ring(fs.ring_cookie);
 	r->other_fields |= ethtool_get_flow_spec_ring_vf(fs.ring_cookie) != 0 &&
@@ -380,6 +395,9 @@ static int rule_get(int fd, const char *ifname, uint32_t loc, struct nk_ntuple *
 		return ret;
 	ret = ethtool_ntuple_decode(&nfc.fs, sizeof(nfc.fs), r);
 	r->id = loc;
+	/* FLOW_RSS: the context is outside the flow spec */
+	if (nfc.fs.flow_type & FLOW_RSS)
+		r->rss_context = nfc.rss_context;
 	return ret;
 }
 
@@ -396,15 +414,17 @@ int ethtool_ntuple_list(int fd, const char *ifname, struct nk_ntuple_list *out)
 	if (ret)
 		return ret;
 	out->table_size = (uint32_t)(cnt.data & ~(uint64_t)RX_CLS_LOC_SPECIAL);
+	out->driver_picks = (cnt.data & RX_CLS_LOC_SPECIAL) != 0;
 	n = cnt.rule_cnt < NK_MAX_RULES ? cnt.rule_cnt : NK_MAX_RULES;
-	if (!n)
-		return 0;
 	all = calloc(1, sizeof(*all) + n * sizeof(uint32_t));
 	if (!all)
 		return -ENOMEM;
+	/* Asked even for no rules: mlx5 reports its table size only here. */
 	all->cmd = ETHTOOL_GRXCLSRLALL;
 	all->rule_cnt = n;
 	ret = rxnfc(fd, ifname, all);
+	if (!ret && all->data)
+		out->table_size = (uint32_t)all->data;
 	for (uint32_t i = 0; !ret && i < all->rule_cnt && i < n; i++) {
 		struct nk_ntuple *r = nk_grow(&out->v, &out->n, &out->cap, sizeof(*r));
 
@@ -421,7 +441,7 @@ static void encode(const struct nk_ntuple *r, struct ethtool_rx_flow_spec *fs)
 	size_t alen = nk_flow_is_v6(r->flow_type) ? 16 : 4;
 	uint8_t *hs, *hd, *ms, *md;
 
-	fs->flow_type = r->flow_type;
+	fs->flow_type = r->flow_type | (r->rss_context ? FLOW_RSS : 0);
 	fs->ring_cookie = r->action == NK_RULE_ACTION_DROP ? RX_CLS_FLOW_DISC : r->action;
 	fs->location = RX_CLS_LOC_ANY;
 	if (alen == 16) {
@@ -470,13 +490,46 @@ static void encode(const struct nk_ntuple *r, struct ethtool_rx_flow_spec *fs)
 	}
 }
 
+int nk_ntuple_free_loc(const struct nk_ntuple_list *l, uint32_t *loc)
+{
+	for (uint32_t cand = 0; cand < l->table_size; cand++) {
+		bool held = false;
+
+		for (size_t i = 0; i < l->n && !held; i++)
+			held = l->v[i].id == cand;
+		if (!held) {
+			*loc = cand;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/* Where a new rule goes: RX_CLS_LOC_ANY, or a free location. */
+static int insert_loc(int fd, const char *ifname, uint32_t *loc)
+{
+	struct nk_ntuple_list l;
+	int ret = ethtool_ntuple_list(fd, ifname, &l);
+
+	if (ret)
+		return ret;
+	*loc = RX_CLS_LOC_ANY;
+	if (!l.driver_picks)
+		ret = nk_ntuple_free_loc(&l, loc);
+	nk_ntuple_list_free(&l);
+	return ret;
+}
+
 int ethtool_ntuple_add(int fd, const char *ifname, struct nk_ntuple *r)
 {
 	struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_SRXCLSRLINS };
 	int ret;
 
 	encode(r, &nfc.fs);
-	ret = rxnfc(fd, ifname, &nfc);
+	nfc.rss_context = r->rss_context;
+	ret = insert_loc(fd, ifname, &nfc.fs.location);
+	if (!ret)
+		ret = rxnfc(fd, ifname, &nfc);
 	if (!ret)
 		r->id = nfc.fs.location;
 	return ret;

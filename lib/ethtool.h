@@ -23,7 +23,17 @@ enum {
 	NK_ETHTOOL_MSG_CHANNELS_GET = 17,
 	NK_ETHTOOL_MSG_RSS_GET = 38,
 	NK_ETHTOOL_MSG_RSS_SET = 48,
+	NK_ETHTOOL_MSG_RSS_CREATE_ACT = 49,
+	NK_ETHTOOL_MSG_RSS_DELETE_ACT = 50,
+	NK_ETHTOOL_MSG_FEATURES_GET = 11,
 };
+
+/* A request for cmd (flags: NLM_F_ACK or NLM_F_DUMP) whose header nest
+ * names ifindex. */
+struct nlmsghdr *ethtool_request(struct nl_sock *s, const struct genl_family *fam,
+				 uint8_t cmd, uint16_t flags, int ifindex);
+/* The rss attribute set, for the extack paths of rss requests. */
+extern const struct nl_attr_space ethtool_rss_space;
 
 /* ETHTOOL_A_RINGS_TCP_DATA_SPLIT values. */
 enum {
@@ -45,9 +55,9 @@ struct nk_channels {
 	uint32_t rx_max, tx_max, combined_max;
 };
 
-/* The largest indirection table nkctl reads and writes (a set request
- * carries it whole in one message). */
-#define NK_RSS_MAX_INDIR 1024
+/* The largest indirection table one netlink attribute can carry (its
+ * length is 16 bits), so the largest any driver can report or take. */
+#define NK_RSS_MAX_INDIR ((UINT16_MAX - 4) / 4)
 
 struct nk_rss {
 	uint32_t hfunc;
@@ -86,6 +96,66 @@ bool nk_rss_is_default(const struct nk_rss *r, uint32_t nqueues);
 /* Does queue q receive hashed traffic (appear in the table)? */
 bool nk_rss_uses(const struct nk_rss *r, uint32_t q);
 
+/* ---- RSS: minimal edits, checked writes, contexts (lib/ethrss.c) ---- */
+
+/* Move every entry of indir[0..n) that names a queue of take[0..ntake) to the
+ * least-loaded queue the table already uses that take does not name (the
+ * lowest of equals). Other entries are left alone, so a queue the operator
+ * kept out of the table stays out. 0, or -ENOSPC when no queue would be left. */
+int nk_rss_take_queues(uint32_t *indir, uint32_t n, const uint32_t *take, size_t ntake);
+/* rss-set of want[0..n), then read back: on any difference prev[0..n) is
+ * written back and -EIO returned (err says which entry). */
+int ethtool_rss_set_checked(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			    const uint32_t *want, const uint32_t *prev, uint32_t n,
+			    struct nl_err *err);
+
+/* An additional RSS context (rss-create-act): its own table spreading the
+ * flows steered into it over a set of queues. */
+#define NK_RSS_CTX_MAX_QUEUES 256
+struct nk_rss_ctx {
+	int ifindex;
+	uint32_t context;                       /* 0: the device's main table */
+	uint32_t indir_size;
+	uint32_t queues[NK_RSS_CTX_MAX_QUEUES]; /* distinct, ascending */
+	size_t nqueues;
+	bool more_queues;                       /* beyond NK_RSS_CTX_MAX_QUEUES */
+};
+struct nk_rss_ctx_list {
+	struct nk_rss_ctx *v;
+	size_t n, cap;
+};
+/* The contexts (not 0) of ifindex; -EOPNOTSUPP when the kernel cannot dump them. */
+int ethtool_rss_ctx_list(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			 struct nk_rss_ctx_list *out, struct nl_err *err);
+void nk_rss_ctx_list_free(struct nk_rss_ctx_list *l);
+/* Does the driver have RSS contexts? Asks for one that cannot exist: the
+ * kernel answers -ENOENT when the driver has contexts, -EOPNOTSUPP when not. */
+int ethtool_rss_ctx_supported(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			      bool *yes, struct nl_err *err);
+/* A context whose table of indir_size entries names queues[0..nq) in turn;
+ * *context is the id the kernel chose. */
+int ethtool_rss_ctx_create(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			   const uint32_t *queues, size_t nq, uint32_t indir_size,
+			   uint32_t *context, struct nl_err *err);
+int ethtool_rss_ctx_delete(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			   uint32_t context, struct nl_err *err);
+/* An rss-get reply (do or dump) or rss-create-act reply into c; -EPROTO when
+ * it is not one. The fuzzer drives it. */
+int ethtool_parse_rss_ctx(const struct nlmsghdr *nlh, struct nk_rss_ctx *c);
+
+/* ---- features (lib/ethfeat.c) ---- */
+
+/* One netdev feature by its ethtool name (rx-gro-hw, ...). */
+struct nk_netdev_feature {
+	bool known;        /* the kernel listed it */
+	bool changeable;   /* in the hw set: user space may turn it on or off */
+	bool wanted, active;
+};
+int ethtool_feature_get(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			const char *name, struct nk_netdev_feature *f, struct nl_err *err);
+/* A features-get reply (verbose bitsets) into f; -EPROTO when not one. */
+int ethtool_parse_feature(const struct nlmsghdr *nlh, const char *name, struct nk_netdev_feature *f);
+
 /* ---- n-tuple flow steering rules (SIOCETHTOOL) ---- */
 
 enum nk_flow_type {
@@ -106,6 +176,7 @@ struct nk_ntuple {
 	uint8_t src[16], dst[16];    /* IPv4 in the first 4 bytes */
 	uint16_t sport, dport;       /* host order */
 	uint64_t action;             /* the queue, or NK_RULE_ACTION_DROP */
+	uint32_t rss_context;        /* 0, or the RSS context (action: a queue offset in it) */
 	bool other_fields;           /* masks nkctl does not show (tos, vlan, ...) */
 };
 
@@ -113,13 +184,26 @@ struct nk_ntuple_list {
 	struct nk_ntuple *v;
 	size_t n, cap;
 	uint32_t table_size;
+	/* RX_CLS_LOC_SPECIAL: the driver chooses a location for
+	 * RX_CLS_LOC_ANY (bnxt, fbnic); without it (mlx5, gve) the caller must
+	 * name a free one. */
+	bool driver_picks;
 };
 
 /* A socket for the ioctls, in the namespace whose NIC it addresses. Every
  * call returns 0 or -errno (-EOPNOTSUPP: the driver has no n-tuple rules). */
 int ethtool_rx_rings(int fd, const char *ifname, uint32_t *n);
+/* The driver's name (ETHTOOL_GDRVINFO), "" on an error. */
+int ethtool_driver_name(int fd, const char *ifname, char *buf, size_t len);
 int ethtool_ntuple_list(int fd, const char *ifname, struct nk_ntuple_list *out);
+/* Insert r and set r->id to where it went: at RX_CLS_LOC_ANY when the
+ * driver chooses, else at the lowest location of the driver's table that holds
+ * no rule (as ethtool(8) does). Call under nkctl's NIC lock: the table is read
+ * first, so nkctl's own inserts cannot race; -ENOSPC when the table is full. */
 int ethtool_ntuple_add(int fd, const char *ifname, struct nk_ntuple *r);
+/* The lowest location below l->table_size that no rule of l holds, or
+ * -ENOSPC. */
+int nk_ntuple_free_loc(const struct nk_ntuple_list *l, uint32_t *loc);
 int ethtool_ntuple_del(int fd, const char *ifname, uint32_t id);
 void nk_ntuple_list_free(struct nk_ntuple_list *l);
 /* A struct ethtool_rx_flow_spec (as the kernel returns it, len bytes) into

@@ -118,7 +118,7 @@ struct nlmsghdr *nl_msg(struct nl_sock *s, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh;
 
-	memset(s->sbuf, 0, sizeof(s->sbuf));
+	/* only the header: libmnl zeroes each attribute's padding itself */
 	nlh = mnl_nlmsg_put_header(s->sbuf);
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;

@@ -34,7 +34,9 @@ struct nl_err {
 	bool missing;    /* path names a missing attribute */
 };
 
-#define NL_SEND_BUF 8192
+/* Room for the largest request: an RSS indirection table as big as one
+ * attribute carries (NK_RSS_MAX_INDIR entries). */
+#define NL_SEND_BUF (72 * 1024)
 
 struct nl_sock {
 	struct mnl_socket *mnl;

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "doctor.h"
+#include "nicsupport.h"
 
 /* ---- leases ---- */
 
@@ -225,9 +226,11 @@ static void check_header_split(struct dr_report *r, struct dr_pod *p, const stru
 	if (g->tcp_data_split != NK_TCP_DATA_SPLIT_ENABLED || (g->have_hds_thresh && g->hds_thresh)) {
 		reserve_fix(p, n, l->nic_queue, fix, sizeof(fix));
 		dr_check(r, "header-split", DR_FAIL, fix,
-			 "%s has tcp-data-split %s, hds-thresh %u: the memory provider bound to queue %u gets no payloads",
+			 "%s has tcp-data-split %s, hds-thresh %u: the memory provider bound to queue %u gets no payloads%s",
 			 n->link.ifname, nk_tcp_data_split_name(g->tcp_data_split),
-			 g->have_hds_thresh ? g->hds_thresh : 0, l->nic_queue);
+			 g->have_hds_thresh ? g->hds_thresh : 0, l->nic_queue,
+			 g->tcp_data_split != NK_TCP_DATA_SPLIT_ENABLED && nk_nic_gro_hw_off(n->ns, &n->link) ?
+			 " (HW GRO, rx-gro-hw, is off too: drivers such as mlx5 take header split only with it on; ethtool -K turns it on)" : "");
 		return;
 	}
 	dr_check(r, "header-split", DR_OK, NULL, "%s has tcp-data-split on, hds-thresh 0 for bound queue %u",

@@ -14,6 +14,7 @@
 #include "compat.h"
 #include "leases.h"
 #include "netdev.h"
+#include "nicsupport.h"
 #include "nicsvc.h"
 #include "rtnl.h"
 
@@ -188,11 +189,23 @@ static void print_queues(struct out *o, const struct nic_job *j, const struct nk
 	out_arr_close(o);
 }
 
+/* What the driver supports, read here: it is only printed. */
+static void print_support(struct out *o, const struct nic_job *j)
+{
+	struct nk_nic_support s;
+
+	nk_nic_support_read(j->ns, j->et, j->fam, &j->link, &j->rings,
+			    j->rss_ret ? 0 : j->rss.indir_size, &j->rules, j->rules_ret, &s);
+	nk_nic_support_print(o, &s);
+	nk_nic_support_free(&s);
+}
+
 static void print_nic(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases)
 {
 	out_obj_open(o, NULL);
 	out_uint(o, "ifindex", NULL, (unsigned int)j->link.ifindex);
 	out_str(o, "ifname", "%s:\n", j->link.ifname);
+	print_support(o, j);
 	print_rings(o, j);
 	print_rss(o, j);
 	print_rules(o, j);

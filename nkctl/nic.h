@@ -46,6 +46,7 @@ struct nk_nic_lease {
 	size_t nrules;
 	uint32_t leased[NK_NIC_LEASE_MAX];
 	size_t nleased;
+	uint32_t rss_context;      /* 0, or the RSS context its rules steer into */
 };
 
 struct nk_nic_state {

@@ -63,17 +63,20 @@ static size_t parse_csv(char *field, uint32_t *v)
 	return strcmp(field, "-") ? parse_list(field, v, NK_NIC_LEASE_MAX) : 0;
 }
 
-/* "lease DEV INO IFINDEX RESERVED RULES LEASED NAME" (lists as a,b or "-"). */
+/* "lease DEV INO IFINDEX RESERVED RULES LEASED NAME [CONTEXT]" (lists as a,b
+ * or "-"; CONTEXT, the RSS context of a multi-queue lease's rules, only when
+ * it has one). */
 static void parse_lease(char *val, struct nk_nic_state *st)
 {
 	struct nk_nic_lease *l;
 	unsigned long long dev, ino;
 	int ifindex;
 	char q[1024], r[1024], leased[1024], name[IF_NAMESIZE];
+	unsigned int context = 0;
 
 	if (st->nleases == NK_NIC_MAX_LEASES ||
-	    sscanf(val, "%llu %llu %d %1023s %1023s %1023s %15s", &dev, &ino, &ifindex, q, r,
-		   leased, name) != 7)
+	    sscanf(val, "%llu %llu %d %1023s %1023s %1023s %15s %u", &dev, &ino, &ifindex, q, r,
+		   leased, name, &context) < 7)
 		return;
 	l = &st->leases[st->nleases++];
 	memset(l, 0, sizeof(*l));
@@ -84,6 +87,7 @@ static void parse_lease(char *val, struct nk_nic_state *st)
 	l->nqueues = parse_csv(q, l->queues);
 	l->nrules = parse_csv(r, l->rules);
 	l->nleased = parse_csv(leased, l->leased);
+	l->rss_context = context;
 }
 
 static void hex_put(FILE *f, const uint8_t *b, size_t n)
@@ -102,18 +106,20 @@ static void hex_get(const char *s, uint8_t *b, size_t n)
 	}
 }
 
-/* A rule's spec: "FLOW BITS SRC DST SPORT DPORT ACTION"; false when
+/* A rule's spec: "FLOW BITS SRC DST SPORT DPORT ACTION [CONTEXT]"; false when
  * malformed. */
 static bool parse_spec(const char *val, struct nk_ntuple *r)
 {
 	unsigned int flow, bits, sport, dport;
 	unsigned long long action;
+	unsigned int context = 0;
 	char src[40], dst[40];
 
 	memset(r, 0, sizeof(*r));
-	if (sscanf(val, "%u %u %39s %39s %u %u %llu", &flow, &bits, src, dst, &sport, &dport,
-		   &action) != 7)
+	if (sscanf(val, "%u %u %39s %39s %u %u %llu %u", &flow, &bits, src, dst, &sport, &dport,
+		   &action, &context) < 7)
 		return false;
+	r->rss_context = context;
 	r->flow_type = flow;
 	r->have_src = bits & 1;
 	r->have_dst = bits & 2;
@@ -149,7 +155,10 @@ static void put_spec(FILE *f, const char *key, const struct nk_ntuple *r)
 		r->have_src | r->have_dst << 1 | r->have_sport << 2 | r->have_dport << 3);
 	hex_put(f, r->src, 16);
 	hex_put(f, r->dst, 16);
-	fprintf(f, " %u %u %llu\n", r->sport, r->dport, (unsigned long long)r->action);
+	fprintf(f, " %u %u %llu", r->sport, r->dport, (unsigned long long)r->action);
+	if (r->rss_context)
+		fprintf(f, " %u", r->rss_context);
+	fprintf(f, "\n");
 }
 
 bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b)
@@ -162,7 +171,8 @@ bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b)
 	       (!a->have_src || !memcmp(a->src, b->src, alen)) &&
 	       (!a->have_dst || !memcmp(a->dst, b->dst, alen)) &&
 	       (!a->have_sport || a->sport == b->sport) &&
-	       (!a->have_dport || a->dport == b->dport) && a->action == b->action;
+	       (!a->have_dport || a->dport == b->dport) && a->action == b->action &&
+	       a->rss_context == b->rss_context;
 }
 
 /* "rules ID ID...": the ids nkctl recorded, specs on "rule" lines. */
@@ -328,7 +338,10 @@ static int write_file(int fd, const struct nk_nic_state *st)
 		put_csv(f, l->queues, l->nqueues);
 		put_csv(f, l->rules, l->nrules);
 		put_csv(f, l->leased, l->nleased);
-		fprintf(f, " %s\n", l->name[0] ? l->name : "-");
+		fprintf(f, " %s", l->name[0] ? l->name : "-");
+		if (l->rss_context)
+			fprintf(f, " %u", l->rss_context);
+		fprintf(f, "\n");
 	}
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		ret = -EIO;

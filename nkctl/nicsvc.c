@@ -15,6 +15,7 @@
 
 #include "compat.h"
 #include "netdev.h"
+#include "nicsupport.h"
 #include "nicsvc.h"
 #include "rtnl.h"
 
@@ -262,16 +263,22 @@ static void save_settings(struct nic_job *j)
 	st->rss_default = nk_rss_is_default(&j->rss, nk_nic_rx_count(j));
 }
 
-/* The table for the reserved set: the other queues in turn. */
-static void spread(const struct nic_job *j, uint32_t *indir)
+/* The table for the reserved set: the NIC's own table with only the
+ * entries that name a reserved queue moved, each to the least-loaded queue
+ * that stays (queues the operator kept out stay out). The saved table is
+ * the base while it fits the driver's, so a released queue gets its own
+ * entries back. */
+static int minimal_table(const struct nic_job *j, uint32_t *indir)
 {
-	uint32_t others[NK_MAX_QUEUES], k = 0, n = nk_nic_rx_count(j);
+	const struct nk_nic_state *st = &j->st;
+	bool saved_fits = st->saved && st->indir_size == j->rss.indir_size;
 
-	for (uint32_t q = 0; q < n && q < NK_MAX_QUEUES; q++)
-		if (!nk_nic_state_reserved(&j->st, q))
-			others[k++] = q;
-	for (uint32_t i = 0; i < j->rss.indir_size; i++)
-		indir[i] = others[i % k];
+	memcpy(indir, saved_fits ? st->indir : j->rss.indir, j->rss.indir_size * sizeof(uint32_t));
+	if (nk_rss_take_queues(indir, j->rss.indir_size, st->reserved, st->nreserved))
+		return nk_error(NK_EXIT_FAIL,
+				"%s: the RSS table would have no queue left without the reserved ones (it spreads only over queues being reserved)",
+				j->link.ifname);
+	return 0;
 }
 
 static int set_error(const struct nic_job *j, const struct nl_err *err, const char *what)
@@ -282,19 +289,32 @@ static int set_error(const struct nic_job *j, const struct nl_err *err, const ch
 	return nk_error_nl(err, "cannot set the %s of %s", what, j->link.ifname);
 }
 
+/* Header split was refused: name a prerequisite that is off, if the
+ * driver has one nkctl knows (mlx5 wants HW GRO); nkctl never turns it on. */
+static int split_error(const struct nic_job *j, const struct nl_err *err)
+{
+	if (err->code != EPERM && nk_nic_gro_hw_off(j->ns, &j->link))
+		return nk_error(NK_EXIT_FAIL,
+				"cannot turn header split on for %s%s%s%s: HW GRO (rx-gro-hw) is off, which drivers such as mlx5 need first; turn it on with: ethtool -K %s rx-gro-hw on",
+				j->link.ifname, err->msg[0] ? " (kernel: " : "", err->msg,
+				err->msg[0] ? ")" : "", j->link.ifname);
+	return set_error(j, err, "tcp-data-split and hds-thresh");
+}
+
 /* Make the NIC match the state: table from the reserved set, header split. */
 static int apply_reserved(struct nic_job *j)
 {
 	uint32_t *indir = calloc(NK_RSS_MAX_INDIR, sizeof(uint32_t));
 	struct nk_rings want = { 0 };
 	struct nl_err err;
-	int ret = 0;
+	int ret;
 
 	if (!indir)
 		return nk_error_errno(ENOMEM, "nic reserve");
-	spread(j, indir);
-	if (memcmp(indir, j->rss.indir, j->rss.indir_size * sizeof(uint32_t)) &&
-	    ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, indir, j->rss.indir_size, &err))
+	ret = minimal_table(j, indir);
+	if (!ret && memcmp(indir, j->rss.indir, j->rss.indir_size * sizeof(uint32_t)) &&
+	    ethtool_rss_set_checked(j->et, j->fam, j->link.ifindex, indir, j->rss.indir,
+				    j->rss.indir_size, &err))
 		ret = set_error(j, &err, "RSS indirection table");
 	free(indir);
 	want.have_tcp_data_split = j->rings.tcp_data_split != NK_TCP_DATA_SPLIT_ENABLED;
@@ -303,7 +323,7 @@ static int apply_reserved(struct nic_job *j)
 	want.hds_thresh = 0;
 	if (!ret && (want.have_tcp_data_split || want.have_hds_thresh) &&
 	    ethtool_rings_set_split(j->et, j->fam, j->link.ifindex, &want, &err))
-		ret = set_error(j, &err, "tcp-data-split and hds-thresh");
+		ret = split_error(j, &err);
 	return ret;
 }
 
@@ -318,8 +338,13 @@ static int restore(struct nic_job *j)
 
 	if (st->rss_default && ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, NULL, 0, &err))
 		return set_error(j, &err, "RSS indirection table");
+	/* read back; a table of another size (the channels changed) cannot be
+	 * compared with what it replaces, so it is only written */
 	if (!st->rss_default && !same &&
-	    ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, st->indir, st->indir_size, &err))
+	    (st->indir_size == j->rss.indir_size ?
+	     ethtool_rss_set_checked(j->et, j->fam, j->link.ifindex, st->indir, j->rss.indir,
+				     st->indir_size, &err) :
+	     ethtool_rss_set_indir(j->et, j->fam, j->link.ifindex, st->indir, st->indir_size, &err)))
 		return set_error(j, &err, "RSS indirection table");
 	want.have_tcp_data_split = st->have_tds && st->tds != j->rings.tcp_data_split;
 	want.tcp_data_split = st->tds;
@@ -526,6 +551,44 @@ static int record_lease_rule(struct nic_job *j, struct nk_nic_lease *l, const st
 	return save_state(j);
 }
 
+/*
+ * lease ... steer over several queues: an RSS context whose table names
+ * exactly the leased queues, and the rules steer into it (FLOW_RSS, offset
+ * 0), so the steered flows spread over all of them. A driver without
+ * contexts keeps the one-queue steering, and the operator is told. A re-run
+ * reuses the context the record names.
+ */
+static int lease_context(struct nic_job *j, struct nk_nic_lease *l, struct nk_ntuple *rules,
+			 size_t nrules)
+{
+	struct nl_err err;
+	bool have = false;
+	int ret;
+
+	if (!l->rss_context) {
+		ethtool_rss_ctx_supported(j->et, j->fam, j->link.ifindex, &have, &err);
+		ret = have ? ethtool_rss_ctx_create(j->et, j->fam, j->link.ifindex, j->ids, j->n,
+						    j->rss.indir_size, &l->rss_context, &err) :
+			     -EOPNOTSUPP;
+		if (ret == -EOPNOTSUPP) {
+			nk_warn("%s has no RSS contexts: the steered flows all go to queue %u, not spread over the %zu leased queues",
+				j->link.ifname, j->ids[0], j->n);
+			return 0;
+		}
+		if (ret)
+			return nk_error_nl(&err, "cannot create an RSS context over the leased queues of %s",
+					   j->link.ifname);
+		ret = save_state(j);
+		if (ret)
+			return ret;
+	}
+	for (size_t i = 0; i < nrules; i++) {
+		rules[i].rss_context = l->rss_context;
+		rules[i].action = 0;
+	}
+	return 0;
+}
+
 int nk_nic_lease_reserve(struct nic_job *j, const struct nk_ns *holder_ns,
 			 const struct nk_link *holder)
 {
@@ -556,6 +619,8 @@ int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules
 	struct nk_nic_lease *l = nk_nic_state_lease(&j->st, j->ids[0]);
 	int fd, ret = l ? 0 : nk_error(NK_EXIT_FAIL, "%s: the lease's record is gone", j->link.ifname);
 
+	if (!ret && nrules && j->n > 1)
+		ret = lease_context(j, l, rules, nrules);
 	if (!ret && nrules)
 		ret = nk_ns_ioctl(j->ns, &fd);
 	for (size_t i = 0; i < nrules && !ret; i++) {
@@ -565,9 +630,11 @@ int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules
 		j->st.have_pending = true;
 		ret = save_state(j);
 		if (!ret && (ret = ethtool_ntuple_add(fd, j->link.ifname, &rules[i])))
-			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s queue %llu",
+			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s %s %llu",
 					      nk_flow_is_v6(rules[i].flow_type) ? "IPv6" : "IPv4",
-					      j->link.ifname, (unsigned long long)rules[i].action);
+					      j->link.ifname, rules[i].rss_context ? "RSS context" : "queue",
+					      rules[i].rss_context ? (unsigned long long)rules[i].rss_context :
+					      (unsigned long long)rules[i].action);
 		j->st.have_pending = false;
 		if (!ret)
 			ret = record_lease_rule(j, l, &rules[i]);
@@ -585,6 +652,17 @@ static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
 	while (!ret && l->nrules) {
 		/* forgotten from l too */
 		ret = delete_recorded_rule(j, fd, l->rules[l->nrules - 1]);
+	}
+	/* the context after its rules: the kernel keeps one a rule names */
+	if (!ret && l->rss_context) {
+		struct nl_err err;
+
+		ret = ethtool_rss_ctx_delete(j->et, j->fam, j->link.ifindex, l->rss_context, &err);
+		if (ret && ret != -ENOENT)
+			return nk_error_nl(&err, "cannot delete RSS context %u of %s", l->rss_context,
+					   j->link.ifname);
+		ret = 0;
+		l->rss_context = 0;
 	}
 	for (size_t i = 0; i < l->nqueues; i++)
 		if (!nk_nic_state_lease_holds(&j->st, l, l->queues[i]))

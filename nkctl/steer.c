@@ -78,7 +78,11 @@ void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours)
 	out_flag(o, "other-fields", " (and fields nkctl does not show)", r->other_fields);
 	if (r->action == NK_RULE_ACTION_DROP)
 		out_str(o, "action", " action %s", "drop");
-	else
+	else if (r->rss_context) {
+		/* FLOW_RSS: the queue is an offset into the context's table */
+		out_uint(o, "context", " rss context %llu", r->rss_context);
+		out_uint(o, "queue", " + queue %llu", r->action);
+	} else
 		out_uint(o, "queue", " queue %llu", r->action);
 	out_bool(o, "nkctl", NULL, ours);
 	if (ours)

@@ -20,6 +20,8 @@ Usage:
   nlprobe.py [-n NETNS] rings-set IFINDEX [tcp-data-split on|off|auto] [hds-thresh N]
   nlprobe.py [-n NETNS] channels IFINDEX
   nlprobe.py [-n NETNS] rss IFINDEX
+  nlprobe.py [-n NETNS] rss-contexts IFINDEX
+  nlprobe.py [-n NETNS] features IFINDEX NAME
   nlprobe.py [-n NETNS] qstats IFINDEX [queue|device]
   nlprobe.py [-n NETNS] ntuple IFNAME
   nlprobe.py [-n NETNS] ntuple-add IFNAME FLOW-TYPE [src-ip A] [dst-ip A]
@@ -761,12 +763,12 @@ ETHTOOL_A_RINGS_HDS_THRESH = 17
 TCP_DATA_SPLIT = {0: "unknown", 1: "off", 2: "on"}
 
 
-def ethtool_request(cmd, flags, attrs):
+def ethtool_request(cmd, flags, attrs, dump=False):
     nl = Netlink(NETLINK_GENERIC)
     try:
         fam = genl_family(nl, "ethtool")
         payload = GENLMSGHDR.pack(cmd, fam.get("version", 1), 0) + b"".join(attrs)
-        replies = nl.request(fam["id"], flags, payload)
+        replies = nl.request(fam["id"], flags, payload, dump=dump)
     finally:
         nl.close()
     return [attr_map(b[GENLMSGHDR.size:]) for t, _f, b in replies if t == fam["id"]]
@@ -849,6 +851,41 @@ def cmd_rss(args):
     return out
 
 
+def cmd_rss_contexts(args):
+    """rss-contexts IFINDEX: the additional RSS contexts (rss-get dump), each with its table."""
+    if len(args) != 1:
+        raise Fail("usage: rss-contexts IFINDEX")
+    out = []
+    for a in ethtool_request(ETHTOOL_MSG_RSS_GET, 0, [ethtool_hdr(ETHTOOL_A_RSS_HEADER, args[0])], dump=True):
+        ctx = get_uint(a[ETHTOOL_A_RSS_CONTEXT]) if ETHTOOL_A_RSS_CONTEXT in a else 0
+        if not ctx:
+            continue
+        v = a.get(ETHTOOL_A_RSS_INDIR, b"")
+        out.append({"context": ctx, "indir": list(struct.unpack("=%dI" % (len(v) // 4), v))})
+    return out
+
+
+ETHTOOL_MSG_FEATURES_GET = 11
+FEATURES_SETS = ((2, "hw"), (3, "wanted"), (4, "active"))
+
+
+def cmd_features(args):
+    """features IFINDEX NAME: is feature NAME changeable (hw), wanted, active (verbose bitsets)."""
+    if len(args) != 2:
+        raise Fail("usage: features IFINDEX NAME")
+    out = {}
+    for a in ethtool_request(ETHTOOL_MSG_FEATURES_GET, NLM_F_ACK, [ethtool_hdr(1, args[0])]):
+        for t, key in FEATURES_SETS:
+            bs = attr_map(a.get(t, b""))
+            found = False
+            for bt, bit in parse_attrs(bs.get(3, b"")):
+                b = attr_map(bit)
+                if get_str(b.get(2, b"\0")) == args[1]:
+                    found = 1 in bs or 3 in b
+            out[key] = found
+    return out
+
+
 # netdev qstats-get (a dump; scope 0 = the device, 1 = per queue)
 NETDEV_CMD_QSTATS_GET = 12
 NETDEV_A_QSTATS_IFINDEX = 1
@@ -902,6 +939,7 @@ RX_CLS_LOC_SPECIAL = 0x80000000
 RX_CLS_LOC = {"any": 0xFFFFFFFF, "first": 0xFFFFFFFE, "last": 0xFFFFFFFD}
 FLOW_TYPES = {"tcp4": 0x01, "udp4": 0x02, "tcp6": 0x05, "udp6": 0x06, "ip4": 0x0D, "ip6": 0x0E}
 FLOW_NAMES = {v: k for k, v in FLOW_TYPES.items()}
+FLOW_RSS = 0x20000000
 
 
 def ethtool_ioctl(ifname, buf):
@@ -948,7 +986,11 @@ def decode_rule(buf):
     fs = bytes(buf)[FS_OFF:FS_OFF + 168]
     flow, = struct.unpack_from("=I", fs, 0)
     ring, loc = struct.unpack_from("=QI", fs, 152)
+    ctx = struct.unpack_from("=I", bytes(buf), 184)[0] if flow & FLOW_RSS else None
+    flow &= ~FLOW_RSS
     r = {"location": loc, "flow-type": FLOW_NAMES.get(flow, flow)}
+    if ctx is not None:
+        r["context"] = ctx
     for name, off, size in spec_fields(flow):
         m = fs[76 + off:76 + off + size]
         if any(m):
@@ -1082,6 +1124,10 @@ def main(argv):
         res = cmd_channels(rest)
     elif cmd == "rss":
         res = cmd_rss(rest)
+    elif cmd == "rss-contexts":
+        res = cmd_rss_contexts(rest)
+    elif cmd == "features":
+        res = cmd_features(rest)
     elif cmd == "qstats":
         res = cmd_qstats(rest)
     elif cmd == "ntuple":

@@ -5,9 +5,12 @@
 # the initial namespace; its settings are changed and put back) and optionally
 # NKCTL_TEST_QUEUE (default: the NIC's last RX queue). Header split is read
 # back by nlprobe.py; the RSS table and the rules by nkctl before and after.
+# Then what real drivers differ in (doc/nics.md): who picks rule locations,
+# a foreign rule left alone, a weighted table edited minimally and restored
+# entry for entry, header split's HW GRO prerequisite. Needs ethtool(8).
 . "$TESTSUITE/lib.sh"
 need_root
-need_cmd jq
+need_cmd jq ethtool
 NIC=${NKCTL_TEST_NIC:-}
 [ -n "$NIC" ] || skip "hardware tier: set NKCTL_TEST_NIC=ethX to a NIC with RSS and n-tuple rules"
 idx=$($NLPROBE link "$NIC" | jq .ifindex) || fail "no device $NIC"
@@ -28,4 +31,57 @@ expect_rc 0 "steer show" -j steer show dev "$NIC"
 expect_eq "$(printf '%s' "$OUT" | jq -c "[.nics[0].rules[] | select(.id==$id) | .queue][0]")" "$Q" "the driver has the rule"
 expect_rc 0 "release" nic release dev "$NIC"
 expect_eq "$(snapshot)" "$BASE" "the NIC is as before (rings, RSS table, rules)"
+
+# ---- what real drivers differ in (issue 25; doc/nics.md)
+expect_rc 0 "nic show states the driver's support" -j nic show dev "$NIC"
+sup=$(printf '%s' "$OUT" | jq -c '.nics[0].support')
+echo "# support: $sup"
+special=$($NLPROBE ntuple "$NIC" | jq .special)
+expect_eq "$(printf '%s' "$sup" | jq '.["ntuple-locations"] == "driver"')" "$special" \
+	"who picks rule locations agrees with GRXCLSRLCNT's RX_CLS_LOC_SPECIAL"
+
+# A foreign rule (not nkctl's) stays where it is, untouched.
+if [ "$special" = true ]; then floc=any; else floc=$($NLPROBE ntuple "$NIC" | jq '[.rules[].location] as $u | [range(if .size > 0 then .size else 1024 end)] - $u | .[0]'); fi
+foreign=$($NLPROBE ntuple-add "$NIC" tcp6 dst-ip fd00::8 dst-port 5202 action 0 loc "$floc" | jq .location) ||
+	fail "a foreign rule through nlprobe"
+defer "$NLPROBE ntuple-del $NIC $foreign >/dev/null 2>&1"
+expect_rc 0 "steer beside a foreign rule" -j steer add dev "$NIC" flow-type tcp6 dst fd00::7 dst-port 5201 queue "$Q"
+id=$(printf '%s' "$OUT" | jq .rules[0].id)
+expect_eq "$((id != foreign))" 1 "nkctl's rule went to another location ($id, the foreign one is at $foreign)"
+expect_eq "$($NLPROBE ntuple "$NIC" | jq -c --argjson l "$foreign" '[.rules[] | select(.location == $l) | .["dst-port"]]')" "[5202]" \
+	"the foreign rule is untouched"
+expect_rc 0 "steer del" steer del dev "$NIC" id "$id"
+
+# A custom weighted table: the reservation edits it minimally and keeps the
+# queue the operator left out (the first one) out; release puts it back
+# entry for entry (read by nlprobe).
+nq=$($NLPROBE channels "$idx" | jq '.["combined-count"] + (.["rx-count"] // 0)')
+if [ "$nq" -ge 3 ] && [ "$Q" -ge 1 ]; then
+	w=$(for i in $(seq 0 $((nq - 1))); do [ "$i" = 0 ] && printf '0 ' || printf '%d ' "$((i % 2 + 1))"; done)
+	ethtool -X "$NIC" weight $w || fail "ethtool -X weight $w"
+	defer "ethtool -X $NIC default"
+	before=$($NLPROBE rss "$idx" | jq -c .indir)
+	expect_rc 0 "reserve over a weighted table" -j nic reserve dev "$NIC" queue "$Q"
+	after=$($NLPROBE rss "$idx" | jq -c .indir)
+	expect_eq "$(jq -n --argjson b "$before" --argjson a "$after" --argjson q "$Q" \
+		'[range($b | length) | select(($b[.] != $q and $a[.] != $b[.]) or $a[.] == $q or $a[.] == 0)] | length')" 0 \
+		"only the entries of queue $Q changed; queue 0 stays out"
+	expect_rc 0 "release" nic release dev "$NIC"
+	expect_eq "$($NLPROBE rss "$idx" | jq -c .indir)" "$before" "the weighted table is back entry for entry"
+else
+	echo "# skipped the weighted table: needs 3+ RX queues and NKCTL_TEST_QUEUE > 0"
+fi
+
+# Header split's prerequisite: where the driver has rx-gro-hw and it is off,
+# a refused header split names it.
+if [ "$(printf '%s' "$sup" | jq '.["rx-gro-hw"] == false')" = true ] &&
+	[ "$($NLPROBE rings "$idx" | jq -r '."tcp-data-split"')" = off ]; then
+	nk -j nic reserve dev "$NIC" queue "$Q"
+	if [ "$RC" != 0 ]; then
+		expect_match "$ERR" "rx-gro-hw on" "the refusal names HW GRO and the command"
+	else
+		echo "# this driver takes header split without HW GRO"
+	fi
+	"$NKCTL" -force nic release dev "$NIC" > /dev/null 2>&1
+fi
 done_testing
