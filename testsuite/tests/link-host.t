@@ -49,7 +49,7 @@ expect_error 5 "link del refuses a veth" -n "$NS" link del vA
 expect_rc 0 "the veth is still there" -n "$NS" -j show dev vA
 expect_error 3 "link del of a missing device" -n "$NS" link del nope0
 expect_rc 0 "link del -force of a missing device succeeds" -n "$NS" -j -force link del nope0
-expect_eq "$OUT" '{"deleted":[]}' "nothing deleted, same shape"
+expect_eq "$OUT" '{"deleted":[],"detached":[]}' "nothing deleted, same shape"
 expect_rc 0 "link show lists netkit devices only" -n "$NS" -j link show
 expect_eq "$OUT" '{"devices":[]}' "no netkit devices on the host"
 expect_error 5 "link show of a veth" -n "$NS" link show vA
