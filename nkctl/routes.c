@@ -719,19 +719,20 @@ static int sweep_trie(const struct table *t, uint8_t family, struct orphan **v, 
 {
 	int fd = t->fd[family == 6 ? PIN_V6 : PIN_V4];
 	size_t alen = family == 6 ? 16 : 4;
-	unsigned char key[20], next[20];
-	bool first = true;
+	/* A prefix length above the trie's maximum starts the walk at the
+	 * leftmost entry (the trie's rule for an invalid key), without a NULL
+	 * key (valgrind flags it). */
+	unsigned char key[20] = { 0xff, 0xff, 0xff, 0xff }, next[20];
 	int ret = 0;
 
 	if (fd < 0)
 		return 0;
-	while (!ret && bpf_map_get_next_key(fd, first ? NULL : key, next) == 0) {
+	while (!ret && bpf_map_get_next_key(fd, key, next) == 0) {
 		struct nk_prefix p = { .family = family };
 		struct nk_target rec;
 		struct nk_route r;
 		uint32_t len;
 
-		first = false;
 		memcpy(key, next, sizeof(key));
 		if (bpf_map_lookup_elem(fd, key, &r))
 			continue;

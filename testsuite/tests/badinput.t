@@ -1,5 +1,6 @@
 #!/bin/bash
 # tier: host
+# timeout: 1200
 # The bad input matrix (badinput.cases): each invalid invocation exits with
 # its documented code, prints exactly one Error: line and nothing on stdout
 # in JSON mode, does not crash, and changes nothing (show, show leases and
