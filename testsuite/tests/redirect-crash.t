@@ -1,6 +1,6 @@
 #!/bin/bash
 # tier: host
-# timeout: 900
+# timeout: 1500
 # Crash order of the route tables (issue 23): redirect attach (a table's
 # first route, a changed set, a replace) and detach are killed with SIGKILL at
 # every bpf(2) call, every unlink and rmdir in turn (strace's fault
