@@ -178,6 +178,11 @@ errcheck "unknown command" "unknown command" links-foo
 # queues after up
 ip -n "$NS" link set va up
 ip -n "$NS" link set vb up
+# operstate follows IFF_UP asynchronously (linkwatch, up to a second later)
+for _ in $(seq 50); do
+	[ "$(ip netns exec "$NS" cat /sys/class/net/va/operstate)" = up ] && break
+	sleep 0.1
+done
 if ok "queues (dump)" -n "$NS" queues; then
 	a=$(nlp_queues_lines "$OUT")
 	b=$(sysfs_queues "$NS")
