@@ -13,8 +13,11 @@
  *
  * The longest matching prefix wins, as in the kernel's FIB. Neighbour and
  * router discovery (ICMPv6 133-137) and ARP are never taken, so the host still
- * answers them. A route whose target device is gone does not match (the
- * packet takes the normal path instead of being dropped by the redirect).
+ * answers them. A route's target is looked up in nk_devs, a device map: its
+ * entry holds the device itself, and the kernel deletes it when that device
+ * unregisters, so a route whose target is gone does not match (the packet
+ * takes the normal path instead of being dropped), not even when a new device
+ * gets the old ifindex: nkctl alone adds entries, for devices it identified.
  * Everything else returns TC_ACT_UNSPEC (tcx/netkit "next"). Headers are read
  * relative to the network header, so L2 and L3 devices work alike.
  */
@@ -52,6 +55,14 @@ struct {
 	__type(value, struct nk_target);
 } nk_targets SEC(".maps");
 
+/* The targets that are live: ifindex -> ifindex, as the kernel keeps it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+	__uint(max_entries, NK_TARGETS_MAX);
+	__type(key, __u32);
+	__type(value, __u32);
+} nk_devs SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -63,7 +74,7 @@ struct {
 static __always_inline __u32 route(struct __sk_buff *skb)
 {
 	struct nk_route *r = NULL;
-	__u32 mtu = 0;
+	__u32 *dev;
 
 	if (skb->protocol == bpf_htons(ETH_P_IP)) {
 		struct nk_lpm4 k = { .prefixlen = 32 };
@@ -88,10 +99,10 @@ static __always_inline __u32 route(struct __sk_buff *skb)
 	}
 	if (!r)
 		return 0; /* ARP, the rest, and no route */
-	/* A target that is gone: the normal path, not a drop. */
-	if (bpf_check_mtu(skb, r->ifindex, &mtu, 0, 0) < 0)
-		return 0;
-	return r->ifindex;
+	/* A target that is gone (or only its ifindex reused): the normal
+	 * path, not a drop. */
+	dev = bpf_map_lookup_elem(&nk_devs, &r->ifindex);
+	return dev ? *dev : 0;
 }
 
 SEC("tc")

@@ -2,10 +2,12 @@
 /*
  * The maps of bpf/redirect.bpf.c, shared with nkctl/redirect.c. One program
  * per (device, hook) routes by destination address: an LPM trie per address
- * family maps a prefix to its target device. nkctl keeps two more maps the
- * program does not read: the hook's own identity (for show once the device is
- * gone) and each target's prefixes (so a pod's routes are found without
- * walking the tries).
+ * family maps a prefix to its target's ifindex, and a device map holds the
+ * targets that are live (the kernel drops a device's entry when it goes, so a
+ * reused ifindex is never a target). nkctl keeps two more maps the program
+ * does not read: the hook's own identity (for show once the device is gone)
+ * and each target's prefixes (so a pod's routes are found without walking the
+ * tries).
  */
 #ifndef NKCTL_BPF_REDIRECT_H
 #define NKCTL_BPF_REDIRECT_H

@@ -3,13 +3,14 @@
  * nkctl's route tables as pinned (routes.h): one program per (device, hook)
  * routes by destination through LPM tries; the link and the maps are pinned
  * side by side under
- * <bpffs>/nkctl/net<netns inode>-<netns cookie>/dev<ifindex>/<hook>[-v4|-v6|-targets|-info].
+ * <bpffs>/nkctl/net<netns inode>-<netns cookie>/dev<ifindex>/<hook>[-v4|-v6|-targets|-info|-devs].
  *
  * Crash order: a target's record lists every prefix the tries route to it,
  * at every moment. A change marks the table (info.changing), writes the
- * record with the old and new prefixes together, then the trie entries, then
- * the final record, and clears the mark; removal takes the trie entries
- * first and the record last. A writer killed in between leaves the mark set
+ * record with the old and new prefixes together, then the target's device
+ * map entry (what makes its routes live in the data path), then the trie
+ * entries, then the final record, and clears the mark; removal takes the trie
+ * entries first, then the record, then the device map entry. A writer killed in between leaves the mark set
  * and records that claim more than the tries hold, never a route without a
  * record; the next writer sweeps (table_mend).
  */
@@ -217,7 +218,7 @@ void pin_dir_close(struct pin_dir *d)
 
 /* ---- one hook's table ---- */
 
-static const char *const pin_suffix[PIN_N] = { "", "-v4", "-v6", "-targets", "-info" };
+static const char *const pin_suffix[PIN_N] = { "", "-v4", "-v6", "-targets", "-info", "-devs" };
 
 void pin_path(const char *dir, uint32_t hook, int which, char *buf)
 {
@@ -334,7 +335,7 @@ static int pin_maps(const struct nk_redirect *skel, const char *dir, uint32_t ho
 {
 	const struct bpf_map *maps[PIN_N] = {
 		NULL, skel->maps.nk_routes4, skel->maps.nk_routes6, skel->maps.nk_targets,
-		skel->maps.nk_info,
+		skel->maps.nk_info, skel->maps.nk_devs,
 	};
 	char pin[PIN_LEN];
 
@@ -539,6 +540,25 @@ bool target_is(const struct nk_target *rec, const struct nk_link *l)
 	return target_same(rec, &now);
 }
 
+/* The target's device map entry: the kernel takes the device by ifindex in
+ * nkctl's namespace, the one whose identity the caller checked. */
+static int dev_put(const struct table *t, uint32_t ifindex)
+{
+	return bpf_map_update_elem(t->fd[PIN_DEVS], &ifindex, &ifindex, BPF_ANY) ? -errno : 0;
+}
+
+static int dev_del(const struct table *t, uint32_t ifindex)
+{
+	return bpf_map_delete_elem(t->fd[PIN_DEVS], &ifindex) && errno != ENOENT ? -errno : 0;
+}
+
+bool target_live(const struct table *t, uint32_t ifindex)
+{
+	uint32_t v;
+
+	return bpf_map_lookup_elem(t->fd[PIN_DEVS], &ifindex, &v) == 0;
+}
+
 /* Store rec (n 0: forget the target). */
 static int target_put(const struct table *t, const struct nk_target *rec)
 {
@@ -640,7 +660,8 @@ int routes_set(const struct table *t, const struct nk_target *old, const struct 
 		for (uint32_t i = 0; i < want->n; i++)
 			if (route_owner(t, &want->p[i]) != want->ifindex)
 				goto change;
-		return 0;
+		if (!want->n || target_live(t, want->ifindex))
+			return 0;
 	}
 change:
 	both.ifindex = want->ifindex;
@@ -655,14 +676,18 @@ change:
 			both.p[both.n++] = want->p[i];
 	if (!ret)
 		ret = target_put(t, &both);
+	if (!ret && want->n)
+		ret = dev_put(t, want->ifindex);
 	if (!ret)
 		ret = routes_add(t, want, &m);
 	if (ret) {
 		moves_undo(t, &m);
-		if (old->n)
+		if (old->n) {
 			target_put(t, old);
-		else
+		} else {
 			target_put(t, &(struct nk_target){ .ifindex = want->ifindex });
+			dev_del(t, want->ifindex);
+		}
 		table_mark(t, 0);
 		return ret;
 	}
@@ -677,6 +702,8 @@ change:
 		    route_owner(t, &old->p[i]) == want->ifindex)
 			route_del(t, &old->p[i]);
 	ret = target_put(t, want);
+	if (!ret && !want->n)
+		ret = dev_del(t, want->ifindex);
 	if (!ret)
 		ret = table_mark(t, 0);
 	return ret;
@@ -692,6 +719,8 @@ int target_remove(const struct table *t, const struct nk_target *rec)
 			ret = route_del(t, &rec->p[i]);
 	if (!ret)
 		ret = target_put(t, &gone);
+	if (!ret)
+		ret = dev_del(t, rec->ifindex);
 	if (!ret)
 		ret = table_mark(t, 0);
 	return ret;
@@ -745,6 +774,20 @@ static int sweep_trie(const struct table *t, uint8_t family, struct orphan **v, 
 	return ret;
 }
 
+/* Device map entries without a record (a removal killed before its last
+ * step) go. */
+static void sweep_devs(const struct table *t)
+{
+	uint32_t key = 0, next;
+	struct nk_target rec;
+
+	while (bpf_map_get_next_key(t->fd[PIN_DEVS], &key, &next) == 0) {
+		key = next;
+		if (target_get(t, key, &rec) == -ENOENT)
+			dev_del(t, key);
+	}
+}
+
 /* Records keep only what the tries route to them; empty ones go. */
 static void sweep_records(const struct table *t)
 {
@@ -777,6 +820,7 @@ int table_sweep(const struct table *t, bool fix, struct orphan **v, size_t *n)
 	for (size_t i = 0; i < *n; i++)
 		route_del(t, &(*v)[i].p);
 	sweep_records(t);
+	sweep_devs(t);
 	return table_mark(t, 0);
 }
 

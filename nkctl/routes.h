@@ -57,7 +57,7 @@ int pin_dir_lock(struct pin_dir *d, const char *root, const char *ns, bool creat
 void pin_dir_close(struct pin_dir *d);
 
 /* ---- one hook's table ---- */
-enum { PIN_LINK, PIN_V4, PIN_V6, PIN_TARGETS, PIN_INFO, PIN_N };
+enum { PIN_LINK, PIN_V4, PIN_V6, PIN_TARGETS, PIN_INFO, PIN_DEVS, PIN_N };
 void pin_path(const char *dir, uint32_t hook, int which, char *buf);
 /* Unpinning the link detaches the program; the maps go with it. */
 void pins_remove(const char *dir, uint32_t hook);
@@ -88,6 +88,9 @@ void target_live_prefixes(const struct table *t, struct nk_target *rec);
 bool target_is(const struct nk_target *rec, const struct nk_link *l);
 void target_identify(struct nk_target *rec, const struct nk_link *l);
 bool target_same(const struct nk_target *a, const struct nk_target *b);
+/* Does the data path take the target's routes (its device map entry, which
+ * the kernel deletes when the device goes)? */
+bool target_live(const struct table *t, uint32_t ifindex);
 uint32_t route_owner(const struct table *t, const struct nk_prefix *p);
 int route_fd(const struct table *t, const struct nk_prefix *p);
 void route_key(const struct nk_prefix *p, unsigned char key[20]);
