@@ -289,9 +289,11 @@ int table_open(const char *dir, uint32_t hook, struct table *t)
 	return 0;
 }
 
+/* Without PIN_DEVS: a table an older nkctl made, whose program routes to
+ * bare ifindexes; it works as it did until table_get moves it on. */
 bool table_complete(const struct table *t)
 {
-	for (int i = 0; i < PIN_N; i++)
+	for (int i = 0; i < PIN_DEVS; i++)
 		if (t->fd[i] < 0)
 			return false;
 	return true;
@@ -330,6 +332,34 @@ static int attach_error(struct nk_ctx *ctx, int err, const char *dev, uint32_t h
 			strerror(err));
 }
 
+/* The skeleton's program of action, the only one loaded, with the maps of
+ * an existing table when t is given. */
+static struct nk_redirect *prog_load(int action, const struct table *t)
+{
+	struct nk_redirect *skel = nk_redirect__open();
+	int ret;
+
+	if (!skel) {
+		nk_error_errno(errno, "cannot load the redirect program");
+		return NULL;
+	}
+	bpf_program__set_autoload(skel->progs.nk_neigh, action == ACTION_NEIGH);
+	bpf_program__set_autoload(skel->progs.nk_peer, action == ACTION_PEER);
+	ret = t ? bpf_map__reuse_fd(skel->maps.nk_routes4, t->fd[PIN_V4]) ||
+			  bpf_map__reuse_fd(skel->maps.nk_routes6, t->fd[PIN_V6]) ||
+			  bpf_map__reuse_fd(skel->maps.nk_targets, t->fd[PIN_TARGETS]) ||
+			  bpf_map__reuse_fd(skel->maps.nk_info, t->fd[PIN_INFO]) :
+		  0;
+	if (!ret)
+		ret = nk_redirect__load(skel);
+	if (ret) {
+		nk_error_errno(ret < 0 ? -ret : EINVAL, "cannot load the redirect program");
+		nk_redirect__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
 /* Pin the skeleton's maps beside where the link goes. */
 static int pin_maps(const struct nk_redirect *skel, const char *dir, uint32_t hook)
 {
@@ -362,17 +392,9 @@ static int table_create(struct nk_ctx *ctx, const struct nk_link *dev, uint32_t 
 
 	pins_remove(dir, hook); /* a defunct or half-made one */
 	snprintf(info.ifname, sizeof(info.ifname), "%s", dev->ifname);
-	skel = nk_redirect__open();
+	skel = prog_load(action, NULL);
 	if (!skel)
-		return nk_error_errno(errno, "cannot load the redirect program");
-	/* Only the program asked for is loaded. */
-	bpf_program__set_autoload(skel->progs.nk_neigh, action == ACTION_NEIGH);
-	bpf_program__set_autoload(skel->progs.nk_peer, action == ACTION_PEER);
-	ret = nk_redirect__load(skel);
-	if (ret) {
-		ret = nk_error_errno(-ret, "cannot load the redirect program");
-		goto out;
-	}
+		return NK_EXIT_FAIL;
 	bpf_map_update_elem(bpf_map__fd(skel->maps.nk_info), &key, &info, BPF_ANY);
 	ret = pin_maps(skel, dir, hook);
 	if (ret)
@@ -396,12 +418,62 @@ out:
 	return ret;
 }
 
+/* The live targets of an older table into its new device map: those whose
+ * device at the recorded ifindex is still the recorded one. */
+static void devs_fill(struct nk_ctx *ctx, const struct table *t, int devs_fd)
+{
+	struct nk_target *v;
+	struct nl_sock *rt;
+	struct nk_link l;
+	size_t n;
+
+	if (nk_ctx_rtnl(ctx, &rt) || targets_list(t, &v, &n))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (nk_link_lookup(rt, NULL, (int)v[i].ifindex, &l, NULL, true) == 0 &&
+		    target_is(&v[i], &l))
+			bpf_map_update_elem(devs_fd, &v[i].ifindex, &v[i].ifindex, BPF_ANY);
+	free(v);
+}
+
+/* Move a table an older nkctl made (no device map) onto this program, in
+ * place: its routes stay. The device map is filled, the link switched to the
+ * new program, and the map pinned last: a writer killed before the pin
+ * leaves a table without PIN_DEVS, which the next one moves again. */
+static int table_upgrade(struct nk_ctx *ctx, uint32_t hook, const char *dir, struct table *t)
+{
+	struct nk_redirect *skel = prog_load(t->action, t);
+	struct bpf_program *prog;
+	char pin[PIN_LEN];
+	int ret = 0;
+
+	if (!skel)
+		return NK_EXIT_FAIL;
+	devs_fill(ctx, t, bpf_map__fd(skel->maps.nk_devs));
+	prog = t->action == ACTION_NEIGH ? skel->progs.nk_neigh : skel->progs.nk_peer;
+	pin_path(dir, hook, PIN_DEVS, pin);
+	if (bpf_link_update(t->fd[PIN_LINK], bpf_program__fd(prog), NULL))
+		ret = nk_error_errno(errno, "cannot move the table of %s in %s onto this nkctl's program",
+				     rt_hook_name(hook), dir);
+	else if (bpf_obj_pin(bpf_map__fd(skel->maps.nk_devs), pin))
+		ret = nk_error_errno(errno, "cannot pin a map at %s", pin);
+	nk_redirect__destroy(skel);
+	table_close(t);
+	return ret ? ret : table_open(dir, hook, t);
+}
+
 int table_get(struct nk_ctx *ctx, const struct nk_link *dev, uint32_t hook, int action,
 	      const char *dir, struct table *t, bool *created)
 {
 	int ret = table_open(dir, hook, t);
 
 	*created = false;
+	if (ret == 0 && !t->defunct && table_complete(t) && t->action >= 0 &&
+	    t->fd[PIN_DEVS] < 0) {
+		ret = table_upgrade(ctx, hook, dir, t);
+		if (ret > 0)
+			return ret;
+	}
 	if (ret == 0 && (t->defunct || !table_complete(t) || t->action < 0)) {
 		table_close(t);
 		ret = -ENOENT;
@@ -544,11 +616,15 @@ bool target_is(const struct nk_target *rec, const struct nk_link *l)
  * nkctl's namespace, the one whose identity the caller checked. */
 static int dev_put(const struct table *t, uint32_t ifindex)
 {
+	if (t->fd[PIN_DEVS] < 0)
+		return 0; /* an older table (see table_complete) */
 	return bpf_map_update_elem(t->fd[PIN_DEVS], &ifindex, &ifindex, BPF_ANY) ? -errno : 0;
 }
 
 static int dev_del(const struct table *t, uint32_t ifindex)
 {
+	if (t->fd[PIN_DEVS] < 0)
+		return 0;
 	return bpf_map_delete_elem(t->fd[PIN_DEVS], &ifindex) && errno != ENOENT ? -errno : 0;
 }
 
@@ -556,7 +632,7 @@ bool target_live(const struct table *t, uint32_t ifindex)
 {
 	uint32_t v;
 
-	return bpf_map_lookup_elem(t->fd[PIN_DEVS], &ifindex, &v) == 0;
+	return t->fd[PIN_DEVS] < 0 || bpf_map_lookup_elem(t->fd[PIN_DEVS], &ifindex, &v) == 0;
 }
 
 /* Store rec (n 0: forget the target). */
@@ -781,7 +857,7 @@ static void sweep_devs(const struct table *t)
 	uint32_t key = 0, next;
 	struct nk_target rec;
 
-	while (bpf_map_get_next_key(t->fd[PIN_DEVS], &key, &next) == 0) {
+	while (t->fd[PIN_DEVS] >= 0 && bpf_map_get_next_key(t->fd[PIN_DEVS], &key, &next) == 0) {
 		key = next;
 		if (target_get(t, key, &rec) == -ENOENT)
 			dev_del(t, key);

@@ -80,6 +80,25 @@ before=$(echo_requests "$NEW")
 ping_ok "$REMOTE" 10.20.1.2 || fail "remote -> newcomer after its attach"
 [ "$(( $(echo_requests "$NEW") - before ))" -ge 1 ] || fail "the newcomer's stack saw no echo request"
 pass "an attach to the newcomer routes to it"
+
+# A table an older nkctl made has no device map pin: it keeps its routes and
+# the next attach moves it onto the current program in place.
+nkh -j redirect show dev vN
+prog=$(printf '%s' "$OUT" | jq '.redirects[0]["prog-id"]')
+link=$(printf '%s' "$OUT" | jq '.redirects[0]["link-id"]')
+rm "$DEVS"
+expect_rc 0 "show without the device map" -n "$HOST" -j redirect show dev vN
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | [.defunct, [.routes[].target.ifname]]]')" '[[false,["imp"]]]' \
+	"a table without its device map is not defunct"
+expect_rc 0 "attach on the older table" -n "$HOST" redirect attach dev vN to imp prefix 10.20.1.0/24 prefix 10.21.0.0/16
+expect_eq "$(bpftool -j map dump pinned "$DEVS" | jq -c '[.[].value | map(ltrimstr("0x")) | reverse | join("")]')" \
+	"[\"$(printf %08x "$idx")\"]" "the attach pinned a device map holding the live target"
+nkh -j redirect show dev vN
+[ "$(printf '%s' "$OUT" | jq '.redirects[0]["prog-id"]')" != "$prog" ] || fail "the program was not replaced"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[0]["link-id"], [.redirects[0].routes[].prefixes]]')" \
+	"[$link,[[\"10.20.1.0/24\",\"10.21.0.0/16\"]]]" "same link, the routes kept and the new one added"
+ping_ok "$REMOTE" 10.20.1.2 || fail "remote -> newcomer after the move"
+pass "the moved table carries packets"
 expect_rc 0 "detach" -n "$HOST" redirect detach dev vN to imp
 [ -e "$DEVS" ] && fail "the last detach left the table's pins"
 pass "the last detach removes the table, its device map with it"
