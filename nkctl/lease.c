@@ -589,12 +589,13 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 
 /* ---- unlease ---- */
 
-/* Print the unlease result: the leases that ended, and the devices deleted
- * to end them. */
-static void print_unleased(struct nk_ctx *ctx, const struct nk_lease_list *ended,
+/* Print the unlease result: the leases that ended, the devices deleted to
+ * end them, and nkctl's redirects that went with those (as link del does). */
+static void print_unleased(struct nk_ctx *ctx, struct nk_ns *hns, const struct nk_lease_list *ended,
 			   const struct nk_link *l, const struct nk_link *peer)
 {
 	struct out *o = &ctx->out;
+	struct nk_link gone[2] = { *l };
 
 	out_begin(o);
 	out_arr_open(o, "unleased");
@@ -606,6 +607,10 @@ static void print_unleased(struct nk_ctx *ctx, const struct nk_lease_list *ended
 	nk_print_deleted(o, l, peer);
 	out_arr_close(o);
 	out_text(o, "\n");
+	/* A peer in another namespace is not named here, nor are its pins. */
+	if (peer && peer->ifname[0])
+		gone[1] = *peer;
+	nk_redirect_forget(ctx, hns, gone, gone[1].ifname[0] ? 2 : 1);
 	out_end(o);
 }
 
@@ -617,6 +622,8 @@ static int nothing_to_unlease(struct nk_ctx *ctx, const char *what)
 	out_arr_open(&ctx->out, "unleased");
 	out_arr_close(&ctx->out);
 	out_arr_open(&ctx->out, "deleted");
+	out_arr_close(&ctx->out);
+	out_arr_open(&ctx->out, "detached");
 	out_arr_close(&ctx->out);
 	out_text(&ctx->out, "nothing to unlease: %s\n", what);
 	out_end(&ctx->out);
@@ -682,7 +689,7 @@ static int find_holder(struct nl_sock *rt, const char *name, int ifindex, struct
 }
 
 /* Delete the holder, printing what ended with it. */
-static int delete_holder(struct nk_ctx *ctx, struct nl_sock *rt,
+static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *rt,
 			 const struct nk_link *l, const struct nk_lease_list *ended)
 {
 	struct nk_link peer = { 0 };
@@ -697,7 +704,7 @@ static int delete_holder(struct nk_ctx *ctx, struct nl_sock *rt,
 	ret = nk_nic_unlease_stale(ctx);
 	if (ret)
 		return ret;
-	print_unleased(ctx, ended, l, has_peer ? &peer : NULL);
+	print_unleased(ctx, hns, ended, l, has_peer ? &peer : NULL);
 	return NK_EXIT_OK;
 }
 
@@ -732,7 +739,7 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 	} else if (!ret) {
 		ret = check_deletable(&l, &ended, force);
 		if (!ret)
-			ret = delete_holder(ctx, rt, &l, &ended);
+			ret = delete_holder(ctx, hns, rt, &l, &ended);
 	}
 	free(ended.v);
 	nk_lease_list_free(&all);

@@ -402,7 +402,7 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 	gone[0] = l;
 	if (has_peer && peer.ifname[0])
 		gone[1] = peer;
-	nk_redirect_forget(ctx, gone, has_peer && peer.ifname[0] ? 2 : 1);
+	nk_redirect_forget(ctx, NULL, gone, has_peer && peer.ifname[0] ? 2 : 1);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;
 }

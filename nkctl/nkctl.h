@@ -177,7 +177,8 @@ uint32_t nk_redirect_route(struct nk_ctx *ctx, int ifindex, uint32_t hook,
 void nk_format_prefix(const struct nk_prefix *p, char *buf, size_t len);
 /* After link del: remove nkctl's pins of the n devices gone and their routes
  * in this namespace's tables; prints a "detached" list of what went. */
-void nk_redirect_forget(struct nk_ctx *ctx, const struct nk_link *gone, size_t n);
+void nk_redirect_forget(struct nk_ctx *ctx, struct nk_ns *where, const struct nk_link *gone,
+			size_t n);
 
 /* Kernel features: show kernel lists them; a command that needs one asks. */
 enum nk_feature {

@@ -1107,14 +1107,17 @@ static void forget_in(const char *dir, const struct nk_link *gone, bool own,
 	pin_dir_close(&d);
 }
 
-void nk_redirect_forget(struct nk_ctx *ctx, const struct nk_link *gone, size_t n)
+void nk_redirect_forget(struct nk_ctx *ctx, struct nk_ns *where, const struct nk_link *gone,
+			size_t n)
 {
 	char root[ROOT_LEN], ns[NS_LEN], dir[DIR_LEN];
 	struct removed_list l = { 0 };
 	struct dirent *e;
 	DIR *dd = NULL;
 
-	if (!nk_bpffs_root(false, root, sizeof(root)) && !rt_here_dir(ctx, root, ns))
+	if (!where && nk_ns_here(ctx, &where))
+		where = NULL;
+	if (where && !nk_bpffs_root(false, root, sizeof(root)) && !rt_ns_dir(where, root, ns))
 		dd = opendir(ns);
 	while (dd && (e = readdir(dd))) {
 		int ifindex;

@@ -98,15 +98,21 @@ expect_eq "$(lease_of "$HOST" "$SIM3" 1 | jq -c '[.queue.id, (.["netns-id"]|type
 # unlease: a single holder goes freely.
 expect_error 4 "unlease from one queue of several refuses" -n "$HOST" unlease from "$SIM" queue 1
 expect_match "$ERR" 'also holds 2 other queues' "says what else would end"
+# The holder's redirects go with it (as with link del): its route on the NIC.
+expect_rc 0 "a route on the NIC to the holder" -n "$HOST" redirect attach dev "$SIM" to nks prefix 10.30.0.0/24
 expect_rc 0 "unlease the single holder" -n "$HOST" -j unlease dev nks
 expect_eq "$(printf '%s' "$OUT" | jq -c '[[.unleased[] | [.ifname, .id, .lease.queue.id]], [.deleted[].ifname]]')" \
 	"[[[\"$SIM\",1,2],[\"$SIM\",2,3],[\"$SIM\",3,1]],[\"nks\"]]" "unlease reports the ended leases and the deleted holder"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.detached[] | [.ifname, .["hook-removed"], [.routes[] | .target.ifname, .prefixes]]]')" \
+	"[[\"$SIM\",true,[\"nks\",[\"10.30.0.0/24\"]]]]" "unlease lists the holder's route it removed"
+[ -e "$(ns_pindir "$HOST")/dev$(ifindex_of "$HOST" "$SIM")" ] && fail "the NIC's table is left"
+pass "no pins of the NIC's table left"
 for q in 1 2 3; do
 	expect_eq "$(lease_of "$HOST" "$SIM" "$q")" null "NIC queue $q is free again"
 done
 expect_error 3 "unlease of a gone device" -n "$HOST" unlease dev nks
 expect_rc 0 "unlease -force of a gone device" -n "$HOST" -force -j unlease dev nks
-expect_eq "$OUT" '{"unleased":[],"deleted":[]}' "same shape when nothing happened"
+expect_eq "$OUT" '{"unleased":[],"deleted":[],"detached":[]}' "same shape when nothing happened"
 
 # A pair is refused without force; the NIC queue names its holder.
 expect_error 4 "unlease a pair side refuses" -n "$POD" unlease dev nkp
