@@ -1023,9 +1023,39 @@ static bool ns_links(struct nk_ctx *ctx, const char *root, const char *dir,
 	return false;
 }
 
+/* The directories of an older nkctl that prune removed (or could not). */
+struct legacy {
+	size_t n;
+	char dir[8][NS_LEN];
+	bool left[8];
+};
+
+static void legacy_remove(struct legacy *lg, const char *ns)
+{
+	size_t i = lg->n < 8 ? lg->n++ : 7;  /* more than 8: the last named */
+
+	snprintf(lg->dir[i], sizeof(lg->dir[i]), "%s", ns);
+	lg->left[i] = rt_legacy_remove(ns) != 0;
+}
+
+static void print_legacy(struct out *o, const struct legacy *lg)
+{
+	out_arr_open(o, "old-pins");
+	for (size_t i = 0; i < lg->n; i++) {
+		out_obj_open(o, NULL);
+		out_str(o, "pin", "%s", lg->dir[i]);
+		out_bool(o, "removed", NULL, !lg->left[i]);
+		out_obj_close(o);
+		out_text(o, lg->left[i] ? ": pins of an older nkctl (net<inode>, no netns cookie) that could not all be removed\n" :
+					  ": pins of an older nkctl (net<inode>, no netns cookie) removed, their redirects detached: attach them again\n");
+	}
+	out_arr_close(o);
+}
+
 /* Without -n: every namespace's directory, those of namespaces that are
- * gone (their devices with them) too. */
-static void prune_all(struct nk_ctx *ctx, const char *root, struct removed_list *l)
+ * gone (their devices with them) too, and an older nkctl's. */
+static void prune_all(struct nk_ctx *ctx, const char *root, struct removed_list *l,
+		      struct legacy *lg)
 {
 	char top[ROOT_LEN + 8], ns[NS_LEN];
 	unsigned long long cookie;
@@ -1039,9 +1069,11 @@ static void prune_all(struct nk_ctx *ctx, const char *root, struct removed_list 
 		struct nk_link_list links = { 0 };
 		bool known;
 
+		snprintf(ns, sizeof(ns), "%s/%.40s", top, e->d_name);
+		if (rt_ns_dir_legacy(e->d_name))
+			legacy_remove(lg, ns);
 		if (!rt_ns_dir_name(e->d_name, &ino, &cookie))
 			continue;
-		snprintf(ns, sizeof(ns), "%s/%.40s", top, e->d_name);
 		known = ns_links(ctx, root, ns, &links);
 		prune_ns(ns, known ? &links : NULL, l);
 		nk_link_list_free(&links);
@@ -1055,6 +1087,7 @@ static int cmd_redirect_prune(struct nk_ctx *ctx, const void *args)
 	struct nk_link_list links = { 0 };
 	struct removed_list l = { 0 };
 	char root[ROOT_LEN], ns[NS_LEN];
+	struct legacy lg = { 0 };
 	int ret;
 
 	(void)args;
@@ -1070,12 +1103,13 @@ static int cmd_redirect_prune(struct nk_ctx *ctx, const void *args)
 		prune_ns(ns, &links, &l);
 		nk_link_list_free(&links);
 	} else if (!ret) {
-		prune_all(ctx, root, &l);
+		prune_all(ctx, root, &l, &lg);
 	}
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "pruned");
 	print_removed(&ctx->out, "pruned", &l);
 	out_arr_close(&ctx->out);
+	print_legacy(&ctx->out, &lg);
 	out_end(&ctx->out);
 	removed_free(&l);
 	return NK_EXIT_OK;

@@ -15,6 +15,7 @@
  * record; the next writer sweeps (table_mend).
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -144,6 +145,50 @@ bool rt_ns_dir_name(const char *name, unsigned long *ino, unsigned long long *co
 	int end = 0;
 
 	return sscanf(name, "net%lu-%llu%n", ino, cookie, &end) == 2 && !name[end];
+}
+
+bool rt_ns_dir_legacy(const char *name)
+{
+	unsigned long ino;
+	int end = 0;
+
+	return sscanf(name, "net%lu%n", &ino, &end) == 1 && end && !name[end];
+}
+
+/* Unlink every pin of a device directory. */
+static void pins_remove_all(const char *dir)
+{
+	DIR *dd = opendir(dir);
+	struct dirent *e;
+
+	while (dd && (e = readdir(dd)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(dd), e->d_name, 0);
+	if (dd)
+		closedir(dd);
+}
+
+int rt_legacy_remove(const char *ns)
+{
+	DIR *dd = opendir(ns);
+	struct dirent *e;
+	struct stat st;
+
+	while (dd && (e = readdir(dd))) {
+		struct pin_dir d = { .lock_fd = -1 };
+
+		if (strncmp(e->d_name, "dev", 3))
+			continue;
+		snprintf(d.path, sizeof(d.path), "%s/%.24s", ns, e->d_name);
+		if (pin_dir_lock(&d, NULL, NULL, false))
+			continue;
+		pins_remove_all(d.path);
+		pin_dir_close(&d); /* the namespace's directory too, once empty */
+	}
+	if (dd)
+		closedir(dd);
+	rmdir(ns);
+	return stat(ns, &st) == 0 ? -EBUSY : 0;
 }
 
 static int make_dirs(const char *root, const char *ns, const char *dev)

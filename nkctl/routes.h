@@ -42,6 +42,13 @@ int rt_here_dir(struct nk_ctx *ctx, const char *root, char *buf);
 /* Parse a namespace directory's name: false when it is not one. */
 bool rt_ns_dir_name(const char *name, unsigned long *ino, unsigned long long *cookie);
 
+/* A namespace directory of an nkctl before netns cookies: net<inode>. */
+bool rt_ns_dir_legacy(const char *name);
+/* Remove such a directory, every pin in it (their programs detach): its
+ * namespace cannot be told from a later one with that inode, and its records
+ * name no device. 0, or -EBUSY when something is left. */
+int rt_legacy_remove(const char *ns);
+
 /* A device's pin directory, locked: serialises nkctl's writers on it. */
 struct pin_dir {
 	char path[DIR_LEN];

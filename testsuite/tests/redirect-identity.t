@@ -102,4 +102,21 @@ pass "the moved table carries packets"
 expect_rc 0 "detach" -n "$HOST" redirect detach dev vN to imp
 [ -e "$DEVS" ] && fail "the last detach left the table's pins"
 pass "the last detach removes the table, its device map with it"
+
+# An older nkctl's pin directory (net<inode>, no cookie): prune without -n
+# removes it and says so; with -n it is not looked at.
+OLD=/sys/fs/bpf/nkctl/net$((4100000000 + $$ % 100000))
+mkdir -p -m 0700 "$OLD/dev3"
+defer "rm -rf '$OLD'"
+bpftool map create "$OLD/dev3/tcx-ingress-v4" type hash key 4 value 4 entries 1 name nkold || fail "old pin"
+expect_rc 0 "prune -n" -n "$HOST" -j redirect prune
+expect_eq "$(printf '%s' "$OUT" | jq -c '.["old-pins"]')" '[]' "prune -n leaves other directories alone"
+[ -e "$OLD/dev3/tcx-ingress-v4" ] || fail "prune -n removed an old-format pin"
+expect_rc 0 "prune" -j redirect prune
+expect_eq "$(printf '%s' "$OUT" | jq -c --arg d "$OLD" '[.["old-pins"][] | select(.pin == $d) | .removed]')" '[true]' \
+	"prune names the old directory as removed"
+[ -e "$OLD" ] && fail "the old directory is left"
+pass "the old directory is gone"
+expect_match "$("$NKCTL" redirect prune; mkdir -p -m 0700 "$OLD/dev3"; "$NKCTL" redirect prune)" \
+	"$OLD: pins of an older nkctl .* removed, their redirects detached: attach them again" "the text says what went and what to do"
 done_testing
