@@ -591,11 +591,11 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 
 /* Print the unlease result: the leases that ended, the devices deleted to
  * end them, and nkctl's redirects that went with those (as link del does). */
-static void print_unleased(struct nk_ctx *ctx, struct nk_ns *hns, const struct nk_lease_list *ended,
-			   const struct nk_link *l, const struct nk_link *peer)
+static void print_unleased(struct nk_ctx *ctx, const struct nk_lease_list *ended,
+			   const struct nk_link *l, const struct nk_link *peer,
+			   const struct nk_gone *gone, size_t ngone)
 {
 	struct out *o = &ctx->out;
-	struct nk_link gone[2] = { *l };
 
 	out_begin(o);
 	out_arr_open(o, "unleased");
@@ -607,10 +607,7 @@ static void print_unleased(struct nk_ctx *ctx, struct nk_ns *hns, const struct n
 	nk_print_deleted(o, l, peer);
 	out_arr_close(o);
 	out_text(o, "\n");
-	/* A peer in another namespace is not named here, nor are its pins. */
-	if (peer && peer->ifname[0])
-		gone[1] = *peer;
-	nk_redirect_forget(ctx, hns, gone, gone[1].ifname[0] ? 2 : 1);
+	nk_redirect_forget(ctx, gone, ngone);
 	out_end(o);
 }
 
@@ -692,9 +689,11 @@ static int find_holder(struct nl_sock *rt, const char *name, int ifindex, struct
 static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *rt,
 			 const struct nk_link *l, const struct nk_lease_list *ended)
 {
-	struct nk_link peer = { 0 };
+	struct nk_link peer = { 0 }, there;
+	struct nk_gone gone[2];
 	struct nl_err err;
 	bool has_peer = nk_peer_of(rt, l, &peer);
+	size_t ngone = nk_gone_of(ctx, hns, l, has_peer ? &peer : NULL, &there, gone);
 	int ret;
 
 	if (rtnl_link_del(rt, l->ifindex, &err))
@@ -704,7 +703,7 @@ static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *
 	ret = nk_nic_unlease_stale(ctx);
 	if (ret)
 		return ret;
-	print_unleased(ctx, hns, ended, l, has_peer ? &peer : NULL);
+	print_unleased(ctx, ended, l, has_peer ? &peer : NULL, gone, ngone);
 	return NK_EXIT_OK;
 }
 

@@ -372,13 +372,18 @@ static int nothing_deleted(struct nk_ctx *ctx, const char *name)
 static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 {
 	const struct name_args *a = args;
-	struct nk_link l, peer = { 0 }, gone[2];
+	struct nk_link l, peer = { 0 }, there;
+	struct nk_gone gone[2];
+	struct nk_ns *here;
 	struct nl_sock *rt;
 	struct nl_err err;
 	bool has_peer;
+	size_t ngone;
 	int ret;
 
-	ret = nk_ctx_rtnl(ctx, &rt);
+	ret = nk_ns_here(ctx, &here);
+	if (!ret)
+		ret = nk_ctx_rtnl(ctx, &rt);
 	if (ret)
 		return ret;
 	ret = get_netkit(rt, a->name, &l, ctx->force);
@@ -387,6 +392,9 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 	if (ret)
 		return ret;
 	has_peer = nk_peer_of(rt, &l, &peer);
+	/* Its redirects would route to a device that is gone (or to whichever
+	 * gets its ifindex next); the peer's are in its own namespace. */
+	ngone = nk_gone_of(ctx, here, &l, has_peer ? &peer : NULL, &there, gone);
 	if (rtnl_link_del(rt, l.ifindex, &err)) {
 		if (err.code == ENODEV && ctx->force)
 			return nothing_deleted(ctx, a->name);
@@ -397,12 +405,7 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 	nk_print_deleted(&ctx->out, &l, has_peer ? &peer : NULL);
 	out_arr_close(&ctx->out);
 	out_text(&ctx->out, "\n");
-	/* Its redirects would route to a device that is gone (or to whichever
-	 * gets its ifindex next). */
-	gone[0] = l;
-	if (has_peer && peer.ifname[0])
-		gone[1] = peer;
-	nk_redirect_forget(ctx, NULL, gone, has_peer && peer.ifname[0] ? 2 : 1);
+	nk_redirect_forget(ctx, gone, ngone);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;
 }

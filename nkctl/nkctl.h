@@ -175,10 +175,21 @@ void nk_redirect_table_free(struct nk_redirect_table *t);
 uint32_t nk_redirect_route(struct nk_ctx *ctx, int ifindex, uint32_t hook,
 			   const struct nk_prefix *addr, uint8_t *len);
 void nk_format_prefix(const struct nk_prefix *p, char *buf, size_t len);
-/* After link del: remove nkctl's pins of the n devices gone and their routes
- * in this namespace's tables; prints a "detached" list of what went. */
-void nk_redirect_forget(struct nk_ctx *ctx, struct nk_ns *where, const struct nk_link *gone,
-			size_t n);
+/* A device that is deleted, in the namespace it is in. */
+struct nk_gone {
+	struct nk_ns *ns;
+	const struct nk_link *link;
+};
+/* Before deleting l (of ns) and its peer (as nk_peer_of gave it, or NULL):
+ * both as nk_redirect_forget wants them, the peer looked up into *there in
+ * its own namespace when that is another one nkctl reaches. Returns how
+ * many. */
+size_t nk_gone_of(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *l,
+		  const struct nk_link *peer, struct nk_link *there, struct nk_gone g[2]);
+/* After link del or unlease: remove nkctl's pins of the n devices gone and
+ * their routes in the tables of their namespaces; prints a "detached" list
+ * of what went. */
+void nk_redirect_forget(struct nk_ctx *ctx, const struct nk_gone *gone, size_t n);
 
 /* Kernel features: show kernel lists them; a command that needs one asks. */
 enum nk_feature {

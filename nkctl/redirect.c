@@ -1141,17 +1141,15 @@ static void forget_in(const char *dir, const struct nk_link *gone, bool own,
 	pin_dir_close(&d);
 }
 
-void nk_redirect_forget(struct nk_ctx *ctx, struct nk_ns *where, const struct nk_link *gone,
-			size_t n)
+/* The gone devices of namespace where, in its tables. */
+static void forget_ns(struct nk_ns *where, const struct nk_gone *gone, size_t n,
+		      struct removed_list *l)
 {
 	char root[ROOT_LEN], ns[NS_LEN], dir[DIR_LEN];
-	struct removed_list l = { 0 };
 	struct dirent *e;
 	DIR *dd = NULL;
 
-	if (!where && nk_ns_here(ctx, &where))
-		where = NULL;
-	if (where && !nk_bpffs_root(false, root, sizeof(root)) && !rt_ns_dir(where, root, ns))
+	if (!nk_bpffs_root(false, root, sizeof(root)) && !rt_ns_dir(where, root, ns))
 		dd = opendir(ns);
 	while (dd && (e = readdir(dd))) {
 		int ifindex;
@@ -1160,13 +1158,28 @@ void nk_redirect_forget(struct nk_ctx *ctx, struct nk_ns *where, const struct nk
 		if (sscanf(e->d_name, "dev%d", &ifindex) != 1)
 			continue;
 		for (size_t i = 0; i < n; i++)
-			own |= gone[i].ifindex == ifindex;
+			own |= gone[i].ns == where && gone[i].link->ifindex == ifindex;
 		snprintf(dir, sizeof(dir), "%s/%.24s", ns, e->d_name);
 		for (size_t i = 0; i < n; i++)
-			forget_in(dir, &gone[i], own, &l);
+			if (gone[i].ns == where)
+				forget_in(dir, gone[i].link, own, l);
 	}
 	if (dd)
 		closedir(dd);
+}
+
+void nk_redirect_forget(struct nk_ctx *ctx, const struct nk_gone *gone, size_t n)
+{
+	struct removed_list l = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		bool done = false;
+
+		for (size_t j = 0; j < i; j++)
+			done |= gone[j].ns == gone[i].ns;
+		if (!done && gone[i].ns)
+			forget_ns(gone[i].ns, gone, n, &l);
+	}
 	out_arr_open(&ctx->out, "detached");
 	print_removed(&ctx->out, "detached", &l);
 	out_arr_close(&ctx->out);

@@ -118,7 +118,12 @@ expect_eq "$OUT" '{"unleased":[],"deleted":[],"detached":[]}' "same shape when n
 expect_error 4 "unlease a pair side refuses" -n "$POD" unlease dev nkp
 expect_match "$ERR" 'one side of a netkit pair' "explains the pair would go"
 expect_error 4 "unlease from the NIC queue of a pair refuses" -n "$HOST" unlease from "$SIM" queue 0
+# The holder nkp is in the pod; its primary nkh, here, is a NIC route's
+# target: it goes with the pair, so its route goes too.
+expect_rc 0 "a route on the NIC to the pair's primary" -n "$HOST" redirect attach dev "$SIM" to nkh prefix 10.31.0.0/24
 expect_rc 0 "unlease by NIC queue with force" -n "$HOST" -j unlease from "$SIM" queue 0 force
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.detached[] | [.ifname, [.routes[] | .target.ifname, .prefixes]]]')" \
+	"[[\"$SIM\",[\"nkh\",[\"10.31.0.0/24\"]]]]" "the primary's route in its own namespace went with it"
 expect_eq "$(printf '%s' "$OUT" | jq -r '.deleted[0].ifname')" nkp "the holder found through netns-id"
 expect_eq "$(lease_of "$HOST" "$SIM" 0)" null "NIC queue 0 is free again"
 $NLPROBE -n "$HOST" link nkh > /dev/null 2>&1 && fail "the primary went with its peer"
