@@ -45,7 +45,7 @@ nk -n "$NIC" link add nkc type single rxqueues 5
 expect_eq "$RC" 0 "a lease holder with room for four queues"
 expect_rc 0 "lease queues 4-7 with steer dst 10.10.2.9" -n "$NIC" -j lease dev nkc from "$SN" queue 4-7 steer dst 10.10.2.9
 expect_eq "$ERR" "" "no warning where contexts exist"
-expect_eq "$(printf '%s' "$OUT" | jq -c '[.leases[] | [.id, [.rules[] | .["dst-ip"]]]]')" \
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.leases[] | [.id, [.rules[] | .dst]]]')" \
 	'[[4,["10.10.2.9"]],[5,["10.10.2.9"]],[6,["10.10.2.9"]],[7,["10.10.2.9"]]]' \
 	"lease -j: each leased queue lists the rule steering into its context"
 expect_eq "$(contexts)" "[[4,5,6,7]]" "one RSS context over exactly the leased queues"
