@@ -504,11 +504,10 @@ static int pick_from_pool(struct nk_ctx *ctx, struct lease_job *j, const struct 
 		nfree += queue_free(nic_rx_queue(j, j->pool[i]));
 	if (nfree < want)
 		return pool_busy(ctx, j, a, nfree);
-	/* The lowest ids, in whatever order the pool was written. */
-	for (uint32_t id = 0; j->n < want && id < NK_MAX_QUEUES; id++)
-		for (size_t i = 0; i < j->npool; i++)
-			if (j->pool[i] == id && queue_free(nic_rx_queue(j, id)))
-				j->ids[j->n++] = id;
+	/* The lowest ids: the parsed list is ascending. */
+	for (size_t i = 0; i < j->npool && j->n < want; i++)
+		if (queue_free(nic_rx_queue(j, j->pool[i])))
+			j->ids[j->n++] = j->pool[i];
 	return 0;
 }
 
@@ -535,10 +534,10 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 	int32_t nsid = -1;
 	int ret = 0;
 
-	/* What ended leases left on a NIC goes first: a rule of a lease gone
-	 * with its pod's namespace must not steer into this one. */
-	if (nic_side)
-		ret = nk_nic_unlease_stale(ctx);
+	/* What ended leases left on a NIC goes first, also before a lease
+	 * without a NIC side: a rule of a lease gone with its pod's namespace
+	 * must not steer into this one's queues. */
+	ret = nk_nic_unlease_stale(ctx);
 	if (!ret)
 		ret = load_devices(ctx, j, a);
 	if (!ret && a->pool)
@@ -699,12 +698,12 @@ static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *
 	if (rtnl_link_del(rt, l->ifindex, &err))
 		return nk_error_nl(&err, "cannot delete \"%s\"", l->ifname);
 	/* The NIC side the lease brought goes with it, once the leases have
-	 * ended: its rules, and the queues it reserved. */
+	 * ended: its rules, and the queues it reserved. The leases ended
+	 * either way: they are printed even when that fails (its error says
+	 * what; the next nkctl command on the NIC finishes it). */
 	ret = nk_nic_unlease_stale(ctx);
-	if (ret)
-		return ret;
 	print_unleased(ctx, ended, l, has_peer ? &peer : NULL, gone, ngone);
-	return NK_EXIT_OK;
+	return ret;
 }
 
 /*

@@ -9,6 +9,7 @@
 #include "compat.h"
 #include "netkit.h"
 #include "netns.h"
+#include "nicsvc.h"
 #include "show.h"
 
 /* ---- link add ---- */
@@ -407,7 +408,9 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 	out_text(&ctx->out, "\n");
 	nk_redirect_forget(ctx, gone, ngone);
 	out_end(&ctx->out);
-	return NK_EXIT_OK;
+	/* A lease holder's leases ended with it: their NIC side (rules,
+	 * reservation, RSS context) goes too, as with unlease. */
+	return nk_nic_unlease_stale(ctx);
 }
 
 /* ---- link show ---- */

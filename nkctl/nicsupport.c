@@ -73,6 +73,7 @@ static void print_contexts(struct out *o, const struct nk_nic_support *s)
 		for (size_t k = 0; k < c->nqueues; k++)
 			out_uint(o, NULL, k ? ",%llu" : " %llu", c->queues[k]);
 		out_arr_close(o);
+		out_flag(o, "more-queues", " (and more)", c->more_queues);
 		out_text(o, "\n");
 		out_obj_close(o);
 	}
@@ -96,7 +97,7 @@ void nk_nic_support_print(struct out *o, const struct nk_nic_support *s)
 	}
 	out_bool(o, "rss-set", ", RSS set %s", s->rss_set);
 	out_uint(o, "indir-size", " (table of %llu)", s->indir_size);
-	out_bool(o, "rss-contexts", ", RSS contexts %s\n", s->rss_contexts);
+	out_bool(o, "contexts", ", RSS contexts %s\n", s->rss_contexts);
 	out_obj_close(o);
 	print_contexts(o, s);
 }

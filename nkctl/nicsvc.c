@@ -437,6 +437,23 @@ static int delete_recorded_rule(struct nic_job *j, int fd, uint32_t id)
 	return 0;
 }
 
+/* The lease's RSS context, after its rules (the kernel keeps a context a
+ * rule names); one already gone is fine. */
+static int drop_context(struct nic_job *j, struct nk_nic_lease *l)
+{
+	struct nl_err err;
+	int ret;
+
+	if (!l->rss_context)
+		return 0;
+	ret = ethtool_rss_ctx_delete(j->et, j->fam, j->link.ifindex, l->rss_context, &err);
+	if (ret && ret != -ENOENT)
+		return nk_error_nl(&err, "cannot delete RSS context %u of %s", l->rss_context,
+				   j->link.ifname);
+	l->rss_context = 0;
+	return 0;
+}
+
 /* Release of everything: nkctl's rules go too, and the leases' records. */
 static int drop_rules(struct nic_job *j)
 {
@@ -447,7 +464,10 @@ static int drop_rules(struct nic_job *j)
 		if (!ret)
 			ret = save_state(j);
 	}
-	j->st.nleases = 0;
+	for (size_t k = 0; k < j->st.nleases && !ret; k++)
+		ret = drop_context(j, &j->st.leases[k]);
+	if (!ret)
+		j->st.nleases = 0;
 	return ret;
 }
 
@@ -630,7 +650,7 @@ int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules
 		j->st.have_pending = true;
 		ret = save_state(j);
 		if (!ret && (ret = ethtool_ntuple_add(fd, j->link.ifname, &rules[i])))
-			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s %s %llu",
+			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s %s %llu (the lease stands: run the command again to retry, or unlease)",
 					      nk_flow_is_v6(rules[i].flow_type) ? "IPv6" : "IPv4",
 					      j->link.ifname, rules[i].rss_context ? "RSS context" : "queue",
 					      rules[i].rss_context ? (unsigned long long)rules[i].rss_context :
@@ -653,17 +673,10 @@ static int undo_lease(struct nic_job *j, struct nk_nic_lease *l)
 		/* forgotten from l too */
 		ret = delete_recorded_rule(j, fd, l->rules[l->nrules - 1]);
 	}
-	/* the context after its rules: the kernel keeps one a rule names */
-	if (!ret && l->rss_context) {
-		struct nl_err err;
-
-		ret = ethtool_rss_ctx_delete(j->et, j->fam, j->link.ifindex, l->rss_context, &err);
-		if (ret && ret != -ENOENT)
-			return nk_error_nl(&err, "cannot delete RSS context %u of %s", l->rss_context,
-					   j->link.ifname);
-		ret = 0;
-		l->rss_context = 0;
-	}
+	if (!ret)
+		ret = drop_context(j, l);
+	if (ret)
+		return ret;
 	for (size_t i = 0; i < l->nqueues; i++)
 		if (!nk_nic_state_lease_holds(&j->st, l, l->queues[i]))
 			drop[ndrop++] = l->queues[i];
@@ -791,6 +804,43 @@ static bool names_holder(struct nk_ns *ns, int ifindex, const struct nk_nic_leas
 	       !lease_ended(ns, ifindex, l);
 }
 
+static bool record_leases(const struct nk_nic_lease *l, uint32_t q)
+{
+	for (size_t k = 0; k < l->nleased; k++)
+		if (l->leased[k] == q)
+			return true;
+	return false;
+}
+
+/* The reachable namespace other than hns where a live lease of record l is
+ * held now (its holder was moved there), or NULL. A namespace on its way out
+ * is not reachable by name, so its leases are waited for, not reported. */
+static struct nk_ns *lease_moved_to(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
+				    const struct nk_nic_lease *l, const struct nk_ns *hns)
+{
+	const struct genl_family *fam;
+	struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
+	struct nk_queue_list q = { 0 };
+	struct nk_ns *where = NULL;
+	struct nl_err err;
+
+	if (!s || netdev_queue_dump(s, fam, ifindex, &q, &err))
+		return NULL;
+	for (size_t i = 0; i < q.n && !where; i++) {
+		const struct nk_queue *e = &q.v[i];
+
+		if (e->type != NK_NETDEV_QUEUE_TYPE_RX || !lease_lives(e) ||
+		    !record_leases(l, e->id))
+			continue;
+		where = (e->have & QUEUE_HAVE_LEASE_NETNS_ID) ?
+			nk_ns_by_nsid(ctx, ns, e->lease_netns_id) : ns;
+		if (where && nk_ns_is(where, hns->dev, hns->ino))
+			where = NULL;
+	}
+	nk_queue_list_free(&q);
+	return where;
+}
+
 /* Is st the state of the NIC at ifindex of ns (not a stranger's record at a
  * reused namespace inode or ifindex, which the sweep leaves alone)? */
 static bool state_of_nic_there(struct nk_ns *ns, int ifindex, const struct nk_nic_state *st)
@@ -800,6 +850,21 @@ static bool state_of_nic_there(struct nk_ns *ns, int ifindex, const struct nk_ni
 
 	return rt && !nk_link_lookup(rt, NULL, ifindex, &link, NULL, true) &&
 	       nk_nic_state_is_of(st, &link);
+}
+
+/* A live lease names the holder that is not in hns: either its namespace
+ * is being deleted (wait: *named) or it was moved to a namespace that lives
+ * on (say where, exit 3: waiting would not end it). */
+static int holder_moved(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
+			const struct nk_nic_lease *l, const struct nk_ns *hns, bool *named)
+{
+	struct nk_ns *where = lease_moved_to(ctx, ns, ifindex, l, hns);
+
+	*named = true;
+	if (!where)
+		return 0;
+	return nk_error(NK_EXIT_NOTFOUND, "\"%s\" holds its leases in %s now, not in %s: run it there",
+			l->name, nk_ns_name(where), nk_ns_name(hns));
 }
 
 /* Every NIC state file: undo the records of leases that ended. With holder,
@@ -838,7 +903,7 @@ static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const ch
 				if (l->nleased && lease_ended(all[i], ifindex, l))
 					ret = unlease_nic(ctx, all[i], ifindex, l->leased[0]);
 				else if (named && names_holder(all[i], ifindex, l, hns, holder))
-					*named = true;
+					ret = holder_moved(ctx, all[i], ifindex, l, hns, named);
 			}
 			if (!ret && st->saved && !st->nreserved && !st->nleases)
 				ret = resume_release(ctx, all[i], ifindex);
@@ -873,6 +938,15 @@ int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char 
 	return ret;
 }
 
+/* Does rule r bring traffic to queue q of lease l: to the queue itself, or
+ * into the lease's RSS context (action 0 is an offset into it)? */
+static bool steers_into(const struct nk_ntuple *r, const struct nk_nic_lease *l, uint32_t q)
+{
+	if (r->rss_context)
+		return l->rss_context && r->rss_context == l->rss_context;
+	return r->action == q;
+}
+
 bool nk_nic_lease_info(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32_t q,
 		       struct nk_lease_nic *out)
 {
@@ -896,7 +970,7 @@ bool nk_nic_lease_info(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32
 		l = nk_nic_state_lease(&j->st, q);
 	for (size_t i = 0; l && i < j->rules.n && out->nrules < NK_LEASE_NIC_RULES; i++)
 		for (size_t k = 0; k < l->nrules; k++)
-			if (l->rules[k] == j->rules.v[i].id && j->rules.v[i].action == q)
+			if (l->rules[k] == j->rules.v[i].id && steers_into(&j->rules.v[i], l, q))
 				out->rules[out->nrules++] = j->rules.v[i];
 out:
 	nk_nic_job_free(j);

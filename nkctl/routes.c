@@ -329,8 +329,9 @@ int table_open(const char *dir, uint32_t hook, struct table *t)
 	}
 	t->defunct = t->link.ifindex == 0;
 	t->action = prog_action(t->link.prog_id);
-	if (t->fd[PIN_INFO] >= 0)
-		bpf_map_lookup_elem(t->fd[PIN_INFO], &key, &t->info);
+	/* A table without its info record is shown by ifindex (info zeroed). */
+	if (t->fd[PIN_INFO] >= 0 && bpf_map_lookup_elem(t->fd[PIN_INFO], &key, &t->info))
+		memset(&t->info, 0, sizeof(t->info));
 	return 0;
 }
 
@@ -440,7 +441,10 @@ static int table_create(struct nk_ctx *ctx, const struct nk_link *dev, uint32_t 
 	skel = prog_load(action, NULL);
 	if (!skel)
 		return NK_EXIT_FAIL;
-	bpf_map_update_elem(bpf_map__fd(skel->maps.nk_info), &key, &info, BPF_ANY);
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.nk_info), &key, &info, BPF_ANY)) {
+		ret = nk_error_errno(errno, "cannot record the table's device");
+		goto out;
+	}
 	ret = pin_maps(skel, dir, hook);
 	if (ret)
 		goto out;
@@ -564,8 +568,12 @@ int targets_list(const struct table *t, struct nk_target **v, size_t *n)
 		if (*n == cap) {
 			struct nk_target *nv = realloc(*v, (cap = cap ? 2 * cap : 8) * sizeof(**v));
 
-			if (!nv)
+			if (!nv) {
+				free(*v);
+				*v = NULL;
+				*n = 0;
 				return -ENOMEM;
+			}
 			*v = nv;
 		}
 		if (target_get(t, key, &(*v)[*n]) == 0)

@@ -104,6 +104,8 @@ struct nk_session {
 	struct child c;
 	FILE *out;
 	char err[512];
+	char pend[4096];	/* stderr read but not yet matched to a reply */
+	size_t npend;
 	bool dead;
 };
 int nks_start(struct nk_session *s, const char *nkctl);

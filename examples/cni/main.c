@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* nkctl-cni: the CNI protocol's side: environment, configuration, VERSION,
  * error objects, and the command's dispatch (README.md beside this file). */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -83,6 +84,14 @@ static void read_conf(struct plugin *p)
 		p->ipam_type = conf_str(p, ipam, "type");
 }
 
+/* Values that become words of nkctl's -batch lines: a blank, quote or
+ * newline would split a word or start another command. */
+static void need_batch_word(const struct plugin *p, int code, const char *what, const char *v)
+{
+	if (v && (!*v || strpbrk(v, " \t\n\r\"'\\#")))
+		cni_fail(p, code, "%s \"%s\" must be one word without blanks, quotes or '#'", what, v);
+}
+
 static const char *need_env(const struct plugin *p, const char *name)
 {
 	const char *v = getenv(name);
@@ -124,8 +133,13 @@ int main(void)
 {
 	struct plugin p = { 0 };
 	char nkctl[4096];
-	char *text = child_read_all(0);
+	char *text;
 	int ret;
+
+	/* nkctl or the IPAM plugin dying must come back as EPIPE and a CNI
+	 * error object (and DEL's teardown), not kill the plugin silently. */
+	signal(SIGPIPE, SIG_IGN);
+	text = child_read_all(0);
 
 	p.conf_text = text;
 	p.conf = text && *text ? json_tokener_parse(text) : NULL;
@@ -152,6 +166,10 @@ int main(void)
 		cni_fail(&p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
 	if (!p.ipam_type)
 		cni_fail(&p, CNI_ERR_CONFIG, "the configuration needs \"ipam\" (for example host-local)");
+	need_batch_word(&p, CNI_ERR_CONFIG, "\"nic\"", p.nic);
+	need_batch_word(&p, CNI_ERR_CONFIG, "\"queues\"", p.queues);
+	need_batch_word(&p, CNI_ERR_ENV, "CNI_NETNS", p.netns);
+	need_batch_word(&p, CNI_ERR_ENV, "CNI_IFNAME", p.ifname);
 	derive_names(&p);
 	find_nkctl(&p, nkctl, sizeof(nkctl));
 	if (!strcmp(p.command, "ADD"))

@@ -51,22 +51,46 @@ int nks_send(struct nk_session *s, const char *fmt, ...)
 }
 
 /* nkctl's last "Error: ..." line, without the prefix, into s->err. */
+/* Moves the first whole "Error: " line of s->pend into s->err and drops
+ * it with what came before it; false if there is none yet. */
+static bool take_error(struct nk_session *s)
+{
+	char *line = s->pend, *end = s->pend + s->npend, *nl;
+
+	while ((nl = memchr(line, '\n', (size_t)(end - line)))) {
+		bool hit = !strncmp(line, "Error: ", 7);
+
+		*nl = '\0';
+		if (hit)
+			snprintf(s->err, sizeof(s->err), "%s", line + 7);
+		line = nl + 1;
+		if (hit) {
+			s->npend = (size_t)(end - line);
+			memmove(s->pend, line, s->npend);
+			return true;
+		}
+	}
+	s->npend = (size_t)(end - line);
+	memmove(s->pend, line, s->npend);
+	return false;
+}
+
+/* A failed reply's message: nkctl may have run several commands of the
+ * batch before their replies are read, so stderr can hold the messages of
+ * later commands too; each failed reply takes the first one left. */
 static void read_error(struct nk_session *s)
 {
-	char buf[4096], *line, *next;
-	ssize_t n = read(s->c.err, buf, sizeof(buf) - 1);
+	ssize_t n;
 
-	if (n <= 0) {
-		snprintf(s->err, sizeof(s->err), "nkctl failed without a message");
-		return;
-	}
-	buf[n] = '\0';
-	for (line = buf; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (!strncmp(line, "Error: ", 7))
-			snprintf(s->err, sizeof(s->err), "%s", line + 7);
+	while (!take_error(s)) {
+		if (s->npend == sizeof(s->pend))
+			s->npend = 0;	/* a line longer than the buffer: drop it */
+		n = read(s->c.err, s->pend + s->npend, sizeof(s->pend) - s->npend);
+		if (n <= 0) {
+			snprintf(s->err, sizeof(s->err), "nkctl failed without a message");
+			return;
+		}
+		s->npend += (size_t)n;
 	}
 }
 

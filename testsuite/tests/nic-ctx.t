@@ -45,6 +45,9 @@ nk -n "$NIC" link add nkc type single rxqueues 5
 expect_eq "$RC" 0 "a lease holder with room for four queues"
 expect_rc 0 "lease queues 4-7 with steer dst 10.10.2.9" -n "$NIC" -j lease dev nkc from "$SN" queue 4-7 steer dst 10.10.2.9
 expect_eq "$ERR" "" "no warning where contexts exist"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.leases[] | [.id, [.rules[] | .dst]]]')" \
+	'[[4,["10.10.2.9"]],[5,["10.10.2.9"]],[6,["10.10.2.9"]],[7,["10.10.2.9"]]]' \
+	"lease -j: each leased queue lists the rule steering into its context"
 expect_eq "$(contexts)" "[[4,5,6,7]]" "one RSS context over exactly the leased queues"
 ctx=$($NLPROBE -n "$NIC" rss-contexts "$ip_n" | jq '.[0].context')
 expect_eq "$($NLPROBE -n "$NIC" ntuple "$SN" | jq -c '[.rules[] | [.["dst-ip"], .context, .action]]')" \
@@ -69,4 +72,29 @@ expect_rc 0 "lease 4-7 steer on a NIC without contexts" -n "$NIC" lease dev nkc 
 expect_match "$ERR" "no RSS contexts.*queue 4" "a warning says the flows go to queue 4 only"
 expect_eq "$($NLPROBE -n "$NIC" ntuple "$SN" | jq -c '[.rules[] | .action]')" "[4]" "the rule steers to queue 4"
 expect_rc 0 "unlease" -n "$NIC" unlease dev nkc
+
+# A holder deleted with link del takes its lease's NIC side along: rule,
+# reservation and context.
+echo 1 > "$pdir/rss_contexts"
+nk -n "$NIC" link add nkc type single rxqueues 5
+expect_rc 0 "lease 4-7 steer again" -n "$NIC" lease dev nkc from "$SN" queue 4-7 reserve steer dst 10.10.2.9
+expect_eq "$(contexts)" "[[4,5,6,7]]" "a context over 4-7"
+expect_rc 0 "link del of the holder" -n "$NIC" link del nkc
+expect_eq "$(contexts)" "[]" "link del: no context left"
+expect_eq "$($NLPROBE -n "$NIC" ntuple "$SN" | jq .count)" 0 "link del: no rule left"
+expect_eq "$($NLPROBE -n "$NIC" rss "$ip_n" | jq -c .indir)" "$before" "link del: the main table is as before"
+
+# A holder moved to another namespace that lives on: unlease in the old one
+# says where it is at once instead of waiting for the lease to end.
+ns_new MOVED
+nk -n "$NIC" link add nkc type single rxqueues 5
+expect_rc 0 "lease 4-7 steer" -n "$NIC" lease dev nkc from "$SN" queue 4-7 steer dst 10.10.2.9
+ip -n "$NIC" link set nkc netns "$MOVED"
+t0=$(date +%s)
+expect_rc 3 "unlease of a holder moved away" -n "$NIC" unlease dev nkc
+expect_match "$ERR" "in $MOVED now" "the error names the namespace it lives in"
+expect_eq "$(( $(date +%s) - t0 < 15 ))" 1 "without waiting for the lease to end"
+expect_rc 0 "unlease where it lives" -n "$MOVED" unlease dev nkc
+expect_eq "$(contexts)" "[]" "that unlease removed the context"
+expect_eq "$($NLPROBE -n "$NIC" ntuple "$SN" | jq .count)" 0 "and the rule"
 done_testing

@@ -107,12 +107,12 @@ expect_eq "$($NLPROBE -n "$HOST" rings "$lidx" | jq -r '."tcp-data-split"')" off
 
 # ---- nic show states what the driver supports
 expect_rc 0 "nic show" -n "$HOST" -j nic show dev "$LOC"
-expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].support | [.driver, .["queue-lease"], .ntuple, .["ntuple-locations"], .["ntuple-size"], .["indir-size"], .["rss-contexts"], .["rx-gro-hw"]]')" \
+expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].support | [.driver, .["queue-lease"], .ntuple, .["ntuple-locations"], .["ntuple-size"], .["indir-size"], .contexts, .["rx-gro-hw"]]')" \
 	'["netdevsim",true,true,"nkctl",32,2048,false,true]' "the personalities as nic show states them"
 pers "$SIM_ID" rss_contexts
 ip netns exec "$HOST" ethtool -X "$SIM" context new start 1 equal 3 > /dev/null || fail "context new"
 expect_rc 0 "nic show" -n "$HOST" -j nic show dev "$SIM"
-expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0] | [.support["rss-contexts"], .support["ntuple-locations"], [.["rss-contexts"][] | .queues]]')" \
+expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0] | [.support.contexts, .support["ntuple-locations"], [.["rss-contexts"][] | .queues]]')" \
 	'[true,"driver",[[1,2,3]]]' "contexts: supported and listed with their queues"
 ip netns exec "$HOST" ethtool -X "$SIM" context "$($NLPROBE -n "$HOST" rss-contexts "$idx" | jq '.[0].context')" delete
 pers "$SIM_ID" rss_contexts 0
