@@ -4,16 +4,23 @@
 # (build/helpers/nkctl-cni, with a queue lease and steering per pod) against
 # the reference ptp plugin, both with host-local IPAM, run the way a runtime
 # runs a plugin (configuration on stdin, CNI_* in the environment), with 1 and
-# with 30 other pods of the same plugin present. Target: ADD <= 2x and DEL <=
-# 2x ptp's. Needs a kernel with netkit and netdevsim: run it in the VM,
-#   testsuite/vm/vm run -- bench/cni.sh [ROUNDS]
-# ROUNDS (default 5) ADD/DEL pairs are timed at each step.
+# with 30 other pods of each plugin present. Target: ADD <= 2x and DEL <= 2x
+# ptp's. Needs a kernel with netkit and netdevsim: run it in the VM,
+#   testsuite/vm/vm run -- bench/cni.sh [PAIRS]
+# The VM shares its host with other work, so single timings swing by 2x:
+# the two plugins are timed in PAIRS (default 15) interleaved pairs at each
+# step (ADD of one, ADD of the other, DEL, DEL; which one goes first
+# alternates), and the figure is the median of the per-pair ratios, with
+# the lowest, the quartiles and the highest ratio as its spread.
+# NKCTL_BENCH_STRACE=DIR: also one ADD and one DEL of each plugin under
+# `strace -f -tt -T` at each step, kept in DIR (to see where the time goes).
 set -eu
-R=${1:-5}
+R=${1:-15}
 top=$(cd "$(dirname "$0")/.." && pwd)
 NKCTL=${NKCTL:-$top/build/nkctl}
 PLUGIN_DIR=${NKCTL_HELPERS:-$top/build/helpers}
 CNI_BIN=/usr/lib/cni
+STRACE_DIR=${NKCTL_BENCH_STRACE:-}
 [ "$(id -u)" = 0 ] || { echo "bench/cni.sh: needs root" >&2; exit 1; }
 for f in "$NKCTL" "$PLUGIN_DIR/nkctl-cni" "$CNI_BIN/ptp" "$CNI_BIN/host-local"; do
 	[ -x "$f" ] || { echo "bench/cni.sh: no $f (make; containernetworking-plugins)" >&2; exit 1; }
@@ -51,16 +58,17 @@ cat > "$TMP/ptp.json" <<EOF
  "ipam": {"type": "host-local", "dataDir": "$TMP/ipam", "ranges": [[{"subnet": "10.31.0.0/16", "gateway": "10.31.0.1"}]]}}
 EOF
 
-# run PLUGIN COMMAND ID NETNS: the plugin as a runtime runs it, in HOST;
-# its wall time in ms in MS.
+# run PLUGIN COMMAND ID NETNS [WRAPPER...]: the plugin as a runtime runs it,
+# in HOST; its wall time in ms in MS.
 run() {
-	local t0 t1
+	local t0 t1 plugin=$1 cmd=$2 id=$3 ns=$4
+	shift 4
 	t0=$EPOCHREALTIME
-	CNI_COMMAND=$2 CNI_CONTAINERID=$3 CNI_NETNS=/run/netns/$4 CNI_IFNAME=eth0 \
-		CNI_PATH=$TMP/bin NKCTL=$NKCTL nsenter --net="/run/netns/$HOST" "$TMP/bin/$1" \
-		< "$TMP/$1.json" > "$TMP/out" || { echo "$1 $2 $3 failed: $(cat "$TMP/out")" >&2; exit 1; }
+	CNI_COMMAND=$cmd CNI_CONTAINERID=$id CNI_NETNS=/run/netns/$ns CNI_IFNAME=eth0 \
+		CNI_PATH=$TMP/bin NKCTL=$NKCTL nsenter --net="/run/netns/$HOST" "$@" "$TMP/bin/$plugin" \
+		< "$TMP/$plugin.json" > "$TMP/out" || { echo "$plugin $cmd $id failed: $(cat "$TMP/out")" >&2; exit 1; }
 	t1=$EPOCHREALTIME
-	MS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", (b - a) * 1000 }')
+	MS=$(((${t1/./} - ${t0/./}) / 1000))
 }
 
 pod_ns() { # pod_ns N: namespace number N (made once)
@@ -77,31 +85,63 @@ present() {
 	COUNT[$1]=$2
 }
 
-# measure PLUGIN: R rounds of ADD then DEL of one more pod; mean ms in ADD, DEL.
-measure() {
-	local add=0 del=0
-	pod_ns "$1-m"
-	for ((k = 0; k < R; k++)); do
-		run "$1" ADD "m$k" "$NS"; add=$((add + MS))
-		run "$1" DEL "m$k" "$NS"; del=$((del + MS))
+# pair COMMAND K: COMMAND of pod mK with both plugins, the first one
+# alternating with K; each one's ms in T[plugin].
+pair() {
+	local order=(ptp nkctl-cni) p
+	((K % 2)) && order=(nkctl-cni ptp)
+	for p in "${order[@]}"; do
+		pod_ns "$p-m"
+		run "$p" "$1" "m$K" "$NS"
+		T[$p]=$MS
 	done
-	ADD=$((add / R)) DEL=$((del / R))
 }
 
-declare -A COUNT
-echo "per pod, mean of $R ADD/DEL pairs, host-local IPAM for both:"
+# spread FILE: "median M (min A, quartiles B-C, max D)" of the numbers in FILE.
+spread() {
+	sort -g "$1" | awk '{ v[NR] = $1 }
+	function q(f,  i) { i = 1 + (NR - 1) * f; return v[int(i)] + (i - int(i)) * (v[int(i) + 1] - v[int(i)]) }
+	END { printf "median %.2fx (min %.2f, quartiles %.2f-%.2f, max %.2f)", q(0.5), v[1], q(0.25), q(0.75), v[NR] }'
+}
+
+# median FILE: the median of the numbers in FILE.
+median() {
+	sort -g "$1" | awk '{ v[NR] = $1 } END { printf "%.0f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# strace_step N: one ADD and DEL of each plugin under strace into STRACE_DIR.
+strace_step() {
+	local p
+	for p in ptp nkctl-cni; do
+		pod_ns "$p-m"
+		run "$p" ADD s "$NS" strace -f -tt -T -o "$STRACE_DIR/$p-add-$1.txt"
+		run "$p" DEL s "$NS" strace -f -tt -T -o "$STRACE_DIR/$p-del-$1.txt"
+	done
+}
+
+declare -A COUNT T
+echo "per pod, $R interleaved pairs (ptp, nkctl-cni) at each step, host-local IPAM for both;"
+echo "ratio = nkctl-cni / ptp wall time of one pair:"
 for n in 1 30; do
 	present ptp "$n"
 	present nkctl-cni "$n"
-	measure ptp
-	pa=$ADD pd=$DEL
-	measure nkctl-cni
-	awk -v n="$n" -v pa="$pa" -v pd="$pd" -v na="$ADD" -v nd="$DEL" 'BEGIN {
-		printf "%2d pods present: ADD nkctl-cni %5d ms, ptp %5d ms, ratio %.2fx;", n, na, pa, na / pa
-		printf " DEL nkctl-cni %5d ms, ptp %5d ms, ratio %.2fx\n", nd, pd, nd / pd
-	}'
+	: > "$TMP/add" && : > "$TMP/del"
+	for c in ptp nkctl-cni; do : > "$TMP/$c-add" && : > "$TMP/$c-del"; done
+	for ((K = 0; K < R; K++)); do
+		for c in ADD DEL; do
+			pair "$c"
+			echo "${T[ptp]}" >> "$TMP/ptp-${c,,}"
+			echo "${T[nkctl-cni]}" >> "$TMP/nkctl-cni-${c,,}"
+			awk -v a="${T[nkctl-cni]}" -v b="${T[ptp]}" 'BEGIN { print a / (b > 0 ? b : 1) }' >> "$TMP/${c,,}"
+		done
+	done
+	for c in add del; do
+		printf '%2d pods present: %s nkctl-cni %5d ms, ptp %5d ms (medians); ratio %s\n' "$n" \
+			"${c^^}" "$(median "$TMP/nkctl-cni-$c")" "$(median "$TMP/ptp-$c")" "$(spread "$TMP/$c")"
+	done
+	[ -z "$STRACE_DIR" ] || strace_step "$n"
 done
-echo "(target: both ratios <= 2x)"
+echo "(target: both medians <= 2x)"
 # The background pods go with their namespaces; DEL them for their leases,
 # routes and IPAM reservations first.
 for p in ptp nkctl-cni; do
