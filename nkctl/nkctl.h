@@ -86,6 +86,10 @@ int nk_ns_reachable(struct nk_ctx *ctx, struct nk_ns *const **list, size_t *n);
 struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid);
 /* The id viewer's namespace gives ns (-1: none yet). */
 int32_t nk_ns_nsid_of(struct nk_ns *viewer, const struct nk_ns *ns);
+/* The reachable namespace (dev, ino) in *ns, NULL when none is; every one
+ * is opened only when those opened already do not have it. An error is
+ * printed (the command's own namespace cannot be identified). */
+int nk_ns_find(struct nk_ctx *ctx, dev_t dev, ino_t ino, struct nk_ns **ns);
 /* Is ns the namespace (dev, ino) recorded elsewhere (state files)? */
 bool nk_ns_is(const struct nk_ns *ns, dev_t dev, ino_t ino);
 /* "this namespace" or its name, for messages. */
