@@ -203,6 +203,31 @@ int nk_ns_reachable(struct nk_ctx *ctx, struct nk_ns *const **list, size_t *n)
 	return 0;
 }
 
+/* The namespaces the command opened already are searched first: the one a
+ * state file names is nearly always the command's own, and opening every
+ * namespace under /run/netns costs a node with many pods dearly. */
+static struct nk_ns *ns_opened(struct nk_ctx *ctx, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < ctx->nns; i++)
+		if (nk_ns_is(ctx->ns[i], dev, ino))
+			return ctx->ns[i];
+	return NULL;
+}
+
+int nk_ns_find(struct nk_ctx *ctx, dev_t dev, ino_t ino, struct nk_ns **ns)
+{
+	struct nk_ns *const *all;
+	size_t n;
+	int ret = nk_ns_here(ctx, ns);
+
+	if (ret)
+		return ret;
+	*ns = ns_opened(ctx, dev, ino);
+	if (!*ns && !ctx->ns_enumerated && !(ret = nk_ns_reachable(ctx, &all, &n)))
+		*ns = ns_opened(ctx, dev, ino);
+	return ret;
+}
+
 int32_t nk_ns_nsid_of(struct nk_ns *viewer, const struct nk_ns *ns)
 {
 	struct nl_sock *s = nk_ns_try_rtnl(viewer);

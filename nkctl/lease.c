@@ -689,7 +689,7 @@ static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *
 			 const struct nk_link *l, const struct nk_lease_list *ended)
 {
 	struct nk_link peer = { 0 }, there;
-	struct nk_gone gone[2];
+	struct nk_gone gone[NK_GONE_MAX];
 	struct nl_err err;
 	bool has_peer = nk_peer_of(rt, l, &peer);
 	size_t ngone = nk_gone_of(ctx, hns, l, has_peer ? &peer : NULL, &there, gone);

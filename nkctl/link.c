@@ -374,7 +374,7 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 {
 	const struct name_args *a = args;
 	struct nk_link l, peer = { 0 }, there;
-	struct nk_gone gone[2];
+	struct nk_gone gone[NK_GONE_MAX];
 	struct nk_ns *here;
 	struct nl_sock *rt;
 	struct nl_err err;

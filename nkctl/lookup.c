@@ -43,7 +43,7 @@ bool nk_peer_of(struct nl_sock *s, const struct nk_link *l, struct nk_link *peer
 }
 
 size_t nk_gone_of(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *l,
-		  const struct nk_link *peer, struct nk_link *there, struct nk_gone g[2])
+		  const struct nk_link *peer, struct nk_link *there, struct nk_gone g[NK_GONE_MAX])
 {
 	struct nk_ns *pns;
 	struct nl_sock *rt;

@@ -872,42 +872,41 @@ static int holder_moved(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder,
 			   bool *named)
 {
-	struct nk_ns *const *all;
+	struct nk_ns *ns;
 	struct dirent *e;
-	size_t n;
 	DIR *d = opendir(NK_NIC_STATE_DIR);
 	int ret = 0;
 
 	if (!d)
 		return 0;
-	if (nk_ns_reachable(ctx, &all, &n) || (ret = nk_nic_hold(ctx))) {
+	if ((ret = nk_ns_here(ctx, &ns)) || (ret = nk_nic_hold(ctx))) {
 		closedir(d);
-		return ret ? ret : NK_EXIT_FAIL;
+		return ret;
 	}
 	while (!ret && (e = readdir(d))) {
 		unsigned long long dev, ino;
 		struct nk_nic_state *st;
 		int ifindex;
 
-		if (!state_name(e->d_name, &dev, &ino, &ifindex))
+		if (!state_name(e->d_name, &dev, &ino, &ifindex) ||
+		    (ret = nk_ns_find(ctx, (dev_t)dev, (ino_t)ino, &ns)) || !ns)
 			continue;
 		st = malloc(sizeof(*st));
-		for (size_t i = 0; st && i < n && !ret; i++) {
-			if (!nk_ns_is(all[i], (dev_t)dev, (ino_t)ino) ||
-			    nk_nic_state_load_at(all[i], ifindex, st) || !st->exists ||
-			    !state_of_nic_there(all[i], ifindex, st))
-				continue;
-			for (size_t k = 0; k < st->nleases && !ret; k++) {
-				const struct nk_nic_lease *l = &st->leases[k];
-
-				if (l->nleased && lease_ended(all[i], ifindex, l))
-					ret = unlease_nic(ctx, all[i], ifindex, l->leased[0]);
-				else if (named && names_holder(all[i], ifindex, l, hns, holder))
-					ret = holder_moved(ctx, all[i], ifindex, l, hns, named);
-			}
-			if (!ret && st->saved && !st->nreserved && !st->nleases)
-				ret = resume_release(ctx, all[i], ifindex);
+		if (!st || nk_nic_state_load_at(ns, ifindex, st) || !st->exists ||
+		    !state_of_nic_there(ns, ifindex, st)) {
+			free(st);
+			continue;
 		}
+		for (size_t k = 0; k < st->nleases && !ret; k++) {
+			const struct nk_nic_lease *l = &st->leases[k];
+
+			if (l->nleased && lease_ended(ns, ifindex, l))
+				ret = unlease_nic(ctx, ns, ifindex, l->leased[0]);
+			else if (named && names_holder(ns, ifindex, l, hns, holder))
+				ret = holder_moved(ctx, ns, ifindex, l, hns, named);
+		}
+		if (!ret && st->saved && !st->nreserved && !st->nleases)
+			ret = resume_release(ctx, ns, ifindex);
 		free(st);
 	}
 	nk_nic_unhold(ctx);

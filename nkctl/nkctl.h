@@ -86,6 +86,10 @@ int nk_ns_reachable(struct nk_ctx *ctx, struct nk_ns *const **list, size_t *n);
 struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid);
 /* The id viewer's namespace gives ns (-1: none yet). */
 int32_t nk_ns_nsid_of(struct nk_ns *viewer, const struct nk_ns *ns);
+/* The reachable namespace (dev, ino) in *ns, NULL when none is; every one
+ * is opened only when those opened already do not have it. An error is
+ * printed (the command's own namespace cannot be identified). */
+int nk_ns_find(struct nk_ctx *ctx, dev_t dev, ino_t ino, struct nk_ns **ns);
 /* Is ns the namespace (dev, ino) recorded elsewhere (state files)? */
 bool nk_ns_is(const struct nk_ns *ns, dev_t dev, ino_t ino);
 /* "this namespace" or its name, for messages. */
@@ -176,6 +180,7 @@ uint32_t nk_redirect_route(struct nk_ctx *ctx, int ifindex, uint32_t hook,
 			   const struct nk_prefix *addr, uint8_t *len);
 void nk_format_prefix(const struct nk_prefix *p, char *buf, size_t len);
 /* A device that is deleted, in the namespace it is in. */
+#define NK_GONE_MAX 2   /* a device and its peer */
 struct nk_gone {
 	struct nk_ns *ns;
 	const struct nk_link *link;
@@ -185,7 +190,7 @@ struct nk_gone {
  * its own namespace when that is another one nkctl reaches. Returns how
  * many. */
 size_t nk_gone_of(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *l,
-		  const struct nk_link *peer, struct nk_link *there, struct nk_gone g[2]);
+		  const struct nk_link *peer, struct nk_link *there, struct nk_gone g[NK_GONE_MAX]);
 /* After link del or unlease: remove nkctl's pins of the n devices gone and
  * their routes in the tables of their namespaces; prints a "detached" list
  * of what went. */

@@ -1117,26 +1117,93 @@ static int cmd_redirect_prune(struct nk_ctx *ctx, const void *args)
 
 /* ---- link del ---- */
 
-/* gone's routes in the tables of one device directory (its own: all). */
-static void forget_in(const char *dir, const struct nk_link *gone, bool own,
+enum { HOOKS_MAX = 8 };
+
+/* Which pins of each hook's table the locked directory dir holds (bit
+ * 1 << PIN_*), from one listing, so that a hook without a table costs no
+ * failed opens; false when it cannot be listed. */
+static bool pins_held(const char *dir, unsigned int have[HOOKS_MAX])
+{
+	char pin[PIN_LEN];
+	struct dirent *e;
+	DIR *dd;
+	size_t k;
+
+	for (k = 0; k < HOOKS_MAX; k++)
+		have[k] = 0;
+	for (k = 0; rt_hook_words[k].name; k++)
+		;
+	if (k > HOOKS_MAX || !(dd = opendir(dir)))
+		return false;
+	while ((e = readdir(dd)))
+		for (k = 0; rt_hook_words[k].name; k++)
+			for (int i = 0; i < PIN_N; i++) {
+				pin_path(dir, rt_hook_words[k].value, i, pin);
+				if (!strcmp(strrchr(pin, '/') + 1, e->d_name))
+					have[k] |= 1u << i;
+			}
+	closedir(dd);
+	return true;
+}
+
+/* Might hook's table in dir route to gone? Its targets map alone answers
+ * (one open and a lookup) where opening the whole table takes a dozen
+ * calls; every directory of the namespace is asked at each link del. */
+static bool may_route_to(const char *dir, uint32_t hook, const struct nk_link *gone)
+{
+	char pin[PIN_LEN];
+	struct nk_target rec;
+	struct table t;
+	bool maybe;
+	int ret;
+
+	memset(&t, 0, sizeof(t));
+	for (int i = 0; i < PIN_N; i++)
+		t.fd[i] = -1;
+	pin_path(dir, hook, PIN_TARGETS, pin);
+	t.fd[PIN_TARGETS] = bpf_obj_get(pin);
+	if (t.fd[PIN_TARGETS] < 0)
+		return true;
+	ret = target_get(&t, (uint32_t)gone->ifindex, &rec);
+	maybe = ret ? ret != -ENOENT : target_is(&rec, gone);
+	table_close(&t);
+	return maybe;
+}
+
+/* The routes of every device of gone in the tables of one device directory
+ * (its own: all), the directory locked once. */
+static void forget_in(const char *dir, const struct nk_link *gone, size_t n, bool own,
 		      struct removed_list *l)
 {
 	struct pin_dir d = { .lock_fd = -1 };
+	unsigned int have[HOOKS_MAX];
+	bool listed;
 
 	snprintf(d.path, sizeof(d.path), "%s", dir);
 	if (pin_dir_lock(&d, NULL, NULL, false))
 		return;
-	for (const struct nk_choice *h = rt_hook_words; h->name; h++) {
-		struct nk_target rec;
-		struct table t;
+	listed = pins_held(d.path, have);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
 
-		if (table_open(d.path, h->value, &t))
-			continue;
-		if (own || !table_complete(&t))
-			remove_hook(l, d.path, &t, h->value, NULL);
-		else if (target_get(&t, (uint32_t)gone->ifindex, &rec) == 0 && target_is(&rec, gone))
-			remove_targets(l, d.path, &t, h->value, NULL, &rec, 1, NULL, 0);
-		table_close(&t);
+		for (const struct nk_choice *h = rt_hook_words; h->name; h++, k++) {
+			/* as table_complete: an older table has no device map */
+			bool complete = (have[k] & ((1u << PIN_DEVS) - 1)) == (1u << PIN_DEVS) - 1;
+			struct nk_target rec;
+			struct table t;
+
+			if (listed && (!(have[k] & (1u << PIN_LINK)) ||
+				       (!own && complete && !may_route_to(d.path, h->value, &gone[i]))))
+				continue;
+			if (table_open(d.path, h->value, &t))
+				continue;
+			if (own || !table_complete(&t))
+				remove_hook(l, d.path, &t, h->value, NULL);
+			else if (target_get(&t, (uint32_t)gone[i].ifindex, &rec) == 0 &&
+				 target_is(&rec, &gone[i]))
+				remove_targets(l, d.path, &t, h->value, NULL, &rec, 1, NULL, 0);
+			table_close(&t);
+		}
 	}
 	pin_dir_close(&d);
 }
@@ -1146,9 +1213,14 @@ static void forget_ns(struct nk_ns *where, const struct nk_gone *gone, size_t n,
 		      struct removed_list *l)
 {
 	char root[ROOT_LEN], ns[NS_LEN], dir[DIR_LEN];
+	struct nk_link here[NK_GONE_MAX];
 	struct dirent *e;
 	DIR *dd = NULL;
+	size_t m = 0;
 
+	for (size_t i = 0; i < n && m < NK_GONE_MAX; i++)
+		if (gone[i].ns == where)
+			here[m++] = *gone[i].link;
 	if (!nk_bpffs_root(false, root, sizeof(root)) && !rt_ns_dir(where, root, ns))
 		dd = opendir(ns);
 	while (dd && (e = readdir(dd))) {
@@ -1160,9 +1232,7 @@ static void forget_ns(struct nk_ns *where, const struct nk_gone *gone, size_t n,
 		for (size_t i = 0; i < n; i++)
 			own |= gone[i].ns == where && gone[i].link->ifindex == ifindex;
 		snprintf(dir, sizeof(dir), "%s/%.24s", ns, e->d_name);
-		for (size_t i = 0; i < n; i++)
-			if (gone[i].ns == where)
-				forget_in(dir, gone[i].link, own, l);
+		forget_in(dir, here, m, own, l);
 	}
 	if (dd)
 		closedir(dd);
