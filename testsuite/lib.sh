@@ -190,6 +190,26 @@ topo_nic_remote() {
 # ifindex_of NS NAME
 ifindex_of() { $NLPROBE -n "$1" link "$2" | jq .ifindex; }
 
+# nlprobe_serve [NS]: one nlprobe process (in NS) for "nlp [-n NS] CMD
+# ARGS...", which prints the JSON as $NLPROBE would (on an error: a message on
+# stderr, status 1). For a test that reads the kernel at every step: Python's
+# start costs about a second under TCG, paid here once. One caller at a time
+# (not from parallel background jobs). Fifos, not a coproc: $(nlp ...) needs
+# the descriptors.
+nlprobe_serve() {
+	mkfifo "$T_TMP/nlp.in" "$T_TMP/nlp.out" || fail "mkfifo"
+	$NLPROBE ${1:+-n "$1"} serve < "$T_TMP/nlp.in" > "$T_TMP/nlp.out" &
+	defer "kill $!"
+	exec {NLP_IN}<>"$T_TMP/nlp.in" {NLP_OUT}<>"$T_TMP/nlp.out"
+}
+nlp() {
+	local line
+	printf '%s\n' "$*" >&"$NLP_IN"
+	IFS= read -r line <&"$NLP_OUT" || fail "nlprobe serve: no answer to $*"
+	case "$line" in '{"error":'*) echo "nlprobe: $line" >&2; return 1 ;; esac
+	printf '%s\n' "$line"
+}
+
 # lease_of NS DEV QUEUE: the lease nest of DEV's RX queue QUEUE as queue-get
 # shows it (compact JSON), or "null".
 lease_of() {
