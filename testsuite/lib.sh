@@ -25,6 +25,7 @@ run_deferred() {
 }
 _run_deferred() {
 	run_deferred
+	[ -z "${NLP_PID:-}" ] || kill "$NLP_PID" 2>/dev/null
 	rm -rf "$T_TMP"
 }
 trap _run_deferred EXIT
@@ -188,7 +189,7 @@ topo_nic_remote() {
 }
 
 # ifindex_of NS NAME
-ifindex_of() { $NLPROBE -n "$1" link "$2" | jq .ifindex; }
+ifindex_of() { nlread -n "$1" link "$2" | jq .ifindex; }
 
 # nlprobe_serve [NS]: one nlprobe process (in NS) for "nlp [-n NS] CMD
 # ARGS...", which prints the JSON as $NLPROBE would (on an error: a message on
@@ -199,23 +200,26 @@ ifindex_of() { $NLPROBE -n "$1" link "$2" | jq .ifindex; }
 nlprobe_serve() {
 	mkfifo "$T_TMP/nlp.in" "$T_TMP/nlp.out" || fail "mkfifo"
 	$NLPROBE ${1:+-n "$1"} serve < "$T_TMP/nlp.in" > "$T_TMP/nlp.out" &
-	defer "kill $!"
+	NLP_PID=$! # killed at exit, not by run_deferred: it serves the whole test
 	exec {NLP_IN}<>"$T_TMP/nlp.in" {NLP_OUT}<>"$T_TMP/nlp.out"
 }
 nlp() {
 	local line
 	printf '%s\n' "$*" >&"$NLP_IN"
-	IFS= read -r line <&"$NLP_OUT" || fail "nlprobe serve: no answer to $*"
+	IFS= read -r -t 120 line <&"$NLP_OUT" || fail "nlprobe serve: no answer to $* in 120 s"
 	case "$line" in '{"error":'*) echo "nlprobe: $line" >&2; return 1 ;; esac
 	printf '%s\n' "$line"
 }
+# nlread ARGS...: nlprobe, through the test's nlprobe_serve process if it has
+# one (lib.sh's own reads below use it).
+nlread() { if [ -n "${NLP_IN:-}" ]; then nlp "$@"; else $NLPROBE "$@"; fi; }
 
 # lease_of NS DEV QUEUE: the lease nest of DEV's RX queue QUEUE as queue-get
 # shows it (compact JSON), or "null".
 lease_of() {
 	local idx
 	idx=$(ifindex_of "$1" "$2")
-	$NLPROBE -n "$1" queues "$idx" | jq -c --argjson q "$3" \
+	nlread -n "$1" queues "$idx" | jq -c --argjson q "$3" \
 		'[.[] | select(.type=="rx" and .id==$q)][0].lease'
 }
 
