@@ -25,6 +25,7 @@ run_deferred() {
 }
 _run_deferred() {
 	run_deferred
+	[ -z "${NLP_PID:-}" ] || kill "$NLP_PID" 2>/dev/null
 	rm -rf "$T_TMP"
 }
 trap _run_deferred EXIT
@@ -67,10 +68,12 @@ T_JSON=0
 nk() {
 	"$NKCTL" "$@" > "$T_TMP/out" 2> "$T_TMP/err"
 	RC=$?
-	OUT=$(cat "$T_TMP/out")
-	ERR=$(cat "$T_TMP/err")
+	# $(< FILE), not $(cat FILE): no process to start (under TCG that is
+	# most of a second; tests call nk thousands of times)
+	OUT=$(< "$T_TMP/out")
+	ERR=$(< "$T_TMP/err")
 	if [ "${OUT:0:1}" = "{" ]; then
-		mkdir -p "$T_TMP/json"
+		[ -d "$T_TMP/json" ] || mkdir "$T_TMP/json"
 		T_JSON=$((T_JSON + 1))
 		printf '%s\n' "$OUT" > "$T_TMP/json/$T_JSON.json"
 		printf '%s\n' "$*" > "$T_TMP/json/$T_JSON.cmd"
@@ -94,7 +97,7 @@ expect_error() {
 	nk -j "$@"
 	[ "$RC" = "$want" ] || fail "$desc: nkctl -j $* exited $RC, expected $want; stderr: $ERR"
 	[ -z "$OUT" ] || fail "$desc: stdout not empty: $OUT"
-	[ "$(printf '%s\n' "$ERR" | wc -l)" = 1 ] || fail "$desc: not one stderr line: $ERR"
+	case "$ERR" in *$'\n'*) fail "$desc: not one stderr line: $ERR" ;; esac
 	case "$ERR" in Error:*) ;; *) fail "$desc: stderr is not an Error: line: $ERR" ;; esac
 	pass "$desc"
 }
@@ -186,14 +189,37 @@ topo_nic_remote() {
 }
 
 # ifindex_of NS NAME
-ifindex_of() { $NLPROBE -n "$1" link "$2" | jq .ifindex; }
+ifindex_of() { nlread -n "$1" link "$2" | jq .ifindex; }
+
+# nlprobe_serve [NS]: one nlprobe process (in NS) for "nlp [-n NS] CMD
+# ARGS...", which prints the JSON as $NLPROBE would (on an error: a message on
+# stderr, status 1). For a test that reads the kernel at every step: Python's
+# start costs about a second under TCG, paid here once. One caller at a time
+# (not from parallel background jobs). Fifos, not a coproc: $(nlp ...) needs
+# the descriptors.
+nlprobe_serve() {
+	mkfifo "$T_TMP/nlp.in" "$T_TMP/nlp.out" || fail "mkfifo"
+	$NLPROBE ${1:+-n "$1"} serve < "$T_TMP/nlp.in" > "$T_TMP/nlp.out" &
+	NLP_PID=$! # killed at exit, not by run_deferred: it serves the whole test
+	exec {NLP_IN}<>"$T_TMP/nlp.in" {NLP_OUT}<>"$T_TMP/nlp.out"
+}
+nlp() {
+	local line
+	printf '%s\n' "$*" >&"$NLP_IN"
+	IFS= read -r -t 120 line <&"$NLP_OUT" || fail "nlprobe serve: no answer to $* in 120 s"
+	case "$line" in '{"error":'*) echo "nlprobe: $line" >&2; return 1 ;; esac
+	printf '%s\n' "$line"
+}
+# nlread ARGS...: nlprobe, through the test's nlprobe_serve process if it has
+# one (lib.sh's own reads below use it).
+nlread() { if [ -n "${NLP_IN:-}" ]; then nlp "$@"; else $NLPROBE "$@"; fi; }
 
 # lease_of NS DEV QUEUE: the lease nest of DEV's RX queue QUEUE as queue-get
 # shows it (compact JSON), or "null".
 lease_of() {
 	local idx
 	idx=$(ifindex_of "$1" "$2")
-	$NLPROBE -n "$1" queues "$idx" | jq -c --argjson q "$3" \
+	nlread -n "$1" queues "$idx" | jq -c --argjson q "$3" \
 		'[.[] | select(.type=="rx" and .id==$q)][0].lease'
 }
 

@@ -11,11 +11,16 @@
 need_root
 need_cmd jq bpftool
 
-# Under make check-valgrind (NKCTL_REAL set) each run costs about a second of
-# CPU: 16 x 100 rounds would take most of CI's time, 16 x 8 still empties
-# and refills the table many times.
-W=16 R=${NK_WRITER_ROUNDS:-${NKCTL_REAL:+8}}
-R=${R:-100}
+# Under make check-valgrind each run costs about a second of CPU and under
+# the sanitizers a third of that: 16 x 100 rounds would take most of CI's
+# time there; 16 x 8 (valgrind) or 16 x 25 (sanitizers) still empty and
+# refill the table many times.
+case "${NKCTL_MEMCHECK:-}" in
+sanitizers) R=25 ;;
+valgrind) R=8 ;;
+*) R=100 ;;
+esac
+W=16 R=${NK_WRITER_ROUNDS:-$R}
 ns_new HOST
 ip -n "$HOST" link add vN type veth peer name vR || fail "veth NIC"
 ip -n "$HOST" link set vN up
