@@ -525,9 +525,38 @@ static int lease_or_rollback(struct nk_ctx *ctx, struct lease_job *j, struct nic
 	return ret;
 }
 
+/* The lock of the NIC the lease comes from (every lease holds it, so that
+ * what it decides on stays true until its lease is made). */
+static int hold_nic(struct nk_ctx *ctx, const struct lease_args *a, char *key, size_t len)
+{
+	struct nk_ns *phys;
+	struct nl_sock *rt;
+	struct nk_link nic;
+	int ret = nk_ns_get(ctx, a->phys_netns, &phys);
+
+	if (!ret)
+		ret = nk_ns_rtnl(phys, &rt);
+	if (!ret)
+		ret = nk_link_lookup(rt, a->from, 0, &nic, nk_ns_name(phys), false);
+	return ret ? ret : nk_nic_hold_link(ctx, phys, &nic, key, len);
+}
+
+/* The NIC read under the lock is the one locked (not another that took its
+ * name meanwhile). */
+static int check_locked(const struct lease_job *j, const char *key)
+{
+	char now[NK_NIC_KEY_MAX];
+
+	nk_nic_key(j->phys, &j->nic, now, sizeof(now));
+	return strcmp(now, key) ? nk_error(NK_EXIT_FAIL,
+					   "\"%s\" changed while nkctl waited for its lock; nothing was changed, try again",
+					   j->nic.ifname) : 0;
+}
+
 /* Under the NIC lock: the queues, checked; the NIC side reserved; the
  * leases; the rules. */
-static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a)
+static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a,
+			const char *key)
 {
 	bool nic_side = a->reserve || a->steer.n;
 	struct nic_job *nj = NULL;
@@ -535,12 +564,9 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 	int32_t nsid = -1;
 	int ret = 0;
 
-	/* What ended leases left on a NIC goes first: a rule of a lease gone
-	 * with its pod's namespace must not steer into this one. */
-	if (nic_side)
-		ret = nk_nic_unlease_stale(ctx);
+	ret = load_devices(ctx, j, a);
 	if (!ret)
-		ret = load_devices(ctx, j, a);
+		ret = check_locked(j, key);
 	if (!ret && a->pool)
 		ret = pick_from_pool(ctx, j, a);
 	if (!ret)
@@ -566,6 +592,7 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 int cmd_lease(struct nk_ctx *ctx, const void *args)
 {
 	const struct lease_args *a = args;
+	char key[NK_NIC_KEY_MAX];
 	struct lease_job *j;
 	int ret;
 
@@ -576,11 +603,16 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 			 nk_parse_queue_list("pool", a->pool, j->pool, &j->npool);
 	if (!ret)
 		ret = nk_feature_need(ctx, NK_FEAT_QUEUE_CREATE);
+	/* What ended leases left on the NICs goes first, each NIC under its
+	 * own lock: a rule of a lease gone with its pod's namespace must not
+	 * steer into this one. */
+	if (!ret && (a->reserve || a->steer.n))
+		ret = nk_nic_unlease_stale(ctx);
 	if (!ret)
-		ret = nk_nic_hold(ctx);
+		ret = hold_nic(ctx, a, key, sizeof(key));
 	if (!ret) {
-		ret = lease_locked(ctx, j, a);
-		nk_nic_unhold(ctx);
+		ret = lease_locked(ctx, j, a, key);
+		nk_nic_unhold(ctx, key);
 	}
 	nk_queue_list_free(&j->nic_queues);
 	free(j);

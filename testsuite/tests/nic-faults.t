@@ -18,13 +18,12 @@ sim_new SIM "$HOST" 4
 idx=$(ifindex_of "$HOST" "$SIM")
 need_sim_rss "$HOST" "$SIM"
 $NLPROBE -n "$HOST" rings-set "$idx" tcp-data-split off hds-thresh 128 > /dev/null || fail "rings-set"
-ns_ino=$(stat -L -c %i "/run/netns/$HOST")
 
 snapshot() {
 	$NLPROBE -n "$HOST" rings "$idx" | jq -S -c .
 	"$NKCTL" -n "$HOST" -j nic show dev "$SIM" |
 		jq -c '.nics[0] | [.rss, ([.rules[] | [."flow-type", .src, .dst, ."dst-port", .queue]] | sort)]'
-	ls /run/nkctl/nic/ 2>/dev/null | grep -c -- "-$ns_ino-$idx\$"
+	ls /run/nkctl/nic/ 2>/dev/null | grep -c -- "^netdevsim-netdevsim$SIM_ID-"
 }
 BASE=$(snapshot)
 expect_match "$BASE" '"tcp-data-split":"off"' "a starting point other than the defaults"
