@@ -641,10 +641,16 @@ static void print_unleased(struct nk_ctx *ctx, const struct nk_lease_list *ended
 	out_end(o);
 }
 
-static int nothing_to_unlease(struct nk_ctx *ctx, const char *what)
+/* Nothing to end: 3, or with -force 0 after the sweep of what ended leases
+ * left (swept: done already). */
+static int nothing_to_unlease(struct nk_ctx *ctx, const char *what, bool swept)
 {
+	int ret;
+
 	if (!ctx->force)
 		return nk_error(NK_EXIT_NOTFOUND, "%s", what);
+	if (!swept && (ret = nk_nic_unlease_stale(ctx)))
+		return ret;
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "unleased");
 	out_arr_close(&ctx->out);
@@ -754,13 +760,13 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 	/* A holder gone with the NIC side still recorded (an unlease killed
 	 * half-way): finish that first. */
 	if (ret == -ENODEV && (ret = nk_nic_unlease_gone(ctx, hns, name)) == 0)
-		return nothing_to_unlease(ctx, what);
+		return nothing_to_unlease(ctx, what, true);
 	if (ret)
 		return ret;
 	ret = leases_held(ctx, hns, &l, &all, &ended);
 	if (!ret && !ended.n) {
 		snprintf(what, sizeof(what), "\"%s\" holds no leases", l.ifname);
-		ret = nothing_to_unlease(ctx, what);
+		ret = nothing_to_unlease(ctx, what, false);
 	} else if (!ret) {
 		ret = check_deletable(&l, &ended, force);
 		if (!ret)
@@ -845,7 +851,7 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 		ret = listed_holder(ctx, j, a->from, &first);
 	if (!ret && !first) {
 		snprintf(what, sizeof(what), "no queue of \"%s\" in %s is leased", a->from, a->queue);
-		ret = nothing_to_unlease(ctx, what);
+		ret = nothing_to_unlease(ctx, what, false);
 		goto out;
 	}
 	if (!ret)

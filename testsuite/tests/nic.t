@@ -1,6 +1,6 @@
 #!/bin/bash
 # tier: vm
-# timeout: 400
+# timeout: 600
 # nic reserve/release and steer add/del/show on netdevsim with the test
 # patch (testsuite/vm/netdevsim-rxnfc-rss.patch: RSS indirection table and
 # n-tuple rules). Header split, the indirection table and the rules are read
@@ -248,4 +248,16 @@ expect_rc 0 "unlease" -n "$HOST" unlease dev nkl
 expect_eq "$(bindir)" "$bindir_before" "BIG's table as before (nlprobe)"
 expect_rc 0 "release" -n "$HOST" nic release dev "$SIM"
 expect_eq "$(indir)" "$indir_before" "SIM's table as before (nlprobe)"
+
+# -force unlease of a holder that holds no lease still sweeps: the NIC side
+# of a lease whose holder was deleted behind nkctl's back goes.
+nk -n "$HOST" link add nkd type single rxqueues 2
+expect_rc 0 "lease with steer" -n "$HOST" lease dev nkd from "$SIM" queue 3 steer dst 10.9.8.1
+ip -n "$HOST" link del nkd || fail "ip link del"
+nk -n "$HOST" link add nke type single rxqueues 2
+expect_rc 0 "-force unlease of a holder with no lease" -n "$HOST" -force unlease dev nke
+expect_eq "$($NLPROBE -n "$HOST" ntuple "$SIM" | jq -c .rules)" "[]" "the ended lease's rule is gone (nlprobe)"
+expect_eq "$(indir)" "$indir_before" "its queue is back in RSS: the table as before (nlprobe)"
+expect_eq "$($NLPROBE -n "$HOST" rings "$idx" | jq -S -c .)" "$rings_before" "rings as before (nlprobe)"
+nk -n "$HOST" link del nke
 done_testing
