@@ -93,6 +93,17 @@ static void parse_stats64(struct nk_link *l, const struct nlattr *attr)
 	l->have |= LINK_HAVE_STATS64;
 }
 
+/* A hardware address attribute into buf (cut at len); its length. */
+static uint8_t get_hwaddr(const struct nlattr *attr, uint8_t *buf, size_t len)
+{
+	size_t n = mnl_attr_get_payload_len(attr);
+
+	if (n > len)
+		n = len;
+	memcpy(buf, mnl_attr_get_payload(attr), n);
+	return (uint8_t)n;
+}
+
 int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
@@ -131,18 +142,19 @@ int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 		l->link_netnsid = (int32_t)nl_get_sint(a.tb[IFLA_LINK_NETNSID]);
 		l->have |= LINK_HAVE_LINK_NETNSID;
 	}
-	if (a.tb[IFLA_ADDRESS]) {
-		size_t len = mnl_attr_get_payload_len(a.tb[IFLA_ADDRESS]);
-
-		if (len > sizeof(l->addr))
-			len = sizeof(l->addr);
-		memcpy(l->addr, mnl_attr_get_payload(a.tb[IFLA_ADDRESS]), len);
-		l->addr_len = (uint8_t)len;
-	}
+	if (a.tb[IFLA_ADDRESS])
+		l->addr_len = get_hwaddr(a.tb[IFLA_ADDRESS], l->addr, sizeof(l->addr));
 	if (a.tb[IFLA_STATS64])
 		parse_stats64(l, a.tb[IFLA_STATS64]);
 	if (a.tb[IFLA_PARENT_DEV_NAME])
 		nl_get_str(a.tb[IFLA_PARENT_DEV_NAME], l->parent, sizeof(l->parent));
+	if (a.tb[IFLA_PARENT_DEV_BUS_NAME])
+		nl_get_str(a.tb[IFLA_PARENT_DEV_BUS_NAME], l->parent_bus, sizeof(l->parent_bus));
+	if (a.tb[IFLA_PHYS_PORT_NAME])
+		nl_get_str(a.tb[IFLA_PHYS_PORT_NAME], l->port_name, sizeof(l->port_name));
+	if (a.tb[IFLA_PERM_ADDRESS])
+		l->perm_addr_len = get_hwaddr(a.tb[IFLA_PERM_ADDRESS], l->perm_addr,
+					      sizeof(l->perm_addr));
 	if (a.tb[IFLA_XDP]) {
 		struct nl_attrs xdp;
 

@@ -65,6 +65,10 @@ struct nk_link {
 	uint8_t xdp_attached;    /* IFLA_XDP_ATTACHED: XDP_ATTACHED_* (LINK_HAVE_XDP) */
 	uint32_t xdp_prog_id;
 	char parent[32];         /* IFLA_PARENT_DEV_NAME: the bus device, "" for virtual ones */
+	char parent_bus[16];     /* IFLA_PARENT_DEV_BUS_NAME: its bus ("pci", "netdevsim") */
+	char port_name[IF_NAMESIZE]; /* IFLA_PHYS_PORT_NAME ("p0"), "" when none */
+	uint8_t perm_addr_len;   /* IFLA_PERM_ADDRESS, 0 when none (a random MAC) */
+	uint8_t perm_addr[32];
 	struct nk_link_stats stats;
 };
 

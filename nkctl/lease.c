@@ -524,9 +524,38 @@ static int lease_or_rollback(struct nk_ctx *ctx, struct lease_job *j, struct nic
 	return ret;
 }
 
+/* The lock of the NIC the lease comes from (every lease holds it, so that
+ * what it decides on stays true until its lease is made). */
+static int hold_nic(struct nk_ctx *ctx, const struct lease_args *a, char *key, size_t len)
+{
+	struct nk_ns *phys;
+	struct nl_sock *rt;
+	struct nk_link nic;
+	int ret = nk_ns_get(ctx, a->phys_netns, &phys);
+
+	if (!ret)
+		ret = nk_ns_rtnl(phys, &rt);
+	if (!ret)
+		ret = nk_link_lookup(rt, a->from, 0, &nic, nk_ns_name(phys), false);
+	return ret ? ret : nk_nic_hold_link(ctx, phys, &nic, key, len);
+}
+
+/* The NIC read under the lock is the one locked (not another that took its
+ * name meanwhile). */
+static int check_locked(const struct lease_job *j, const char *key)
+{
+	char now[NK_NIC_KEY_MAX];
+
+	nk_nic_key(j->phys, &j->nic, now, sizeof(now));
+	return strcmp(now, key) ? nk_error(NK_EXIT_FAIL,
+					   "\"%s\" changed while nkctl waited for its lock; nothing was changed, try again",
+					   j->nic.ifname) : 0;
+}
+
 /* Under the NIC lock: the queues, checked; the NIC side reserved; the
  * leases; the rules. */
-static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a)
+static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a,
+			const char *key)
 {
 	bool nic_side = a->reserve || a->steer.n;
 	struct nic_job *nj = NULL;
@@ -534,12 +563,9 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 	int32_t nsid = -1;
 	int ret = 0;
 
-	/* What ended leases left on a NIC goes first, also before a lease
-	 * without a NIC side: a rule of a lease gone with its pod's namespace
-	 * must not steer into this one's queues. */
-	ret = nk_nic_unlease_stale(ctx);
+	ret = load_devices(ctx, j, a);
 	if (!ret)
-		ret = load_devices(ctx, j, a);
+		ret = check_locked(j, key);
 	if (!ret && a->pool)
 		ret = pick_from_pool(ctx, j, a);
 	if (!ret)
@@ -565,6 +591,7 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 int cmd_lease(struct nk_ctx *ctx, const void *args)
 {
 	const struct lease_args *a = args;
+	char key[NK_NIC_KEY_MAX];
 	struct lease_job *j;
 	int ret;
 
@@ -575,11 +602,16 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 			 nk_parse_queue_list("pool", a->pool, j->pool, &j->npool);
 	if (!ret)
 		ret = nk_feature_need(ctx, NK_FEAT_QUEUE_CREATE);
+	/* What ended leases left on the NICs goes first, each NIC under its
+	 * own lock, also before a lease without a NIC side: a rule of a lease
+	 * gone with its pod's namespace must not steer into this one. */
 	if (!ret)
-		ret = nk_nic_hold(ctx);
+		ret = nk_nic_unlease_stale(ctx);
+	if (!ret)
+		ret = hold_nic(ctx, a, key, sizeof(key));
 	if (!ret) {
-		ret = lease_locked(ctx, j, a);
-		nk_nic_unhold(ctx);
+		ret = lease_locked(ctx, j, a, key);
+		nk_nic_unhold(ctx, key);
 	}
 	nk_queue_list_free(&j->nic_queues);
 	free(j);
@@ -610,10 +642,16 @@ static void print_unleased(struct nk_ctx *ctx, const struct nk_lease_list *ended
 	out_end(o);
 }
 
-static int nothing_to_unlease(struct nk_ctx *ctx, const char *what)
+/* Nothing to end: 3, or with -force 0 after the sweep of what ended leases
+ * left (swept: done already). */
+static int nothing_to_unlease(struct nk_ctx *ctx, const char *what, bool swept)
 {
+	int ret;
+
 	if (!ctx->force)
 		return nk_error(NK_EXIT_NOTFOUND, "%s", what);
+	if (!swept && (ret = nk_nic_unlease_stale(ctx)))
+		return ret;
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "unleased");
 	out_arr_close(&ctx->out);
@@ -727,13 +765,13 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 	/* A holder gone with the NIC side still recorded (an unlease killed
 	 * half-way): finish that first. */
 	if (ret == -ENODEV && (ret = nk_nic_unlease_gone(ctx, hns, name)) == 0)
-		return nothing_to_unlease(ctx, what);
+		return nothing_to_unlease(ctx, what, true);
 	if (ret)
 		return ret;
 	ret = leases_held(ctx, hns, &l, &all, &ended);
 	if (!ret && !ended.n) {
 		snprintf(what, sizeof(what), "\"%s\" holds no leases", l.ifname);
-		ret = nothing_to_unlease(ctx, what);
+		ret = nothing_to_unlease(ctx, what, false);
 	} else if (!ret) {
 		ret = check_deletable(&l, &ended, force);
 		if (!ret)
@@ -818,7 +856,7 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 		ret = listed_holder(ctx, j, a->from, &first);
 	if (!ret && !first) {
 		snprintf(what, sizeof(what), "no queue of \"%s\" in %s is leased", a->from, a->queue);
-		ret = nothing_to_unlease(ctx, what);
+		ret = nothing_to_unlease(ctx, what, false);
 		goto out;
 	}
 	if (!ret)

@@ -4,11 +4,15 @@
  * of RSS, header split, n-tuple rules, and the state file that lets nkctl
  * put the NIC back exactly as it found it.
  *
- * One state file per NIC, NK_NIC_STATE_DIR/<netns-dev>-<netns-ino>-<ifindex>,
- * naming the NIC's bus device (a file of another NIC there is not adopted),
- * written atomically (temporary file, fsync, rename) before any change, so
- * that a command killed half-way is finished or undone by running it again,
- * or by release.
+ * One state file per NIC, NK_NIC_STATE_DIR/<key>, written atomically
+ * (temporary file, fsync, rename) before any change, so that a command
+ * killed half-way is finished or undone by running it again, or by release.
+ * The key is what the NIC is (nk_nic_key): its bus device and port, which a
+ * move to another namespace keeps, so the record follows the NIC; where it
+ * was last seen (namespace, ifindex, name) is recorded and updated. Files of
+ * the first format, <netns-dev>-<netns-ino>-<ifindex>, are read and
+ * rewritten under the key. Each NIC has its lock, NK_NIC_STATE_DIR/.lock-<key>,
+ * never removed.
  */
 #ifndef NKCTL_NIC_H
 #define NKCTL_NIC_H
@@ -51,11 +55,17 @@ struct nk_nic_lease {
 
 struct nk_nic_state {
 	bool exists;
+	char key[NK_NIC_KEY_MAX];           /* the file's name */
+	char legacy[NK_NIC_KEY_MAX];        /* a first-format file read for it: removed on save */
+	/* where the NIC was last seen */
 	dev_t ns_dev;
 	ino_t ns_ino;
 	int ifindex;
 	char ifname[IF_NAMESIZE];
-	char parent[32];                    /* the NIC's bus device: who it is */
+	/* who it is */
+	char parent[32];                    /* bus device */
+	char port[IF_NAMESIZE];             /* its port there */
+	char perm[3 * 32];                  /* permanent address, "" when none */
 	uint32_t reserved[NK_MAX_QUEUES];   /* ascending */
 	size_t nreserved;
 	/* The NIC's own settings from before the first reservation, kept until
@@ -80,18 +90,34 @@ struct nk_nic_state {
 	struct nk_ntuple pending;
 };
 
-/* Serialise NIC changes: an exclusive lock held until *fd is closed. */
-int nk_nic_lock(int *fd);
-/* The state file of (ns, ifindex) as it is; st->exists false when there is
- * none. */
-int nk_nic_state_load_at(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st);
-/* The state of NIC nic of ns: -ESTALE when the file at its (ns, ifindex)
- * was recorded for another NIC (another bus device: the namespace inode or
- * the ifindex was reused), which is never adopted; a new state names nic. */
+/*
+ * The key of NIC nic of ns: "<bus>-<bus device>[-<port>]" (the port name, or
+ * without one the permanent address, tells apart netdevs of one bus device),
+ * or "perm-<permanent address>" for a NIC without a bus device; a device
+ * with neither is known by where it is, "ns-<netns-dev>-<netns-ino>-<ifindex>",
+ * and loses its record when moved.
+ */
+void nk_nic_key(const struct nk_ns *ns, const struct nk_link *nic, char *key, size_t len);
+/* Serialise changes of one NIC: an exclusive lock on its key, held until *fd
+ * is closed; without wait, -EWOULDBLOCK when another holds it. */
+int nk_nic_lock(const char *key, bool wait, int *fd);
+/* The state file named name (a key, or a first-format name) as it is;
+ * st->exists false when there is none. */
+int nk_nic_state_read(const char *name, struct nk_nic_state *st);
+/* The state of NIC nic of ns, by its key (or a first-format file at its
+ * namespace and ifindex): -ESTALE when the file was recorded for another NIC
+ * (another permanent address at the bus device; another name at the place of
+ * a NIC known by its place; another bus device in a first-format file), which
+ * is never adopted. Its namespace, ifindex and name are updated to nic's: a
+ * NIC moved or renamed keeps its record. */
 int nk_nic_state_load(const struct nk_ns *ns, const struct nk_link *nic,
 		      struct nk_nic_state *st);
-/* Is st (read with load_at) the state of the device at its ifindex in ns? */
-bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_link *nic);
+/* The error for a state file found for nic that is another NIC's (-ESTALE
+ * from load): it names whose it is; the exit code. */
+int nk_nic_state_stranger(const struct nk_nic_state *st, const struct nk_link *nic);
+/* Is st the state of NIC nic of ns? */
+bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_ns *ns,
+			const struct nk_link *nic);
 /* Write st atomically (creating the directories 0700, the file 0600). */
 int nk_nic_state_save(const struct nk_nic_state *st);
 /* Remove the state file. */

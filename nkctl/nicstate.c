@@ -14,10 +14,65 @@
 
 #define STATE_MAGIC "nkctl-nic 1"
 
-static void state_path(char *buf, size_t len, dev_t dev, ino_t ino, int ifindex)
+static void state_path(char *buf, size_t len, const char *name)
 {
-	snprintf(buf, len, NK_NIC_STATE_DIR "/%llu-%llu-%d", (unsigned long long)dev,
-		 (unsigned long long)ino, ifindex);
+	snprintf(buf, len, NK_NIC_STATE_DIR "/%s", name);
+}
+
+/* The name of a first-format file: "<netns-dev>-<netns-ino>-<ifindex>". */
+static void legacy_name(char *buf, size_t len, dev_t dev, ino_t ino, int ifindex)
+{
+	snprintf(buf, len, "%llu-%llu-%d", (unsigned long long)dev, (unsigned long long)ino,
+		 ifindex);
+}
+
+static bool legacy_parse(const char *name, struct nk_nic_state *st)
+{
+	unsigned long long dev, ino;
+	int ifindex, end = 0;
+
+	if (sscanf(name, "%llu-%llu-%d%n", &dev, &ino, &ifindex, &end) != 3 || name[end])
+		return false;
+	st->ns_dev = (dev_t)dev;
+	st->ns_ino = (ino_t)ino;
+	st->ifindex = ifindex;
+	return true;
+}
+
+static void perm_str(const struct nk_link *nic, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nic->perm_addr_len && used + 3 < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%02x", i ? ":" : "",
+					 nic->perm_addr[i]);
+}
+
+/* Only characters that are safe in a file name. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == ':' || *s == '_' || *s == '-'))
+			*s = '_';
+}
+
+void nk_nic_key(const struct nk_ns *ns, const struct nk_link *nic, char *key, size_t len)
+{
+	char perm[3 * 32];
+
+	perm_str(nic, perm, sizeof(perm));
+	if (nic->parent[0])
+		snprintf(key, len, "%s-%s%s%s", nic->parent_bus[0] ? nic->parent_bus : "dev",
+			 nic->parent, nic->port_name[0] || perm[0] ? "-" : "",
+			 nic->port_name[0] ? nic->port_name : perm);
+	else if (perm[0])
+		snprintf(key, len, "perm-%s", perm);
+	else
+		snprintf(key, len, "ns-%llu-%llu-%d", (unsigned long long)ns->dev,
+			 (unsigned long long)ns->ino, nic->ifindex);
+	sanitize(key);
 }
 
 static int state_dirs(void)
@@ -27,17 +82,19 @@ static int state_dirs(void)
 	return ret ? ret : nk_private_dir(NK_NIC_STATE_DIR);
 }
 
-int nk_nic_lock(int *fd)
+int nk_nic_lock(const char *key, bool wait, int *fd)
 {
+	char path[NK_NIC_KEY_MAX + 64];
 	int ret = state_dirs();
 
 	if (ret)
 		return ret;
-	*fd = open(NK_NIC_STATE_DIR "/.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	snprintf(path, sizeof(path), NK_NIC_STATE_DIR "/.lock-%s", key);
+	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (*fd < 0)
 		return -errno;
-	if (flock(*fd, LOCK_EX)) {
-		ret = -errno;
+	if (flock(*fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
+		ret = errno == EWOULDBLOCK ? -EWOULDBLOCK : -errno;
 		close(*fd);
 		return ret;
 	}
@@ -187,6 +244,17 @@ static void parse_rule_ids(char *val, struct nk_nic_state *st)
 	}
 }
 
+/* "netns DEV INO": where the NIC was last seen. */
+static void parse_netns(const char *val, struct nk_nic_state *st)
+{
+	unsigned long long dev, ino;
+
+	if (sscanf(val, "%llu %llu", &dev, &ino) == 2) {
+		st->ns_dev = (dev_t)dev;
+		st->ns_ino = (ino_t)ino;
+	}
+}
+
 static void parse_line(char *line, struct nk_nic_state *st)
 {
 	char *val = strchr(line, ' ');
@@ -199,8 +267,16 @@ static void parse_line(char *line, struct nk_nic_state *st)
 	u = strtoull(val, NULL, 10);
 	if (!strcmp(line, "ifname"))
 		snprintf(st->ifname, sizeof(st->ifname), "%s", val);
+	else if (!strcmp(line, "ifindex"))
+		st->ifindex = (int)u;
+	else if (!strcmp(line, "netns"))
+		parse_netns(val, st);
 	else if (!strcmp(line, "parent"))
 		snprintf(st->parent, sizeof(st->parent), "%s", val);
+	else if (!strcmp(line, "port"))
+		snprintf(st->port, sizeof(st->port), "%s", val);
+	else if (!strcmp(line, "perm"))
+		snprintf(st->perm, sizeof(st->perm), "%s", val);
 	else if (!strcmp(line, "reserved"))
 		st->nreserved = parse_list(val, st->reserved, NK_MAX_QUEUES);
 	else if (!strcmp(line, "saved"))
@@ -225,18 +301,18 @@ static void parse_line(char *line, struct nk_nic_state *st)
 		st->have_pending = parse_spec(val, &st->pending);
 }
 
-int nk_nic_state_load_at(const struct nk_ns *ns, int ifindex, struct nk_nic_state *st)
+int nk_nic_state_read(const char *name, struct nk_nic_state *st)
 {
-	char path[160], *line = NULL;
+	char path[NK_NIC_KEY_MAX + 64], *line = NULL;
 	size_t cap = 0;
 	FILE *f;
 	bool magic = false;
 
 	memset(st, 0, sizeof(*st));
-	st->ns_dev = ns->dev;
-	st->ns_ino = ns->ino;
-	st->ifindex = ifindex;
-	state_path(path, sizeof(path), ns->dev, ns->ino, ifindex);
+	snprintf(st->key, sizeof(st->key), "%s", name);
+	if (legacy_parse(name, st))     /* where it was: in the name */
+		snprintf(st->legacy, sizeof(st->legacy), "%s", name);
+	state_path(path, sizeof(path), name);
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
@@ -258,24 +334,74 @@ int nk_nic_state_load_at(const struct nk_ns *ns, int ifindex, struct nk_nic_stat
 	return 0;
 }
 
-bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_link *nic)
+bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_ns *ns,
+			const struct nk_link *nic)
 {
-	/* A record from before parents were kept names nobody: it is kept. */
-	return !st->parent[0] || !strcmp(st->parent, nic->parent);
+	char key[NK_NIC_KEY_MAX], perm[3 * 32];
+
+	/* A first-format record names its bus device, if any: no other is
+	 * adopted, one from before parents were kept is. */
+	if (st->legacy[0] && !strcmp(st->key, st->legacy))
+		return !st->parent[0] || !strcmp(st->parent, nic->parent);
+	nk_nic_key(ns, nic, key, sizeof(key));
+	perm_str(nic, perm, sizeof(perm));
+	/* What the file says of its NIC must be what its name says too. */
+	if (strcmp(st->key, key) || (st->perm[0] && strcmp(st->perm, perm)) ||
+	    (st->parent[0] && strcmp(st->parent, nic->parent)) ||
+	    (st->port[0] && strcmp(st->port, nic->port_name)))
+		return false;
+	/* Known by its place only: another name there is another device. */
+	return nic->parent[0] || perm[0] || !strcmp(st->ifname, nic->ifname);
+}
+
+/* Who a NIC is, for an error: "NAME, bus device B port P, permanent address A". */
+static void whose(char *buf, size_t len, const char *ifname, const char *parent, const char *port,
+		  const char *perm)
+{
+	snprintf(buf, len, "%s, bus device %s%s%s%s%s", ifname, parent[0] ? parent : "none",
+		 port[0] ? " port " : "", port, perm[0] ? ", permanent address " : "", perm);
+}
+
+int nk_nic_state_stranger(const struct nk_nic_state *st, const struct nk_link *nic)
+{
+	char was[256], is[256], perm[3 * 32];
+
+	perm_str(nic, perm, sizeof(perm));
+	whose(was, sizeof(was), st->ifname, st->parent, st->port, st->perm);
+	whose(is, sizeof(is), nic->ifname, nic->parent, nic->port_name, perm);
+	return nk_error(NK_EXIT_FAIL,
+			"the state %s/%s found for %s (ifindex %d) was recorded for another NIC (%s), not %s: not adopted, nothing was changed; remove that file once it is no longer needed",
+			NK_NIC_STATE_DIR, st->key, nic->ifname, nic->ifindex, was, is);
 }
 
 int nk_nic_state_load(const struct nk_ns *ns, const struct nk_link *nic,
 		      struct nk_nic_state *st)
 {
-	int ret = nk_nic_state_load_at(ns, nic->ifindex, st);
+	char key[NK_NIC_KEY_MAX], legacy[NK_NIC_KEY_MAX];
+	int ret;
 
-	if (!ret && st->exists && !nk_nic_state_is_of(st, nic))
-		return -ESTALE;
-	if (!ret) {
-		snprintf(st->ifname, sizeof(st->ifname), "%s", nic->ifname);
-		snprintf(st->parent, sizeof(st->parent), "%s", nic->parent);
+	nk_nic_key(ns, nic, key, sizeof(key));
+	ret = nk_nic_state_read(key, st);
+	if (!ret && !st->exists) {
+		legacy_name(legacy, sizeof(legacy), ns->dev, ns->ino, nic->ifindex);
+		ret = nk_nic_state_read(legacy, st);
 	}
-	return ret;
+	if (!ret && st->exists && !nk_nic_state_is_of(st, ns, nic))
+		return -ESTALE;
+	if (ret)
+		return ret;
+	if (!st->exists)
+		st->legacy[0] = '\0';
+	/* This NIC's, wherever it is now and whatever it is called. */
+	snprintf(st->key, sizeof(st->key), "%s", key);
+	st->ns_dev = ns->dev;
+	st->ns_ino = ns->ino;
+	st->ifindex = nic->ifindex;
+	snprintf(st->ifname, sizeof(st->ifname), "%s", nic->ifname);
+	snprintf(st->parent, sizeof(st->parent), "%s", nic->parent);
+	snprintf(st->port, sizeof(st->port), "%s", nic->port_name);
+	perm_str(nic, st->perm, sizeof(st->perm));
+	return 0;
 }
 
 static void put_list(FILE *f, const char *key, const uint32_t *v, size_t n)
@@ -304,9 +430,14 @@ static int write_file(int fd, const struct nk_nic_state *st)
 		close(fd);
 		return -errno;
 	}
-	fprintf(f, STATE_MAGIC "\nifname %s\n", st->ifname);
+	fprintf(f, STATE_MAGIC "\nifname %s\nifindex %d\nnetns %llu %llu\n", st->ifname,
+		st->ifindex, (unsigned long long)st->ns_dev, (unsigned long long)st->ns_ino);
 	if (st->parent[0])
 		fprintf(f, "parent %s\n", st->parent);
+	if (st->port[0])
+		fprintf(f, "port %s\n", st->port);
+	if (st->perm[0])
+		fprintf(f, "perm %s\n", st->perm);
 	put_list(f, "reserved", st->reserved, st->nreserved);
 	fprintf(f, "saved %d\n", st->saved);
 	if (st->saved) {
@@ -350,14 +481,24 @@ static int write_file(int fd, const struct nk_nic_state *st)
 	return ret;
 }
 
+static int drop_legacy(const struct nk_nic_state *st)
+{
+	char path[NK_NIC_KEY_MAX + 64];
+
+	if (!st->legacy[0] || !strcmp(st->legacy, st->key))
+		return 0;
+	state_path(path, sizeof(path), st->legacy);
+	return unlink(path) && errno != ENOENT ? -errno : 0;
+}
+
 int nk_nic_state_save(const struct nk_nic_state *st)
 {
-	char path[160], tmp[200];
+	char path[NK_NIC_KEY_MAX + 64], tmp[200];
 	int fd, ret = state_dirs();
 
 	if (ret)
 		return ret;
-	state_path(path, sizeof(path), st->ns_dev, st->ns_ino, st->ifindex);
+	state_path(path, sizeof(path), st->key);
 	snprintf(tmp, sizeof(tmp), NK_NIC_STATE_DIR "/.tmp.%d", (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -369,6 +510,8 @@ int nk_nic_state_save(const struct nk_nic_state *st)
 		unlink(tmp);
 		return ret;
 	}
+	/* A first-format file goes once its record is under the key. */
+	drop_legacy(st);
 	fd = open(NK_NIC_STATE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);
@@ -379,10 +522,11 @@ int nk_nic_state_save(const struct nk_nic_state *st)
 
 int nk_nic_state_drop(const struct nk_nic_state *st)
 {
-	char path[160];
+	char path[NK_NIC_KEY_MAX + 64];
+	int ret = drop_legacy(st);
 
-	state_path(path, sizeof(path), st->ns_dev, st->ns_ino, st->ifindex);
-	return unlink(path) && errno != ENOENT ? -errno : 0;
+	state_path(path, sizeof(path), st->key);
+	return unlink(path) && errno != ENOENT ? -errno : ret;
 }
 
 int nk_nic_state_store(const struct nk_nic_state *st)

@@ -28,40 +28,84 @@ struct nic_job *nk_nic_job_new(void)
 	return j;
 }
 
-int nk_nic_hold(struct nk_ctx *ctx)
+/* The lock of key when this command holds it already, else NULL; *in_order
+ * false when it holds one that sorts after key. */
+static struct nk_nic_held *held(struct nk_ctx *ctx, const char *key, bool *in_order)
 {
-	int ret;
+	*in_order = true;
+	for (size_t i = 0; i < ctx->nnic_locks; i++) {
+		if (!strcmp(ctx->nic_locks[i].key, key))
+			return &ctx->nic_locks[i];
+		if (strcmp(ctx->nic_locks[i].key, key) > 0)
+			*in_order = false;
+	}
+	return NULL;
+}
 
-	if (ctx->nic_lock_depth) {
-		ctx->nic_lock_depth++;
+int nk_nic_hold(struct nk_ctx *ctx, const char *key)
+{
+	struct nk_nic_held *h;
+	bool in_order;
+	int fd, ret;
+
+	h = held(ctx, key, &in_order);
+	if (h) {
+		h->depth++;
 		return 0;
 	}
-	ret = nk_nic_lock(&ctx->nic_lock_fd);
+	if (ctx->nnic_locks == NK_NIC_HELD_MAX)
+		return nk_error(NK_EXIT_FAIL, "cannot lock NIC %s: %d NIC locks held already", key,
+				NK_NIC_HELD_MAX);
+	/* Locks are taken in the order of their keys; one out of order is only
+	 * tried, so that two commands never wait for each other. */
+	ret = nk_nic_lock(key, in_order, &fd);
 	if (ret == -EPERM)
 		return nk_error(NK_EXIT_PERM,
 				"%s must be a directory owned by this user with mode 0700 (no symlink); refusing to keep NIC state there",
 				NK_NIC_STATE_DIR);
+	if (ret == -EWOULDBLOCK)
+		return nk_error(NK_EXIT_EXISTS,
+				"NIC %s is locked by another nkctl, and waiting for it here could deadlock; try again",
+				key);
 	if (ret)
-		return nk_error_errno(-ret, "cannot lock %s", NK_NIC_STATE_DIR);
-	ctx->nic_lock_depth = 1;
+		return nk_error_errno(-ret, "cannot lock NIC %s under %s", key, NK_NIC_STATE_DIR);
+	h = &ctx->nic_locks[ctx->nnic_locks++];
+	snprintf(h->key, sizeof(h->key), "%s", key);
+	h->fd = fd;
+	h->depth = 1;
 	return 0;
 }
 
-void nk_nic_unhold(struct nk_ctx *ctx)
+void nk_nic_unhold(struct nk_ctx *ctx, const char *key)
 {
-	if (ctx->nic_lock_depth && !--ctx->nic_lock_depth)
-		close(ctx->nic_lock_fd);
+	bool in_order;
+	struct nk_nic_held *h = held(ctx, key, &in_order);
+
+	if (!h || --h->depth)
+		return;
+	close(h->fd);
+	*h = ctx->nic_locks[--ctx->nnic_locks];
+}
+
+int nk_nic_hold_link(struct nk_ctx *ctx, const struct nk_ns *ns, const struct nk_link *nic,
+		     char *key, size_t len)
+{
+	nk_nic_key(ns, nic, key, len);
+	return nk_nic_hold(ctx, key);
 }
 
 int nk_nic_job_lock(struct nk_ctx *ctx, struct nic_job *j)
 {
-	int ret = nk_nic_hold(ctx);
+	int ret = j->ns ? 0 : nk_ns_here(ctx, &j->ns);
 
+	if (!ret && !j->link.ifindex)
+		ret = nk_error(NK_EXIT_FAIL, "internal error: a NIC lock asked before the NIC is known");
+	if (!ret)
+		ret = nk_nic_hold_link(ctx, j->ns, &j->link, j->lock_key, sizeof(j->lock_key));
 	if (!ret)
 		j->locked = ctx;
 	return ret;
 }
-
 
 void nk_nic_job_free(struct nic_job *j)
 {
@@ -70,7 +114,7 @@ void nk_nic_job_free(struct nic_job *j)
 	nk_queue_list_free(&j->queues);
 	nk_ntuple_list_free(&j->rules);
 	if (j->locked)
-		nk_nic_unhold(j->locked);
+		nk_nic_unhold(j->locked, j->lock_key);
 	free(j);
 }
 
@@ -140,11 +184,7 @@ int nk_nic_job_load(struct nk_ctx *ctx, const char *dev, const struct nk_link *k
 		ret = 0;
 	}
 	if (ret == -ESTALE)
-		return nk_error(NK_EXIT_FAIL,
-				"the state under %s at %s's place (ifindex %d of this namespace) was recorded for another NIC (%s, bus device %s), not %s (bus device %s): not adopted, nothing was changed; remove that file once it is no longer needed",
-				NK_NIC_STATE_DIR, j->link.ifname, j->link.ifindex, j->st.ifname,
-				j->st.parent, j->link.ifname,
-				j->link.parent[0] ? j->link.parent : "none");
+		return nk_nic_state_stranger(&j->st, &j->link);
 	if (ret)
 		return nk_error_errno(-ret, "cannot read the state of %s under %s", j->link.ifname,
 				      NK_NIC_STATE_DIR);
@@ -531,6 +571,7 @@ int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_l
 				"lease ... reserve|steer: at most %d queues in one lease (%zu asked); nothing was changed",
 				NK_NIC_LEASE_MAX, n);
 	j->ns = ns;
+	j->link = *nic;
 	memcpy(j->ids, queues, n * sizeof(*queues));
 	j->n = n;
 	ret = nk_nic_job_lock(ctx, j);
@@ -746,7 +787,8 @@ static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int if
 	j->ns = ns;
 	*ret = nk_ns_rtnl(ns, &rt);
 	if (!*ret)
-		*ret = nk_link_lookup(rt, NULL, ifindex, &link, nk_ns_name(ns), true);
+		*ret = nk_link_lookup(rt, NULL, ifindex, &j->link, nk_ns_name(ns), true);
+	link = j->link;
 	if (!*ret)
 		*ret = nk_nic_job_lock(ctx, j);
 	if (!*ret)
@@ -787,13 +829,6 @@ static int resume_release(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
 	if (j)
 		nk_nic_job_free(j);
 	return ret == -ENODEV ? 0 : ret;
-}
-
-/* Parse a state file name "DEV-INO-IFINDEX". */
-static bool state_name(const char *name, unsigned long long *dev, unsigned long long *ino,
-		       int *ifindex)
-{
-	return name[0] != '.' && sscanf(name, "%llu-%llu-%d", dev, ino, ifindex) == 3;
 }
 
 /* Does a record of a live lease name holder, recorded in namespace hns? */
@@ -841,15 +876,14 @@ static struct nk_ns *lease_moved_to(struct nk_ctx *ctx, struct nk_ns *ns, int if
 	return where;
 }
 
-/* Is st the state of the NIC at ifindex of ns (not a stranger's record at a
- * reused namespace inode or ifindex, which the sweep leaves alone)? */
-static bool state_of_nic_there(struct nk_ns *ns, int ifindex, const struct nk_nic_state *st)
+/* Is the NIC of st at ifindex of ns? */
+static bool nic_at(struct nk_ns *ns, int ifindex, const struct nk_nic_state *st)
 {
 	struct nl_sock *rt = nk_ns_try_rtnl(ns);
 	struct nk_link link;
 
 	return rt && !nk_link_lookup(rt, NULL, ifindex, &link, NULL, true) &&
-	       nk_nic_state_is_of(st, &link);
+	       nk_nic_state_is_of(st, ns, &link);
 }
 
 /* A live lease names the holder that is not in hns: either its namespace
@@ -867,49 +901,88 @@ static int holder_moved(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 			l->name, nk_ns_name(where), nk_ns_name(hns));
 }
 
-/* Every NIC state file: undo the records of leases that ended. With holder,
- * say whether a record of a live lease still names it (see below). */
+/* The NIC of st in ns, looked for by its key; its ifindex, or 0. */
+static int nic_in(struct nk_ns *ns, const struct nk_nic_state *st)
+{
+	struct nl_sock *rt = nk_ns_try_rtnl(ns);
+	struct nk_link_list links = { 0 };
+	struct nl_err err;
+	int ifindex = 0;
+
+	if (!rt || rtnl_link_dump(rt, &links, &err))
+		return 0;
+	for (size_t i = 0; i < links.n && !ifindex; i++)
+		if ((links.v[i].parent[0] || links.v[i].perm_addr_len) &&
+		    nk_nic_state_is_of(st, ns, &links.v[i]))
+			ifindex = links.v[i].ifindex;
+	nk_link_list_free(&links);
+	return ifindex;
+}
+
+/* Where the NIC of the record st is now: where it was last seen, or, moved
+ * to another namespace, wherever its key is found. NULL when nowhere nkctl
+ * reaches (or, for a NIC known by its place, not there any more): its record
+ * is left alone. */
+static struct nk_ns *find_nic(struct nk_ctx *ctx, const struct nk_nic_state *st, int *ifindex)
+{
+	struct nk_ns *ns, *const *all;
+	size_t n;
+
+	/* where it was last seen: among the namespaces the command holds
+	 * first (nk_ns_find opens every one only when those do not have it) */
+	if (!nk_ns_find(ctx, st->ns_dev, st->ns_ino, &ns) && ns && nic_at(ns, st->ifindex, st)) {
+		*ifindex = st->ifindex;
+		return ns;
+	}
+	if (st->legacy[0] || !strncmp(st->key, "ns-", 3) || nk_ns_reachable(ctx, &all, &n))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if ((*ifindex = nic_in(all[i], st)))
+			return all[i];
+	return NULL;
+}
+
+/* One state file: undo the records of leases that ended (see below). */
+static int unlease_file(struct nk_ctx *ctx, const char *name, const struct nk_ns *hns,
+			const char *holder, bool *named)
+{
+	struct nk_nic_state *st = malloc(sizeof(*st));
+	struct nk_ns *ns = NULL;
+	int ifindex = 0, ret = 0;
+
+	if (!st)
+		return nk_error_errno(ENOMEM, "cannot read %s/%s", NK_NIC_STATE_DIR, name);
+	if (!nk_nic_state_read(name, st) && st->exists)
+		ns = find_nic(ctx, st, &ifindex);
+	for (size_t k = 0; ns && k < st->nleases && !ret; k++) {
+		const struct nk_nic_lease *l = &st->leases[k];
+
+		if (l->nleased && lease_ended(ns, ifindex, l))
+			ret = unlease_nic(ctx, ns, ifindex, l->leased[0]);
+		else if (named && names_holder(ns, ifindex, l, hns, holder))
+			ret = holder_moved(ctx, ns, ifindex, l, hns, named);
+	}
+	if (ns && !ret && st->saved && !st->nreserved && !st->nleases)
+		ret = resume_release(ctx, ns, ifindex);
+	free(st);
+	return ret;
+}
+
+/* Every NIC state file: undo the records of leases that ended, each under
+ * its NIC's lock alone. With holder, say whether a record of a live lease
+ * still names it (see below). */
 static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder,
 			   bool *named)
 {
-	struct nk_ns *ns;
 	struct dirent *e;
 	DIR *d = opendir(NK_NIC_STATE_DIR);
 	int ret = 0;
 
 	if (!d)
 		return 0;
-	if ((ret = nk_ns_here(ctx, &ns)) || (ret = nk_nic_hold(ctx))) {
-		closedir(d);
-		return ret;
-	}
-	while (!ret && (e = readdir(d))) {
-		unsigned long long dev, ino;
-		struct nk_nic_state *st;
-		int ifindex;
-
-		if (!state_name(e->d_name, &dev, &ino, &ifindex) ||
-		    (ret = nk_ns_find(ctx, (dev_t)dev, (ino_t)ino, &ns)) || !ns)
-			continue;
-		st = malloc(sizeof(*st));
-		if (!st || nk_nic_state_load_at(ns, ifindex, st) || !st->exists ||
-		    !state_of_nic_there(ns, ifindex, st)) {
-			free(st);
-			continue;
-		}
-		for (size_t k = 0; k < st->nleases && !ret; k++) {
-			const struct nk_nic_lease *l = &st->leases[k];
-
-			if (l->nleased && lease_ended(ns, ifindex, l))
-				ret = unlease_nic(ctx, ns, ifindex, l->leased[0]);
-			else if (named && names_holder(ns, ifindex, l, hns, holder))
-				ret = holder_moved(ctx, ns, ifindex, l, hns, named);
-		}
-		if (!ret && st->saved && !st->nreserved && !st->nleases)
-			ret = resume_release(ctx, ns, ifindex);
-		free(st);
-	}
-	nk_nic_unhold(ctx);
+	while (!ret && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			ret = unlease_file(ctx, e->d_name, hns, holder, named);
 	closedir(d);
 	return ret;
 }

@@ -34,19 +34,26 @@ struct nic_job {
 	size_t n;
 	bool new_record;                    /* the lease's record is this command's */
 	struct nk_ctx *locked;              /* NULL: not locked */
+	char lock_key[NK_NIC_KEY_MAX];      /* the NIC lock held */
 };
 
 /* A job: no namespace yet (load takes the command's), not locked, nothing
  * read; NULL after the error is printed. */
 struct nic_job *nk_nic_job_new(void);
 void nk_nic_job_free(struct nic_job *j);
-/* The lock of nkctl's NIC state, held by the command until as many
- * nk_nic_unhold as nk_nic_hold: a command deciding on several steps (lease
- * ... pool) holds it across them, and the jobs it opens meanwhile share it.
- * 0, or the exit code after the error. */
-int nk_nic_hold(struct nk_ctx *ctx);
-void nk_nic_unhold(struct nk_ctx *ctx);
-/* Hold the lock for the job until it is freed. */
+/* The lock of one NIC's nkctl state (its key, nk_nic_key), held by the
+ * command until as many nk_nic_unhold as nk_nic_hold: a command deciding on
+ * several steps (lease ... pool) holds it across them, and the jobs it opens
+ * meanwhile share it. Locks of several NICs are taken in the order of their
+ * keys (one out of order is only tried: exit 4 when busy). 0, or the exit
+ * code after the error. */
+int nk_nic_hold(struct nk_ctx *ctx, const char *key);
+void nk_nic_unhold(struct nk_ctx *ctx, const char *key);
+/* nk_nic_hold of NIC nic of ns; its key into key[len] for the unhold. */
+int nk_nic_hold_link(struct nk_ctx *ctx, const struct nk_ns *ns, const struct nk_link *nic,
+		     char *key, size_t len);
+/* Hold the lock of the job's NIC (j->link, in j->ns or the command's
+ * namespace) until the job is freed. */
 int nk_nic_job_lock(struct nk_ctx *ctx, struct nic_job *j);
 /* Read the device (dev by name, or known), its settings, queues, rules and
  * state; under the lock, also finish what a killed nkctl left. 0 or the exit

@@ -30,6 +30,16 @@ struct nk_ns {
 	int ioctl_fd;           /* an AF_INET socket here for SIOCETHTOOL; -1 */
 };
 
+/* A NIC's key: its identity, the name of its state and lock files. */
+#define NK_NIC_KEY_MAX 96
+/* NIC locks one command holds at once (nested holds of one count once). */
+#define NK_NIC_HELD_MAX 4
+struct nk_nic_held {
+	char key[NK_NIC_KEY_MAX];
+	int fd;
+	unsigned int depth;
+};
+
 /*
  * Everything one command needs: the parsed global options, the namespaces it
  * reaches and their sockets. The per-command part is reset for every batch
@@ -53,9 +63,9 @@ struct nk_ctx {
 	struct nk_ns **ns;
 	size_t nns, ns_cap;
 	bool ns_enumerated;      /* every reachable namespace is in ns */
-	/* the NIC state lock (nicsvc.c), held while depth > 0 */
-	int nic_lock_fd;
-	unsigned int nic_lock_depth;
+	/* the NIC locks held (nicsvc.c), each until its depth is back to 0 */
+	struct nk_nic_held nic_locks[NK_NIC_HELD_MAX];
+	size_t nnic_locks;
 };
 
 void nk_ctx_init(struct nk_ctx *ctx);

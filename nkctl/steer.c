@@ -156,9 +156,7 @@ static int mark_pending(struct nk_ns *ns, const struct nk_link *l, int fd, const
 	int ret = nk_nic_state_load(ns, l, &st);
 
 	if (ret == -ESTALE)
-		return nk_error(NK_EXIT_FAIL,
-				"the state of %s under %s was recorded for another NIC (bus device %s): not adopted; nothing was changed",
-				l->ifname, NK_NIC_STATE_DIR, st.parent);
+		return nk_nic_state_stranger(&st, l);
 	if (!ret && st.exists)
 		ret = nk_nic_resolve_pending(fd, l->ifname, &st);
 	if (ret)
@@ -186,6 +184,7 @@ static int record_rule(struct nk_ns *ns, const struct nk_link *l, const struct n
 static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 {
 	const struct steer_args *a = args;
+	char key[NK_NIC_KEY_MAX];
 	struct nk_ntuple r;
 	struct nk_link l;
 	struct nk_ns *ns;
@@ -202,7 +201,7 @@ static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 		ret = check_queue(fd, l.ifname, a->queue);
 	if (ret)
 		return ret;
-	ret = nk_nic_hold(ctx);
+	ret = nk_nic_hold_link(ctx, ns, &l, key, sizeof(key));
 	if (ret)
 		return ret;
 	ret = mark_pending(ns, &l, fd, &r);
@@ -211,7 +210,7 @@ static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 	else if (!ret && (ret = record_rule(ns, &l, &r)))
 		ret = nk_error_errno(-ret, "rule %u was added to %s but cannot be recorded in %s",
 				     r.id, l.ifname, NK_NIC_STATE_DIR);
-	nk_nic_unhold(ctx);
+	nk_nic_unhold(ctx, key);
 	if (ret)
 		return ret;
 	out_begin(&ctx->out);
@@ -237,6 +236,7 @@ static int forget_rule(struct nk_ns *ns, const struct nk_link *l, uint32_t id)
 static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
 {
 	const struct steer_args *a = args;
+	char key[NK_NIC_KEY_MAX];
 	struct nk_link l;
 	struct nk_ns *ns;
 	int fd, ret;
@@ -249,7 +249,7 @@ static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
 		ret = nk_ns_ioctl(ns, &fd);
 	if (ret)
 		return ret;
-	ret = nk_nic_hold(ctx);
+	ret = nk_nic_hold_link(ctx, ns, &l, key, sizeof(key));
 	if (ret)
 		return ret;
 	ret = ethtool_ntuple_del(fd, l.ifname, a->id);
@@ -261,7 +261,7 @@ static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
 	}
 	if (!ret)
 		forget_rule(ns, &l, a->id);
-	nk_nic_unhold(ctx);
+	nk_nic_unhold(ctx, key);
 	if (ret)
 		return ret;
 	out_begin(&ctx->out);

@@ -12,6 +12,7 @@ Usage:
         [scrub none|default] [peer-scrub none|default] [headroom N]
         [tailroom N] [rxqueues N] [txqueues N] [peer-netns NS]
   nlprobe.py [-n NETNS] del NAME
+  nlprobe.py [-n NETNS] link-netns IFNAME NETNS NEW_IFINDEX
   nlprobe.py [-n NETNS] queues [IFINDEX]
   nlprobe.py [-n NETNS] napis
   nlprobe.py [-n NETNS] family NAME
@@ -94,6 +95,7 @@ IFLA_NET_NS_FD = 28
 IFLA_NUM_TX_QUEUES = 31
 IFLA_NUM_RX_QUEUES = 32
 IFLA_LINK_NETNSID = 37
+IFLA_NEW_IFINDEX = 49
 
 IFLA_INFO_KIND = 1
 IFLA_INFO_DATA = 2
@@ -609,6 +611,22 @@ def cmd_del(name):
         nl.request(RTM_DELLINK, NLM_F_ACK, ifinfomsg() + nla_str(IFLA_IFNAME, name))
     finally:
         nl.close()
+    return {"ok": True}
+
+
+def cmd_link_netns(args):
+    """Move IFNAME to NETNS, with NEW_IFINDEX there (what ip cannot ask)."""
+    if len(args) != 3:
+        raise Fail("usage: link-netns IFNAME NETNS NEW_IFINDEX")
+    nsfd = open_ns(args[1])
+    nl = Netlink(NETLINK_ROUTE)
+    try:
+        nl.request(RTM_NEWLINK, NLM_F_ACK, ifinfomsg() + nla_str(IFLA_IFNAME, args[0]) +
+                   nla_u32(IFLA_NET_NS_FD, nsfd) +
+                   nla_s32(IFLA_NEW_IFINDEX, parse_int(args[2], "NEW_IFINDEX")))
+    finally:
+        nl.close()
+        os.close(nsfd)
     return {"ok": True}
 
 
@@ -1137,6 +1155,8 @@ def run(cmd, rest):
     elif cmd == "del":
         need(1)
         res = cmd_del(rest[0])
+    elif cmd == "link-netns":
+        res = cmd_link_netns(rest)
     elif cmd == "queues":
         if len(rest) > 1:
             raise Fail("queues: at most one IFINDEX")

@@ -10,8 +10,8 @@
 # stays out of RSS. Before that, one at a time: nic release refused while a
 # lease holds a reserved queue; a lease's rule replaced by another owner's at
 # the same location survives the unlease; a lease of 20 queues with reserve
-# and steer gives every queue back; a state file at another NIC's place is
-# not adopted.
+# and steer gives every queue back. (Which NIC a state file belongs to, and
+# the per-NIC lock: nic.t.)
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq
@@ -100,24 +100,6 @@ expect_eq "$(printf '%s' "$OUT" | jq '[.leases[] | select(.reserved)] | length')
 expect_eq "$(bindir | jq -c 'unique')" '[0,1,22,23]' "only queues 0, 1, 22, 23 in RSS (nlprobe)"
 expect_rc 0 "unlease" -n "$HOST" unlease dev nkb
 expect_eq "$(bindir)" "$bindir_before" "every queue back: the table as before (nlprobe)"
-
-# A state file at another NIC's place (a reused namespace inode or
-# ifindex) is reported, never adopted.
-ino=$(stat -L -c %i "/run/netns/$HOST")
-expect_rc 0 "reserve queue 1" -n "$HOST" nic reserve dev "$SIM" queue 1
-own=$(ls /run/nkctl/nic/*-"$ino-$idx")
-stranger=${own%-*}-$bidx
-cp "$own" "$stranger"
-defer "rm -f '$stranger'"
-expect_rc 0 "nic show of the other NIC" -n "$HOST" -j nic show dev "$BIG"
-expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | select(.reserved) | .id]')" "[]" \
-	"it does not show the stranger's reservation"
-expect_error 2 "a change of the other NIC" -n "$HOST" nic reserve dev "$BIG" queue 2
-expect_match "$ERR" "recorded for another NIC \($SIM, bus device [^)]+\)" "the error names whose it is"
-expect_eq "$(bindir)" "$bindir_before" "nothing changed (nlprobe)"
-rm -f "$stranger"
-expect_rc 0 "release" -n "$HOST" nic release dev "$SIM"
-expect_eq "$(indir)" "$indir_before" "the table as before (nlprobe)"
 
 # 8 takers, 20 rounds each, a pool of 6.
 worker() {

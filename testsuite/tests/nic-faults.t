@@ -17,7 +17,6 @@ sim_new SIM "$HOST" 4
 idx=$(ifindex_of "$HOST" "$SIM")
 need_sim_rss "$HOST" "$SIM"
 $NLPROBE -n "$HOST" rings-set "$idx" tcp-data-split off hds-thresh 128 > /dev/null || fail "rings-set"
-ns_ino=$(stat -L -c %i "/run/netns/$HOST")
 nlprobe_serve "$HOST"
 
 # The NIC as the kernel has it, and the number of state files for it (a
@@ -25,7 +24,7 @@ nlprobe_serve "$HOST"
 snapshot() {
 	local f files=0
 	nlp rings "$idx" && nlp rss "$idx" && nlp ntuple "$SIM" || return 1
-	for f in /run/nkctl/nic/*-"$ns_ino-$idx"; do [ -e "$f" ] && files=$((files + 1)); done
+	for f in /run/nkctl/nic/netdevsim-netdevsim"$SIM_ID"-*; do [ -e "$f" ] && files=$((files + 1)); done
 	echo "state files: $files"
 }
 BASE=$(snapshot) || fail "the NIC's state: $BASE"

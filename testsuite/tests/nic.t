@@ -1,10 +1,15 @@
 #!/bin/bash
 # tier: vm
+# timeout: 600
 # nic reserve/release and steer add/del/show on netdevsim with the test
 # patch (testsuite/vm/netdevsim-rxnfc-rss.patch: RSS indirection table and
 # n-tuple rules). Header split, the indirection table and the rules are read
 # back by nlprobe.py too, not only by nkctl; the restore is checked against
-# the settings from before the first change.
+# the settings from before the first change. Then which NIC a state file
+# belongs to: named by bus device and port, a stranger's reported, a
+# first-format file read and rewritten, a NIC moved to another namespace
+# found there with its reservation, lease and rule (and a NIC given its old
+# ifindex adopting nothing); one NIC's lock not holding up another's lease.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq
@@ -37,12 +42,13 @@ expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | [.id, .reserved, .
 expect_eq "$($NLPROBE -n "$HOST" rings "$idx" | jq -S -c .)" '{"hds-thresh":0,"tcp-data-split":"on"}' \
 	"the kernel shows header split on, hds-thresh 0"
 expect_eq "$(indir | jq -c unique)" '[0,1,2]' "the kernel's table no longer names queue 3 (nlprobe)"
-state=""
-for f in /run/nkctl/nic/*-"$idx"; do
-	ns_ino=$(stat -L -c %i "/run/netns/$HOST")
-	case "$f" in *-"$ns_ino"-"$idx") state=$f ;; esac
-done
-[ -f "$state" ] || fail "no state file for $SIM"
+# Named by what the NIC is: its bus, bus device and port.
+state=$(ls -d /run/nkctl/nic/netdevsim-netdevsim"$SIM_ID"-p* 2>/dev/null | head -n 1)
+[ -f "$state" ] || fail "no state file for $SIM (netdevsim$SIM_ID): $(ls /run/nkctl/nic)"
+expect_match "$(cat "$state")" "ifname $SIM" "it records the NIC's name"
+expect_match "$(cat "$state")" "ifindex $idx" "and its ifindex"
+[ -e "/run/nkctl/nic/.lock-${state##*/}" ] || fail "no lock file of its own"
+pass "the NIC has a lock file of its own"
 expect_eq "$(stat -c %a "$state")" 600 "the state file is 0600"
 expect_eq "$(stat -c %a /run/nkctl/nic)" 700 "its directory is 0700"
 expect_match "$(cat "$state")" 'tcp-data-split 1' "the state records header split off"
@@ -142,4 +148,116 @@ expect_eq "$(indir)" "$indir_before" "the kernel's table as before (nlprobe)"
 expect_eq "$(kernel_rules)" '[]' "no rule left in the driver (nlprobe)"
 [ ! -e "$state" ] || fail "the state file is still there: $(cat "$state")"
 pass "no state left"
+
+# Which NIC a state file belongs to, and the lock of each NIC.
+sim_new BIG "$HOST" 8
+bidx=$(ifindex_of "$HOST" "$BIG")
+bindir() { $NLPROBE -n "$HOST" rss "$bidx" | jq -c .indir; }
+bindir_before=$(bindir)
+# A NIC's state file is named by what the NIC is (bus, bus device, port): a
+# file under that name recorded for another NIC is reported, never adopted.
+expect_rc 0 "reserve queue 1" -n "$HOST" nic reserve dev "$SIM" queue 1
+own=$(ls -d /run/nkctl/nic/netdevsim-netdevsim"$SIM_ID"-p* 2>/dev/null | head -n 1)
+[ -f "$own" ] || fail "no state file named by $SIM's bus device: $(ls /run/nkctl/nic)"
+pass "the state file is named by the bus device and port: ${own##*/}"
+stranger=${own/netdevsim$SIM_ID/netdevsim$BIG_ID}
+cp "$own" "$stranger"
+defer "rm -f '$stranger'"
+expect_rc 0 "nic show of the other NIC" -n "$HOST" -j nic show dev "$BIG"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | select(.reserved) | .id]')" "[]" \
+	"it does not show the stranger's reservation"
+expect_error 2 "a change of the other NIC" -n "$HOST" nic reserve dev "$BIG" queue 2
+expect_match "$ERR" "recorded for another NIC \($SIM, bus device netdevsim$SIM_ID port p[0-9]+\)" \
+	"the error names whose it is"
+expect_eq "$(bindir)" "$bindir_before" "nothing changed (nlprobe)"
+rm -f "$stranger"
+# A file of the first format (netns device, inode, ifindex), as an upgraded
+# node has: read, and rewritten under the NIC's name by the next change; one
+# at another NIC's place is not adopted.
+nsdev=$(stat -L -c %d "/run/netns/$HOST")
+ino=$(stat -L -c %i "/run/netns/$HOST")
+legacy=/run/nkctl/nic/$nsdev-$ino-$idx
+grep -v '^ifindex \|^netns \|^port ' "$own" > "$legacy"
+rm -f "$own"
+defer "rm -f '$legacy'"
+cp "$legacy" "/run/nkctl/nic/$nsdev-$ino-$bidx"
+defer "rm -f '/run/nkctl/nic/$nsdev-$ino-$bidx'"
+expect_error 2 "a first-format file at another NIC's place" -n "$HOST" nic reserve dev "$BIG" queue 2
+expect_match "$ERR" "recorded for another NIC \($SIM, bus device netdevsim$SIM_ID\)" "is not adopted"
+rm -f "/run/nkctl/nic/$nsdev-$ino-$bidx"
+expect_rc 0 "nic show reads the first format" -n "$HOST" -j nic show dev "$SIM"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | select(.reserved) | .id]')" "[1]" "queue 1 reserved"
+expect_rc 0 "a change" -n "$HOST" nic reserve dev "$SIM" queue 2
+[ ! -e "$legacy" ] && [ -f "$own" ] || fail "not rewritten: $(ls /run/nkctl/nic)"
+pass "the change rewrote it under the NIC's name"
+expect_rc 0 "release" -n "$HOST" nic release dev "$SIM"
+expect_eq "$(indir)" "$indir_before" "the table as before (nlprobe)"
+[ ! -e "$own" ] || fail "state left: $(cat "$own")"
+
+# A NIC moved to another namespace takes its record along: reservation,
+# lease and rule are found there and undone there; a NIC that takes its old
+# ifindex here adopts nothing.
+sim_new MV "$HOST" 4
+ns_new AWAY
+mvidx=$(ifindex_of "$HOST" "$MV")
+mvindir_before=$($NLPROBE -n "$HOST" rss "$mvidx" | jq -c .indir)
+nk -n "$HOST" link add nkm type single rxqueues 2
+expect_rc 0 "reserve" -n "$HOST" nic reserve dev "$MV" queue 1
+expect_rc 0 "lease with reserve and steer" -n "$HOST" lease dev nkm from "$MV" queue 2 reserve steer dst 10.9.6.1
+ip -n "$HOST" link set "$MV" netns "$AWAY" && ip -n "$AWAY" link set "$MV" up || fail "cannot move $MV"
+newidx=$(ifindex_of "$AWAY" "$MV")
+expect_rc 0 "nic show there" -n "$AWAY" -j nic show dev "$MV"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | select(.reserved) | .id]')" "[1,2]" \
+	"the reservation came along"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [.dst, .nkctl]]')" '[["10.9.6.1",true]]' \
+	"the lease's rule is nkctl's there"
+expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].queues[2].lease.ifname')" '"nkm"' "the lease too"
+sim_new NEWC "$AWAY" 4
+$NLPROBE -n "$AWAY" link-netns "$NEWC" "$HOST" "$mvidx" > /dev/null || fail "cannot move $NEWC to ifindex $mvidx"
+ip -n "$HOST" link set "$NEWC" up
+expect_eq "$(ifindex_of "$HOST" "$NEWC")" "$mvidx" "another NIC has the old ifindex"
+expect_rc 0 "nic show of it" -n "$HOST" -j nic show dev "$NEWC"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | select(.reserved) | .id]')" "[]" \
+	"it adopted no reservation"
+expect_rc 0 "a sweep" -n "$HOST" -force unlease dev nkgone
+expect_rc 0 "unlease from the new namespace" -n "$AWAY" unlease from "$MV" queue 2 force
+expect_eq "$($NLPROBE -n "$AWAY" ntuple "$MV" | jq -c .rules)" "[]" "the lease's rule is gone (nlprobe)"
+expect_rc 0 "release there" -n "$AWAY" nic release dev "$MV"
+expect_eq "$($NLPROBE -n "$AWAY" rss "$newidx" | jq -c .indir)" "$mvindir_before" \
+	"the table as before the move, entry for entry (nlprobe)"
+[ -z "$(ls /run/nkctl/nic | grep -- "netdevsim$MV_ID-")" ] || fail "state left: $(ls /run/nkctl/nic)"
+pass "no state left"
+
+# One lock per NIC: a process holding the SIM's lock holds up SIM's commands
+# only; a lease from BIG goes through meanwhile.
+expect_rc 0 "reserve" -n "$HOST" nic reserve dev "$SIM" queue 1
+lockf=/run/nkctl/nic/.lock-${own##*/}
+flock "$lockf" sleep 60 &
+holder=$!
+defer "kill $holder 2>/dev/null"
+sleep 0.5
+nk -n "$HOST" link add nkl type single rxqueues 2
+start=$(date +%s)
+expect_rc 0 "a lease from BIG while SIM is locked" -n "$HOST" lease dev nkl from "$BIG" pool 3-4 reserve steer dst 10.9.7.1
+expect_eq "$(( $(date +%s) - start < 30 ))" 1 "it did not wait for SIM's lock"
+timeout 5 "$NKCTL" -n "$HOST" nic reserve dev "$SIM" queue 2 > /dev/null 2>&1
+expect_eq "$?" 124 "a command on SIM waits for its lock"
+kill "$holder"
+wait "$holder" 2> /dev/null
+expect_rc 0 "unlease" -n "$HOST" unlease dev nkl
+expect_eq "$(bindir)" "$bindir_before" "BIG's table as before (nlprobe)"
+expect_rc 0 "release" -n "$HOST" nic release dev "$SIM"
+expect_eq "$(indir)" "$indir_before" "SIM's table as before (nlprobe)"
+
+# -force unlease of a holder that holds no lease still sweeps: the NIC side
+# of a lease whose holder was deleted behind nkctl's back goes.
+nk -n "$HOST" link add nkd type single rxqueues 2
+expect_rc 0 "lease with steer" -n "$HOST" lease dev nkd from "$SIM" queue 3 steer dst 10.9.8.1
+ip -n "$HOST" link del nkd || fail "ip link del"
+nk -n "$HOST" link add nke type single rxqueues 2
+expect_rc 0 "-force unlease of a holder with no lease" -n "$HOST" -force unlease dev nke
+expect_eq "$($NLPROBE -n "$HOST" ntuple "$SIM" | jq -c .rules)" "[]" "the ended lease's rule is gone (nlprobe)"
+expect_eq "$(indir)" "$indir_before" "its queue is back in RSS: the table as before (nlprobe)"
+expect_eq "$($NLPROBE -n "$HOST" rings "$idx" | jq -S -c .)" "$rings_before" "rings as before (nlprobe)"
+nk -n "$HOST" link del nke
 done_testing
