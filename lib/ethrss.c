@@ -211,6 +211,31 @@ int ethtool_rss_ctx_list(struct nl_sock *s, const struct genl_family *fam, int i
 	return 0;
 }
 
+int ethtool_rss_ctx_ids(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			uint32_t id, bool *exists, uint32_t *lowest_free, struct nl_err *err)
+{
+	struct nk_rss_ctx_list l;
+	bool taken = true;
+	int ret = ethtool_rss_ctx_list(s, fam, ifindex, &l, err);
+
+	*exists = false;
+	*lowest_free = 0;
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < l.n; i++)
+		*exists |= id && l.v[i].context == id;
+	/* ids start at 1; at most n of the first n+1 are taken */
+	for (uint32_t c = 1; taken && c <= l.n + 1; c++) {
+		taken = false;
+		for (size_t i = 0; i < l.n && !taken; i++)
+			taken = l.v[i].context == c;
+		if (!taken)
+			*lowest_free = c;
+	}
+	nk_rss_ctx_list_free(&l);
+	return 0;
+}
+
 int ethtool_rss_ctx_supported(struct nl_sock *s, const struct genl_family *fam, int ifindex,
 			      bool *yes, struct nl_err *err)
 {
@@ -250,7 +275,6 @@ int ethtool_rss_ctx_create(struct nl_sock *s, const struct genl_family *fam, int
 	uint32_t *indir;
 	int ret;
 
-	*context = 0;
 	if (!nq || !indir_size || indir_size > NK_RSS_MAX_INDIR) {
 		nl_err_set(err, EINVAL, "no queues or no indirection table for an RSS context");
 		return -EINVAL;
@@ -263,6 +287,9 @@ int ethtool_rss_ctx_create(struct nl_sock *s, const struct genl_family *fam, int
 	for (uint32_t i = 0; i < indir_size; i++)
 		indir[i] = queues[i % nq];
 	nlh = ethtool_request(s, fam, NK_ETHTOOL_MSG_RSS_CREATE_ACT, NLM_F_ACK, ifindex);
+	if (*context)
+		mnl_attr_put_u32(nlh, A_RSS_CONTEXT, *context);
+	*context = 0;
 	mnl_attr_put(nlh, A_RSS_INDIR, indir_size * sizeof(*indir), indir);
 	free(indir);
 	ret = nl_talk(s, nlh, GENL_HDRLEN, &ethtool_rss_space, created_cb, context, err);

@@ -132,8 +132,12 @@ void nk_rss_ctx_list_free(struct nk_rss_ctx_list *l);
  * kernel answers -ENOENT when the driver has contexts, -EOPNOTSUPP when not. */
 int ethtool_rss_ctx_supported(struct nl_sock *s, const struct genl_family *fam, int ifindex,
 			      bool *yes, struct nl_err *err);
-/* A context whose table of indir_size entries names queues[0..nq) in turn;
- * *context is the id the kernel chose. */
+/* The lowest context id no context of ifindex has (for rss-create-act with
+ * a chosen id), and whether context id exists. */
+int ethtool_rss_ctx_ids(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			uint32_t id, bool *exists, uint32_t *lowest_free, struct nl_err *err);
+/* A context whose table of indir_size entries names queues[0..nq) in turn.
+ * *context: the id to create (0: the kernel chooses); then the id it got. */
 int ethtool_rss_ctx_create(struct nl_sock *s, const struct genl_family *fam, int ifindex,
 			   const uint32_t *queues, size_t nq, uint32_t indir_size,
 			   uint32_t *context, struct nl_err *err);

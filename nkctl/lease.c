@@ -34,6 +34,7 @@ struct steer_list {
 struct lease_args {
 	const char *dev, *from, *phys_netns, *queue, *pool;
 	uint32_t count;
+	uint32_t wait;                    /* unlease: seconds for providers to go */
 	bool force, reserve;
 	struct steer_list steer;
 };
@@ -98,12 +99,15 @@ const struct nk_params cmd_lease_params = {
 	NK_PARAMS("lease", struct lease_args, lease_params), NK_RULES(lease_rules),
 };
 
+enum { UNLEASE_WAIT = 5 };        /* its row in unlease_params */
 static const struct nk_param unlease_params[] = {
 	LP("dev", NKP_IFNAME, dev, "NKDEV", false),
 	LP("from", NKP_IFNAME, from, "PHYS", false),
 	LP("phys-netns", NKP_NETNS, phys_netns, "NETNS", false),
 	LP("queue", NKP_STRING, queue, "LIST", false),
 	LP("force", NKP_FLAG, force, NULL, false),
+	[UNLEASE_WAIT] = { "wait", NKP_U32, offsetof(struct lease_args, wait), "SECONDS", 0,
+			   NK_LEASE_MAX_MP_WAIT, NULL, false, NULL },
 };
 /* Either the holder, or the NIC's queues. */
 static const struct nk_rule unlease_rules[] = {
@@ -664,29 +668,24 @@ static int nothing_to_unlease(struct nk_ctx *ctx, const char *what, bool swept)
 	return NK_EXIT_OK;
 }
 
-/* The leases l holds, as the NICs show them (the device may well be down). */
-static int leases_held(struct nk_ctx *ctx, struct nk_ns *hns, const struct nk_link *l,
-		       struct nk_lease_list *all, struct nk_lease_list *ended)
+/* Deleting one side of a pair takes the pod's link: only with force. */
+static int check_pair(const struct nk_link *l, bool force)
 {
-	int ret = nk_lease_scan(ctx, all);
+	bool single = (l->netkit.have & NKA_PAIRING) &&
+		      l->netkit.pairing == NK_NETKIT_DEVICE_SINGLE;
 
-	if (ret)
-		return nk_error_errno(-ret, "cannot scan the leases");
-	ended->v = calloc(all->n ? all->n : 1, sizeof(*ended->v));
-	if (!ended->v)
-		return nk_error_errno(ENOMEM, "unlease");
-	for (size_t i = 0; i < all->n; i++)
-		if (all->v[i].nk_ifindex == l->ifindex && all->v[i].nk_ns == hns)
-			ended->v[ended->n++] = all->v[i];
+	if (!single && !force)
+		return nk_error(NK_EXIT_EXISTS,
+				"\"%s\" is one side of a netkit pair: ending its leases deletes the pair, the pod's link with it; hold leases in a single device, or add force",
+				l->ifname);
 	return 0;
 }
 
 /* Deleting the holder must not pull the rug from under a memory provider
- * or a pod, unless force says so. */
-static int check_deletable(const struct nk_link *l, const struct nk_lease_list *ended, bool force)
+ * still there after the wait, unless force says so. */
+static int check_providers(const struct nk_link *l, const struct nk_lease_list *ended, bool force,
+			   uint32_t wait)
 {
-	bool single = (l->netkit.have & NKA_PAIRING) &&
-		      l->netkit.pairing == NK_NETKIT_DEVICE_SINGLE;
 	char mp[64];
 
 	for (size_t i = 0; i < ended->n && !force; i++) {
@@ -694,13 +693,10 @@ static int check_deletable(const struct nk_link *l, const struct nk_lease_list *
 
 		if (mp_name(&q, mp, sizeof(mp)))
 			return nk_error(NK_EXIT_EXISTS,
-					"\"%s\" queue %u is in use by %s; deleting the device can block until it lets go: stop it first, or add force",
-					l->ifname, ended->v[i].nk_queue, mp);
+					"\"%s\" queue %u (%s queue %u) is still in use by %s after %u s; deleting the device can block until it lets go: stop its user and unlease again (wait SECONDS waits longer), or add force",
+					l->ifname, ended->v[i].nk_queue, ended->v[i].nic_ifname,
+					ended->v[i].nic_queue, mp, wait);
 	}
-	if (!single && !force)
-		return nk_error(NK_EXIT_EXISTS,
-				"\"%s\" is one side of a netkit pair: ending its leases deletes the pair, the pod's link with it; hold leases in a single device, or add force",
-				l->ifname);
 	return 0;
 }
 
@@ -744,14 +740,22 @@ static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *
 	return ret;
 }
 
+/* How long unlease waits for memory providers: wait SECONDS, or the default. */
+static uint32_t mp_wait(const struct nk_ctx *ctx, const struct lease_args *a)
+{
+	return (ctx->given & (1ull << UNLEASE_WAIT)) ? a->wait : NK_LEASE_MP_WAIT;
+}
+
 /*
  * End every lease of the netkit device name (or ifindex) in hns by deleting
  * it: freely for a single device, with force for one side of a pair (it takes
- * the pod's pair with it) or while a memory provider still uses a queue.
+ * the pod's pair with it) or while a memory provider still uses a queue
+ * (waited for first, up to wait seconds, without force).
  */
 static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *name,
-			  int ifindex, bool force)
+			  int ifindex, const struct lease_args *a)
 {
+	uint32_t wait = mp_wait(ctx, a);
 	struct nk_lease_list all = { 0 }, ended = { 0 };
 	struct nk_link l;
 	struct nl_sock *rt;
@@ -768,12 +772,16 @@ static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *nam
 		return nothing_to_unlease(ctx, what, true);
 	if (ret)
 		return ret;
-	ret = leases_held(ctx, hns, &l, &all, &ended);
+	ret = nk_lease_held_by(ctx, hns, l.ifindex, &all, &ended);
+	if (!ret && ended.n)
+		ret = check_pair(&l, a->force);
+	if (!ret && !a->force)
+		ret = nk_lease_wait_providers(ctx, hns, &l, wait, &all, &ended);
 	if (!ret && !ended.n) {
 		snprintf(what, sizeof(what), "\"%s\" holds no leases", l.ifname);
 		ret = nothing_to_unlease(ctx, what, false);
 	} else if (!ret) {
-		ret = check_deletable(&l, &ended, force);
+		ret = check_providers(&l, &ended, a->force, wait);
 		if (!ret)
 			ret = delete_holder(ctx, hns, rt, &l, &ended);
 	}
@@ -873,7 +881,7 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 			goto out;
 		}
 	}
-	ret = unlease_holder(ctx, holder_ns, NULL, first->lease_ifindex, a->force);
+	ret = unlease_holder(ctx, holder_ns, NULL, first->lease_ifindex, a);
 out:
 	nk_queue_list_free(&j->nic_queues);
 	free(j);
@@ -889,5 +897,5 @@ int cmd_unlease(struct nk_ctx *ctx, const void *args)
 	if (a->from)
 		return unlease_from(ctx, a);
 	ret = nk_ns_here(ctx, &here);
-	return ret ? ret : unlease_holder(ctx, here, a->dev, 0, a->force);
+	return ret ? ret : unlease_holder(ctx, here, a->dev, 0, a);
 }

@@ -50,10 +50,25 @@ struct nk_lease_list {
 	size_t n, cap;
 };
 
+/* unlease waits this long by default for a memory provider to go (the
+ * kernel's own zcrx test polls 5 s for one), at most NK_LEASE_MAX_MP_WAIT. */
+#define NK_LEASE_MP_WAIT 5
+#define NK_LEASE_MAX_MP_WAIT 600
+
 /* Scan every namespace nkctl can reach (nk_ns_reachable). The records point
  * at namespaces of ctx. */
 int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out);
 void nk_lease_list_free(struct nk_lease_list *l);
+/* Scan into *all and copy the leases held by netkit device ifindex of hns
+ * into *held (its own array: free(held->v)); prints the error. */
+int nk_lease_held_by(struct nk_ctx *ctx, struct nk_ns *hns, int ifindex,
+		     struct nk_lease_list *all, struct nk_lease_list *held);
+/* Wait up to seconds for the memory providers on the leases held by l (of
+ * hns) to go, scanning again into *all and *held; says on stderr that it
+ * waits. Returns 0 (what is left is in *held) or the exit code of an error. */
+int nk_lease_wait_providers(struct nk_ctx *ctx, struct nk_ns *hns, const struct nk_link *l,
+			    uint32_t seconds, struct nk_lease_list *all,
+			    struct nk_lease_list *held);
 /* The lease held by netkit queue (ifindex, queue) of the command's netns. */
 const struct nk_lease_rec *nk_lease_of_netkit(const struct nk_lease_list *l, int ifindex,
 					      uint32_t queue);

@@ -616,38 +616,56 @@ static int record_lease_rule(struct nic_job *j, struct nk_nic_lease *l, const st
  * lease ... steer over several queues: an RSS context whose table names
  * exactly the leased queues, and the rules steer into it (FLOW_RSS, offset
  * 0), so the steered flows spread over all of them. A driver without
- * contexts keeps the one-queue steering, and the operator is told. A re-run
- * reuses the context the record names.
+ * contexts keeps the one-queue steering, and the operator is told. The id
+ * is chosen and recorded before the context is made, so that a kill in
+ * between leaves no context the record does not name (unlease and the sweep
+ * delete it; absent is fine); a re-run makes the recorded one if it is not
+ * there and reuses it if it is.
  */
+/* Record context id as the lease's, then make it: the intent first. */
+static int make_context(struct nic_job *j, struct nk_nic_lease *l, uint32_t id)
+{
+	struct nl_err err;
+	int ret;
+
+	l->rss_context = id;
+	ret = save_state(j);
+	if (!ret && ethtool_rss_ctx_create(j->et, j->fam, j->link.ifindex, j->ids, j->n,
+					   j->rss.indir_size, &id, &err))
+		return nk_error_nl(&err, "cannot create an RSS context over the leased queues of %s",
+				   j->link.ifname);
+	if (!ret && id != l->rss_context) {
+		l->rss_context = id;   /* not the one asked: record what it is */
+		ret = save_state(j);
+	}
+	return ret;
+}
+
 static int lease_context(struct nic_job *j, struct nk_nic_lease *l, struct nk_ntuple *rules,
 			 size_t nrules)
 {
 	struct nl_err err;
-	bool have = false;
+	bool have = false, exists = false;
+	uint32_t id = 0;
 	int ret;
 
-	if (!l->rss_context) {
-		ethtool_rss_ctx_supported(j->et, j->fam, j->link.ifindex, &have, &err);
-		ret = have ? ethtool_rss_ctx_create(j->et, j->fam, j->link.ifindex, j->ids, j->n,
-						    j->rss.indir_size, &l->rss_context, &err) :
-			     -EOPNOTSUPP;
-		if (ret == -EOPNOTSUPP) {
-			nk_warn("%s has no RSS contexts: the steered flows all go to queue %u, not spread over the %zu leased queues",
-				j->link.ifname, j->ids[0], j->n);
-			return 0;
-		}
-		if (ret)
-			return nk_error_nl(&err, "cannot create an RSS context over the leased queues of %s",
-					   j->link.ifname);
-		ret = save_state(j);
-		if (ret)
-			return ret;
+	ethtool_rss_ctx_supported(j->et, j->fam, j->link.ifindex, &have, &err);
+	ret = have ? ethtool_rss_ctx_ids(j->et, j->fam, j->link.ifindex, l->rss_context, &exists,
+					 &id, &err) : -EOPNOTSUPP;
+	if (ret == -EOPNOTSUPP) {
+		nk_warn("%s has no RSS contexts: the steered flows all go to queue %u, not spread over the %zu leased queues",
+			j->link.ifname, j->ids[0], j->n);
+		return 0;
 	}
-	for (size_t i = 0; i < nrules; i++) {
+	if (ret)
+		return nk_error_nl(&err, "cannot read the RSS contexts of %s", j->link.ifname);
+	if (!exists)
+		ret = make_context(j, l, l->rss_context ? l->rss_context : id);
+	for (size_t i = 0; i < nrules && !ret; i++) {
 		rules[i].rss_context = l->rss_context;
 		rules[i].action = 0;
 	}
-	return 0;
+	return ret;
 }
 
 int nk_nic_lease_reserve(struct nic_job *j, const struct nk_ns *holder_ns,

@@ -282,3 +282,37 @@ s.sendall(b"nkctl"); print(s.recv(64).decode())' "$3" "$port" 2>/dev/null)
 	wait "$srv" 2>/dev/null
 	[ "$got" = nkctl ]
 }
+
+# killed SYSCALL N ARGS...: nkctl ARGS under strace, SIGKILL at the Nth
+# SYSCALL (strace's fault injection); KRC is its exit status.
+killed() {
+	local sc=$1 n=$2
+	shift 2
+	(strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$n" \
+		"$NKCTL" "$@" > /dev/null 2>&1) 2> /dev/null
+	KRC=$?
+}
+
+# kill_cycle NAME SETUP CMD RECOVER CLEANUP [STEP]: for each kill point (every
+# rename, every ioctl, every STEP-th sendto, default every one) until CMD
+# completes: SETUP, nkctl CMD killed there, RECOVER, CLEANUP; then the test's
+# snapshot must print BASE again.
+kill_cycle() {
+	local name=$1 setup=$2 cmd=$3 recover=$4 cleanup=$5 sc n step kills=0 got t0=$SECONDS
+	for sc in rename ioctl sendto; do
+		step=1
+		[ "$sc" = sendto ] && step=${6:-1}
+		for n in $(seq 1 "$step" 200); do
+			eval "$setup"
+			# shellcheck disable=SC2086
+			killed "$sc" "$n" $cmd
+			[ "$KRC" = 0 ] || kills=$((kills + 1))
+			eval "$recover" || fail "$name: recovery after SIGKILL at $sc #$n failed: $ERR"
+			eval "$cleanup"
+			got=$(snapshot 2>&1)
+			[ "$got" = "$BASE" ] || fail "$name: killed at $sc #$n: not as before: $got (expected $BASE)"
+			[ "$KRC" = 0 ] && break
+		done
+	done
+	pass "$name: killed at $kills points, every time as before ($((SECONDS - t0)) s)"
+}

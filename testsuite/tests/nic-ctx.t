@@ -1,10 +1,12 @@
 #!/bin/bash
 # tier: vm
+# timeout: 600
 # A multi-queue lease with steering (issue 25): `lease ... queue 4-7 steer
 # dst A` on a NIC with RSS contexts makes a context over exactly the leased
 # queues and steers A into it, so A's flows spread over all four; unlease
 # removes rule and context. On a NIC without contexts the flows go to the
-# first queue and nkctl says so. netdevsim's rss_contexts personality
+# first queue and nkctl says so. lease ... pool ... count 3 steer gets the
+# same context over the queues it chose. netdevsim's rss_contexts personality
 # (testsuite/vm/netdevsim-rxnfc-rss.patch) stands in for mlx5/bnxt/fbnic; the
 # truth is read with nlprobe.py (rss-get dump, the rule table, per-queue
 # qstats), delivery from /proc/net/snmp.
@@ -59,6 +61,24 @@ expect_eq "$(printf '%s' "$d" | jq -c '[(.[4:8] | map(. > 0) | all), (.[4:8] | a
 	"32 flows: all 32 datagrams on queues 4-7, every one of them used (other traffic may hash to 0-3)"
 expect_rc 0 "nic show lists the context" -n "$NIC" -j nic show dev "$SN"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0]["rss-contexts"][] | .queues]')" "[[4,5,6,7]]" "nic show: the context's queues"
+expect_rc 0 "unlease" -n "$NIC" unlease dev nkc
+expect_eq "$(contexts)" "[]" "unlease removed the context"
+expect_eq "$($NLPROBE -n "$NIC" ntuple "$SN" | jq .count)" 0 "and the rule"
+expect_eq "$($NLPROBE -n "$NIC" rss "$ip_n" | jq -c .indir)" "$before" "the main table is as before"
+
+# lease ... pool ... count N steer: the same context over the queues chosen.
+nk -n "$NIC" link add nkc type single rxqueues 5
+expect_rc 0 "lease pool 3-7 count 3 with steer dst 10.10.2.9" -n "$NIC" -j lease dev nkc from "$SN" pool 3-7 count 3 steer dst 10.10.2.9
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.leases[] | .id]')" "[3,4,5]" "the lowest three of the pool"
+expect_eq "$ERR" "" "no warning"
+expect_eq "$(contexts)" "[[3,4,5]]" "one RSS context over exactly the chosen queues"
+ctx=$($NLPROBE -n "$NIC" rss-contexts "$ip_n" | jq '.[0].context')
+expect_eq "$($NLPROBE -n "$NIC" ntuple "$SN" | jq -c '[.rules[] | [.["dst-ip"], .context]]')" \
+	"[[\"10.10.2.9\",$ctx]]" "the rule steers into context $ctx"
+d=$(flows 32)
+echo "# 32 flows per queue: $d"
+expect_eq "$(printf '%s' "$d" | jq -c '[(.[3:6] | map(. > 0) | all), (.[3:6] | add)]')" "[true,32]" \
+	"32 flows: all on queues 3-5, every one of them used"
 expect_rc 0 "unlease" -n "$NIC" unlease dev nkc
 expect_eq "$(contexts)" "[]" "unlease removed the context"
 expect_eq "$($NLPROBE -n "$NIC" ntuple "$SN" | jq .count)" 0 "and the rule"

@@ -31,43 +31,13 @@ BASE=$(snapshot) || fail "the NIC's state: $BASE"
 expect_match "$BASE" '"tcp-data-split":"off"' "a starting point other than the defaults"
 expect_match "$BASE" '"indir":\[0,1,' "the kernel's indirection table"
 
-# killed SYSCALL N ARGS...: nkctl ARGS under strace, SIGKILL at the Nth SYSCALL.
-killed() {
-	local sc=$1 n=$2
-	shift 2
-	(strace -f -qq -o /dev/null -e trace="$sc" -e inject="$sc":signal=KILL:when="$n" \
-		"$NKCTL" "$@" > /dev/null 2>&1) 2> /dev/null
-	KRC=$?
-}
-
-# cycle NAME SETUP CMD RECOVER CLEANUP: for each syscall and N until CMD
-# completes, run SETUP, CMD killed at N, RECOVER, CLEANUP; then the NIC must
-# be as BASE.
-cycle() {
-	local name=$1 setup=$2 cmd=$3 recover=$4 cleanup=$5 sc n kills=0 t0=$SECONDS
-	for sc in rename ioctl sendto; do
-		for n in $(seq 1 200); do
-			eval "$setup"
-			# shellcheck disable=SC2086
-			killed "$sc" "$n" $cmd
-			[ "$KRC" = 0 ] || kills=$((kills + 1))
-			eval "$recover" || fail "$name: recovery after SIGKILL at $sc #$n failed: $ERR"
-			eval "$cleanup"
-			got=$(snapshot 2>&1)
-			[ "$got" = "$BASE" ] || fail "$name: killed at $sc #$n: the NIC is not restored: $got (expected $BASE)"
-			[ "$KRC" = 0 ] && break
-		done
-	done
-	pass "$name: killed at $kills points, every time restored ($((SECONDS - t0)) s)"
-}
-
 ok() { nk "$@"; [ "$RC" = 0 ]; }
 holder() { "$NKCTL" -n "$HOST" link del nks > /dev/null 2>&1; ok -n "$HOST" link add nks type single rxqueues 4; }
 
 # nic reserve, recovered by the same command then release, or by release.
-cycle "reserve, then reserve again and release" : "-n $HOST nic reserve dev $SIM queue 2-3" \
+kill_cycle "reserve, then reserve again and release" : "-n $HOST nic reserve dev $SIM queue 2-3" \
 	'ok -n "$HOST" nic reserve dev "$SIM" queue 2-3 && ok -n "$HOST" nic release dev "$SIM"' :
-cycle "reserve, then release" : "-n $HOST nic reserve dev $SIM queue 2-3" \
+kill_cycle "reserve, then release" : "-n $HOST nic reserve dev $SIM queue 2-3" \
 	'ok -n "$HOST" -force nic release dev "$SIM"' :
 
 # lease ... steer, recovered by the same command (no rule twice, none lost),
@@ -79,26 +49,26 @@ lease_again() {
 		'[["10.9.0.7",3,true],["fd00::7",3,true]]' ] || { ERR="rules after the re-run: $OUT"; return 1; }
 	ok -n "$HOST" unlease dev nks
 }
-cycle "lease steer, then lease again and unlease" holder \
+kill_cycle "lease steer, then lease again and unlease" holder \
 	"-n $HOST lease dev nks from $SIM queue 3 steer dst 10.9.0.7,fd00::7" lease_again :
-cycle "lease steer, then unlease and release" holder \
+kill_cycle "lease steer, then unlease and release" holder \
 	"-n $HOST lease dev nks from $SIM queue 3 steer dst 10.9.0.7,fd00::7" \
 	'ok -n "$HOST" -force unlease dev nks && ok -n "$HOST" -force nic release dev "$SIM"' :
 
 # lease ... pool with reserve and steer (the queues leave RSS before the
 # lease is made), recovered by unlease and release, whose sweep undoes a
 # record whose lease was never made.
-cycle "lease pool steer, then unlease and release" holder \
+kill_cycle "lease pool steer, then unlease and release" holder \
 	"-n $HOST lease dev nks from $SIM pool 2-3 count 1 reserve steer dst 10.9.0.8" \
 	'ok -n "$HOST" -force unlease dev nks && ok -n "$HOST" -force nic release dev "$SIM"' :
 
 # unlease, recovered by the same command.
-cycle "unlease, then unlease again" \
+kill_cycle "unlease, then unlease again" \
 	'holder && ok -n "$HOST" lease dev nks from "$SIM" queue 3 steer dst 10.9.0.7,fd00::7' \
 	"-n $HOST unlease dev nks" 'ok -n "$HOST" -force unlease dev nks' :
 
 # nic release with rules and reservations, recovered by release.
-cycle "release, then release again" \
+kill_cycle "release, then release again" \
 	'ok -n "$HOST" nic reserve dev "$SIM" queue 1-2 && ok -n "$HOST" steer add dev "$SIM" flow-type tcp4 dst-port 80 queue 1' \
 	"-n $HOST nic release dev $SIM" 'ok -n "$HOST" -force nic release dev "$SIM"' :
 done_testing
