@@ -19,6 +19,8 @@ enum {
 	QUEUE_HAVE_LEASE = 1 << 5,
 	QUEUE_HAVE_LEASE_NETNS_ID = 1 << 6,
 	QUEUE_HAVE_LEASE_QUEUE = 1 << 7,
+	/* a memory provider of any kind: devmem, io_uring zcrx, AF_XDP */
+	QUEUE_HAVE_MP = QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING | QUEUE_HAVE_XSK,
 };
 
 /* ifindex comes first in both: run_of() in netdev.c relies on it. */

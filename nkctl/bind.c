@@ -293,7 +293,7 @@ static int own_queue_error(const struct nk_link *dev, uint32_t id, const struct 
 		return nk_error(NK_EXIT_EXISTS,
 				"queue %u of %s is leased to a netkit device (ifindex %d): bind through the netkit device",
 				id, dev->ifname, q->lease_ifindex);
-	if (q->have & (QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING | QUEUE_HAVE_XSK))
+	if (q->have & QUEUE_HAVE_MP)
 		return nk_error(NK_EXIT_EXISTS, "queue %u of %s already has a memory provider%s",
 				id, dev->ifname,
 				q->have & QUEUE_HAVE_DMABUF ? " (a dmabuf binding)" : "");

@@ -462,8 +462,7 @@ static int steer_lease(struct lease_job *j, struct nic_job *nj, const struct ste
 /* Is q free for a pool lease: no lease, no memory provider? */
 static bool queue_free(const struct nk_queue *q)
 {
-	return q && !(q->have & (QUEUE_HAVE_LEASE | QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING |
-				 QUEUE_HAVE_XSK));
+	return q && !(q->have & (QUEUE_HAVE_LEASE | QUEUE_HAVE_MP));
 }
 
 /* An exhausted pool: one line naming it and who holds its queues. */

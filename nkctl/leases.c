@@ -45,7 +45,7 @@ static int add_lease(struct nk_ctx *ctx, struct nk_ns *nic_ns, const struct nk_q
 	name_of(nic_ns, q->ifindex, r->nic_ifname, sizeof(r->nic_ifname));
 	r->nk_ifindex = q->lease_ifindex;
 	r->nk_queue = q->lease_queue_id;
-	r->mp = q->have & (QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING | QUEUE_HAVE_XSK);
+	r->mp = q->have & QUEUE_HAVE_MP;
 	r->dmabuf = q->dmabuf;
 	nk_lease_set_ns(r, nic_ns, (q->have & QUEUE_HAVE_LEASE_NETNS_ID) ?
 			       nk_ns_by_nsid(ctx, nic_ns, q->lease_netns_id) : nic_ns);

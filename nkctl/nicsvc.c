@@ -260,23 +260,22 @@ static void reserve_add(struct nk_nic_state *st, const uint32_t *ids, size_t n)
 int nk_nic_check_reserve(const struct nic_job *j)
 {
 	uint32_t n = nk_nic_rx_count(j);
-	size_t total;
-	struct nk_nic_state tmp = j->st;
+	size_t total = j->st.nreserved;     /* and the listed ones not yet (ids are distinct) */
 
 	for (size_t i = 0; i < j->n; i++) {
 		const struct nk_queue *q = nk_nic_rx_queue(j, j->ids[i]);
+
+		total += !nk_nic_state_reserved(&j->st, j->ids[i]);
 
 		if (j->ids[i] >= n)
 			return nk_error(NK_EXIT_NOTFOUND, "%s has no RX queue %u (it has %u channels)",
 					j->link.ifname, j->ids[i], n);
 		if (q && !(q->have & QUEUE_HAVE_LEASE) && !nk_nic_state_reserved(&j->st, q->id) &&
-		    (q->have & (QUEUE_HAVE_DMABUF | QUEUE_HAVE_IO_URING | QUEUE_HAVE_XSK)))
+		    (q->have & QUEUE_HAVE_MP))
 			return nk_error(NK_EXIT_EXISTS,
 					"%s queue %u has a memory provider that is not a lease's; reserving it would not stop what already uses it",
 					j->link.ifname, q->id);
 	}
-	reserve_add(&tmp, j->ids, j->n);
-	total = tmp.nreserved;
 	if (total >= n)
 		return nk_error(NK_EXIT_FAIL,
 				"%s: reserving %s would leave no queue for RSS (it has %u); at least one must stay",
