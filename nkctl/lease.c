@@ -550,7 +550,7 @@ static int check_locked(const struct lease_job *j, const char *key)
 	char now[NK_NIC_KEY_MAX];
 
 	nk_nic_key(j->phys, &j->nic, now, sizeof(now));
-	return strcmp(now, key) ? nk_error(NK_EXIT_FAIL,
+	return strcmp(now, key) ? nk_error(NK_EXIT_EXISTS,
 					   "\"%s\" changed while nkctl waited for its lock; nothing was changed, try again",
 					   j->nic.ifname) : 0;
 }
@@ -573,6 +573,8 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 		ret = pick_from_pool(ctx, j, a);
 	if (!ret)
 		ret = preflight(ctx, j, a);
+	if (!ret && !nic_side)
+		ret = nk_nic_undo_ended(ctx, j->phys, &j->nic, j->ids, j->n);
 	if (!ret && nic_side)
 		ret = nk_nic_lease_prepare(ctx, j->phys, &j->nic, j->ids, j->n, a->steer.n > 0, &nj);
 	if (!ret)
@@ -731,12 +733,14 @@ static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *
 	if (rtnl_link_del(rt, l->ifindex, &err))
 		return nk_error_nl(&err, "cannot delete \"%s\"", l->ifname);
 	/* The NIC side the lease brought goes with it, once the leases have
-	 * ended: its rules, and the queues it reserved. The leases ended
-	 * either way: they are printed even when that fails (its error says
-	 * what; the next nkctl command on the NIC finishes it). */
+	 * ended: its rules, and the queues it reserved. When that fails its
+	 * error is the answer (one document per command: none here); the next
+	 * nkctl command on the NIC finishes it. */
 	ret = nk_nic_unlease_stale(ctx);
+	if (ret)
+		return ret;
 	print_unleased(ctx, ended, l, has_peer ? &peer : NULL, gone, ngone);
-	return ret;
+	return NK_EXIT_OK;
 }
 
 /* How long unlease waits for memory providers: wait SECONDS, or the default. */

@@ -401,6 +401,13 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 			return nothing_deleted(ctx, a->name);
 		return nk_error_nl(&err, "cannot delete \"%s\"", a->name);
 	}
+	/* A lease holder's leases ended with it: their NIC side (rules,
+	 * reservation, RSS context) goes too, as with unlease. When that fails
+	 * its error is the answer; the routes to the device are inert (the
+	 * kernel dropped it from their device maps) until prune. */
+	ret = nk_nic_unlease_stale(ctx);
+	if (ret)
+		return ret;
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "deleted");
 	nk_print_deleted(&ctx->out, &l, has_peer ? &peer : NULL);
@@ -408,9 +415,7 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 	out_text(&ctx->out, "\n");
 	nk_redirect_forget(ctx, gone, ngone);
 	out_end(&ctx->out);
-	/* A lease holder's leases ended with it: their NIC side (rules,
-	 * reservation, RSS context) goes too, as with unlease. */
-	return nk_nic_unlease_stale(ctx);
+	return NK_EXIT_OK;
 }
 
 /* ---- link show ---- */

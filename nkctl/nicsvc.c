@@ -556,6 +556,36 @@ static int undo_ended_on(struct nic_job *j, const uint32_t *queues, size_t n)
 	return ret;
 }
 
+int nk_nic_undo_ended(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
+		      const uint32_t *queues, size_t n)
+{
+	struct nk_nic_state *st = malloc(sizeof(*st));
+	bool recorded = false;
+	struct nic_job *j;
+	int ret;
+
+	if (!st)
+		return nk_error_errno(ENOMEM, "cannot read the state of %s", nic->ifname);
+	if (!nk_nic_state_load(ns, nic, st) && st->exists)
+		for (size_t i = 0; i < n; i++)
+			recorded |= nk_nic_state_lease(st, queues[i]) != NULL;
+	free(st);
+	if (!recorded)
+		return 0;       /* the common case: one state read, no NIC read */
+	j = nk_nic_job_new();
+	if (!j)
+		return NK_EXIT_FAIL;
+	j->ns = ns;
+	j->link = *nic;
+	ret = nk_nic_job_lock(ctx, j);
+	if (!ret)
+		ret = nk_nic_job_load(ctx, NULL, nic, j);
+	if (!ret)
+		ret = undo_ended_on(j, queues, n);
+	nk_nic_job_free(j);
+	return ret;
+}
+
 int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
 			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out)
 {
@@ -630,10 +660,16 @@ static int make_context(struct nic_job *j, struct nk_nic_lease *l, uint32_t id)
 	l->rss_context = id;
 	ret = save_state(j);
 	if (!ret && ethtool_rss_ctx_create(j->et, j->fam, j->link.ifindex, j->ids, j->n,
-					   j->rss.indir_size, &id, &err))
-		return nk_error_nl(&err, "cannot create an RSS context over the leased queues of %s",
-				   j->link.ifname);
-	if (!ret && id != l->rss_context) {
+					   j->rss.indir_size, &id, &err)) {
+		ret = nk_error_nl(&err, "cannot create an RSS context over the leased queues of %s",
+				  j->link.ifname);
+		/* Refused: nothing was made, and the id may be another tool's
+		 * (taken meanwhile), which unlease must never delete. */
+		l->rss_context = 0;
+		nk_nic_state_save(&j->st);     /* best effort: the error is said */
+		return ret;
+	}
+	if (!ret && id && id != l->rss_context) {
 		l->rss_context = id;   /* not the one asked: record what it is */
 		ret = save_state(j);
 	}

@@ -76,6 +76,11 @@ int nk_nic_reserve(struct nic_job *j);
  * the last queue puts the NIC's own settings back. */
 int nk_nic_release(struct nic_job *j);
 
+/* A lease without a NIC side of queues, under the NIC's lock (the lease
+ * holds it): a record of an ended lease on any of them is undone first, as
+ * nk_nic_lease_prepare does, so its rules never steer into the new lease. */
+int nk_nic_undo_ended(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
+		      const uint32_t *queues, size_t n);
 /*
  * lease ... reserve|steer, in this order under the lock: prepare (read the
  * NIC, check that it can reserve queues and, with rules, hold n-tuple rules;

@@ -391,11 +391,15 @@ static struct nk_redirect *prog_load(int action, const struct table *t)
 	}
 	bpf_program__set_autoload(skel->progs.nk_neigh, action == ACTION_NEIGH);
 	bpf_program__set_autoload(skel->progs.nk_peer, action == ACTION_PEER);
-	ret = t ? bpf_map__reuse_fd(skel->maps.nk_routes4, t->fd[PIN_V4]) ||
-			  bpf_map__reuse_fd(skel->maps.nk_routes6, t->fd[PIN_V6]) ||
-			  bpf_map__reuse_fd(skel->maps.nk_targets, t->fd[PIN_TARGETS]) ||
-			  bpf_map__reuse_fd(skel->maps.nk_info, t->fd[PIN_INFO]) :
-		  0;
+	ret = 0;
+	if (t)  /* each returns -errno: the first failure's is kept */
+		ret = bpf_map__reuse_fd(skel->maps.nk_routes4, t->fd[PIN_V4]);
+	if (t && !ret)
+		ret = bpf_map__reuse_fd(skel->maps.nk_routes6, t->fd[PIN_V6]);
+	if (t && !ret)
+		ret = bpf_map__reuse_fd(skel->maps.nk_targets, t->fd[PIN_TARGETS]);
+	if (t && !ret)
+		ret = bpf_map__reuse_fd(skel->maps.nk_info, t->fd[PIN_INFO]);
 	if (!ret)
 		ret = nk_redirect__load(skel);
 	if (ret) {

@@ -306,13 +306,19 @@ kill_cycle() {
 			eval "$setup"
 			# shellcheck disable=SC2086
 			killed "$sc" "$n" $cmd
-			[ "$KRC" = 0 ] || kills=$((kills + 1))
+			# killed (137) or done (0): any other exit is the command failing
+			case $KRC in
+			0) ;;
+			137) kills=$((kills + 1)) ;;
+			*) fail "$name: exited $KRC at $sc #$n without being killed" ;;
+			esac
 			eval "$recover" || fail "$name: recovery after SIGKILL at $sc #$n failed: $ERR"
 			eval "$cleanup"
 			got=$(snapshot 2>&1)
 			[ "$got" = "$BASE" ] || fail "$name: killed at $sc #$n: not as before: $got (expected $BASE)"
 			[ "$KRC" = 0 ] && break
 		done
+		[ "$KRC" = 0 ] || fail "$name: never completed within 200 ${sc}s"
 	done
 	pass "$name: killed at $kills points, every time as before ($((SECONDS - t0)) s)"
 }

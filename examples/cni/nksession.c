@@ -50,7 +50,6 @@ int nks_send(struct nk_session *s, const char *fmt, ...)
 	return 0;
 }
 
-/* nkctl's last "Error: ..." line, without the prefix, into s->err. */
 /* Moves the first whole "Error: " line of s->pend into s->err and drops
  * it with what came before it; false if there is none yet. */
 static bool take_error(struct nk_session *s)
