@@ -1,7 +1,6 @@
 #!/bin/bash
 # tier: vm
 # timeout: 600
-# alone: yes
 # lease ... pool: queues allocated by nkctl under the NIC lock. More takers
 # than queues, in parallel: every lease gets a queue nobody else has, the
 # others get the busy code, nothing else fails; afterwards no reservation, no
