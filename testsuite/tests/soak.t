@@ -105,9 +105,9 @@ for i in 0 1 2; do
 	idx=$(ifindex_of "$HOST" "$d")
 	last=$(possible_last "$d" attach,detach)
 	n=$(printf '%s' "$shown" | jq "[.redirects[] | select(.ifindex==$idx and .defunct==false)] | length")
-	# The link pins (the maps beside them are <hook>-v4, -v6, -targets, -info).
+	# The link pins (the maps beside them are <hook>-v4, -v6, -targets, -info, -devs).
 	pinned=$(ls $(ns_pindir "$HOST")/dev$idx 2>/dev/null |
-		grep -Evc -- '-(v4|v6|targets|info)$')
+		grep -Evc -- '-(v4|v6|targets|info|devs)$')
 	case "$n:$last" in
 	1:*attach*|0:*detach*) pass "$d: final redirect state ($n) matches a last command ($last)" ;;
 	*) fail "$d: $n redirects shown, but the last successful commands were: $last" ;;
