@@ -556,6 +556,23 @@ static int undo_ended_on(struct nic_job *j, const uint32_t *queues, size_t n)
 	return ret;
 }
 
+/* Job j on nic of ns for queues: locked, loaded, and a record of an ended
+ * lease on any of the queues undone (what every lease does first). */
+static int settle_queues(struct nk_ctx *ctx, struct nic_job *j, struct nk_ns *ns,
+			 const struct nk_link *nic, const uint32_t *queues, size_t n)
+{
+	int ret;
+
+	j->ns = ns;
+	j->link = *nic;
+	memcpy(j->ids, queues, n * sizeof(*queues));
+	j->n = n;
+	ret = nk_nic_job_lock(ctx, j);
+	if (!ret)
+		ret = nk_nic_job_load(ctx, NULL, nic, j);
+	return ret ? ret : undo_ended_on(j, queues, n);
+}
+
 int nk_nic_undo_ended(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
 		      const uint32_t *queues, size_t n)
 {
@@ -575,13 +592,7 @@ int nk_nic_undo_ended(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link
 	j = nk_nic_job_new();
 	if (!j)
 		return NK_EXIT_FAIL;
-	j->ns = ns;
-	j->link = *nic;
-	ret = nk_nic_job_lock(ctx, j);
-	if (!ret)
-		ret = nk_nic_job_load(ctx, NULL, nic, j);
-	if (!ret)
-		ret = undo_ended_on(j, queues, n);
+	ret = settle_queues(ctx, j, ns, nic, queues, n);
 	nk_nic_job_free(j);
 	return ret;
 }
@@ -599,15 +610,7 @@ int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_l
 		return nk_error(NK_EXIT_USAGE,
 				"lease ... reserve|steer: at most %d queues in one lease (%zu asked); nothing was changed",
 				NK_NIC_LEASE_MAX, n);
-	j->ns = ns;
-	j->link = *nic;
-	memcpy(j->ids, queues, n * sizeof(*queues));
-	j->n = n;
-	ret = nk_nic_job_lock(ctx, j);
-	if (!ret)
-		ret = nk_nic_job_load(ctx, NULL, nic, j);
-	if (!ret)
-		ret = undo_ended_on(j, queues, n);
+	ret = settle_queues(ctx, j, ns, nic, queues, n);
 	if (!ret)
 		ret = nk_nic_need_rss(j, "lease ... steer");
 	if (!ret)
