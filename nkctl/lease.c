@@ -608,9 +608,10 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 	if (!ret)
 		ret = nk_feature_need(ctx, NK_FEAT_QUEUE_CREATE);
 	/* What ended leases left on the NICs goes first, each NIC under its
-	 * own lock, also before a lease without a NIC side: a rule of a lease
-	 * gone with its pod's namespace must not steer into this one. */
-	if (!ret)
+	 * own lock: a rule of a lease gone with its pod's namespace must not
+	 * steer into this one. A lease without a NIC side needs only its own
+	 * queues' records undone, under the lock (nk_nic_undo_ended). */
+	if (!ret && (a->reserve || a->steer.n))
 		ret = nk_nic_unlease_stale(ctx);
 	if (!ret)
 		ret = hold_nic(ctx, a, key, sizeof(key));
