@@ -75,7 +75,7 @@ static void copy_word(char *dst, size_t len, const char *src)
 }
 
 /* Parse one state file; false when it is not one of ours. */
-static bool state_parse(FILE *f, struct nk_binding *b)
+bool state_parse(FILE *f, struct nk_binding *b)
 {
 	char line[2 * NK_NS_SPEC];
 	bool magic = false, have_id = false;
