@@ -155,7 +155,8 @@ $(UNIT)/obj/%.o: %.c config.mk
 $(UNIT)/obj/nkctl/main.o: UNIT_EXTRA := -Dmain=nkctl_main -Wno-missing-prototypes
 $(UNIT)/obj/examples/cni/main.o: UNIT_EXTRA := -Dmain=cni_main -Wno-missing-prototypes
 $(UNIT)/obj/nkctl/main.o: debian/changelog
-$(UNIT)/obj/nkctl/main.o $(UNIT)/obj/testsuite/unit/test_%.o: | $(SKELS)
+$(UNIT)/obj/nkctl/main.o: | $(SKELS)
+$(UNIT)/obj/testsuite/unit/test_%.o: | $(SKELS)
 
 $(UNIT_LIB): $(filter-out $(BUILD)/obj/nkctl/main.o,$(OBJS)) $(UNIT)/obj/nkctl/main.o
 	@$(if $(Q),echo "  AR      $@")
