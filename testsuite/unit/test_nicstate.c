@@ -505,7 +505,8 @@ static struct nk_link link_of(const char *ifname, const char *bus, const char *p
 	snprintf(l.parent_bus, sizeof(l.parent_bus), "%s", bus);
 	snprintf(l.parent, sizeof(l.parent), "%s", parent);
 	snprintf(l.port_name, sizeof(l.port_name), "%s", port);
-	memcpy(l.perm_addr, perm, perm_len);
+	if (perm_len)
+		memcpy(l.perm_addr, perm, perm_len);
 	l.perm_addr_len = (uint8_t)perm_len;
 	return l;
 }
