@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# nkctl -- see README.md. Targets: all check install clean deps fuzz.
+# nkctl -- see README.md. Targets: all check check-unit install clean deps fuzz.
 # Options: V=1 (verbose), SANITIZE=1 (ASan+UBSan build in build-san/).
 
 # The version has one source, debian/changelog's top entry (a native package:
@@ -55,7 +55,7 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -I/usr/include/$(shell $(CC) -dum
 MAN_SRCS := $(wildcard man/*.scd)
 MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
 
-.PHONY: all check check-all check-host check-vm check-valgrind install clean deps fuzz cni
+.PHONY: all check check-all check-host check-unit check-vm check-valgrind install clean deps fuzz cni
 all: $(BIN) $(MANS)
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/%.h config.mk
@@ -132,6 +132,51 @@ $(CNI_PLUGIN): $(CNI_OBJS)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(JSONC_LIBS) -lmnl
 cni: $(CNI_PLUGIN)
 
+# Unit tests (testsuite/README.md, "Unit tests"): one cmocka program per
+# product file, testsuite/unit/test_FILE.c, in $(BUILD)/unit/, linked against
+# nkctl's objects in an archive (main() renamed, as the fuzzers do); the CNI
+# plugin's against its own, only where json-c is installed.
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+UNIT := $(BUILD)/unit
+UNIT_CNI_SRCS := $(wildcard testsuite/unit/test_cni_*.c)
+UNIT_NK_SRCS := $(filter-out $(UNIT_CNI_SRCS),$(wildcard testsuite/unit/test_*.c))
+UNIT_TESTS := $(patsubst testsuite/unit/%.c,$(UNIT)/%,$(UNIT_NK_SRCS))
+ifneq ($(JSONC_LIBS),)
+UNIT_TESTS += $(patsubst testsuite/unit/%.c,$(UNIT)/%,$(UNIT_CNI_SRCS))
+endif
+UNIT_LIB := $(UNIT)/libnkctl.a
+UNIT_CNI_LIB := $(UNIT)/libnkcni.a
+
+$(UNIT)/obj/%.o: %.c config.mk
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(JSONC_CFLAGS) $(UNIT_EXTRA) -c $< -o $@
+$(UNIT)/obj/nkctl/main.o: UNIT_EXTRA := -Dmain=nkctl_main -Wno-missing-prototypes
+$(UNIT)/obj/examples/cni/main.o: UNIT_EXTRA := -Dmain=cni_main -Wno-missing-prototypes
+$(UNIT)/obj/nkctl/main.o: debian/changelog
+$(UNIT)/obj/nkctl/main.o: | $(SKELS)
+$(UNIT)/obj/testsuite/unit/test_%.o: | $(SKELS)
+
+$(UNIT_LIB): $(filter-out $(BUILD)/obj/nkctl/main.o,$(OBJS)) $(UNIT)/obj/nkctl/main.o
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+$(UNIT_CNI_LIB): $(filter-out $(BUILD)/obj/examples/cni/main.o,$(CNI_OBJS)) $(UNIT)/obj/examples/cni/main.o
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(UNIT)/test_cni_%: $(UNIT)/obj/testsuite/unit/test_cni_%.o $(UNIT_CNI_LIB)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(JSONC_LIBS) -lmnl $(CMOCKA_LIBS)
+$(UNIT)/test_%: $(UNIT)/obj/testsuite/unit/test_%.o $(UNIT_LIB)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(DEPS_LIBS) $(CMOCKA_LIBS)
+
+check-unit: $(if $(CMOCKA_LIBS),$(UNIT_TESTS),unit-needs-cmocka)
+	testsuite/unit/run $(UNIT_TESTS)
+unit-needs-cmocka:
+	@echo "make check-unit: cmocka is not installed (Debian package: libcmocka-dev)" >&2; exit 1
+
 $(BUILD)/man/%: man/%.scd
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  SCDOC   $<")
@@ -204,4 +249,5 @@ clean:
 	rm -rf build build-san build-fuzz config.mk config.log
 
 -include $(FUZZ_OBJS:.o=.d) $(FUZZ_BUILD)/obj/fuzz/fuzz_netlink.d $(FUZZ_BUILD)/obj/fuzz/fuzz_args.d
+-include $(wildcard $(UNIT)/obj/*/*.d $(UNIT)/obj/*/*/*.d)
 -include $(OBJS:.o=.d) $(CNI_OBJS:.o=.d) $(patsubst $(BUILD)/helpers/%,$(BUILD)/obj/testsuite/helpers/%.d,$(filter-out $(CNITOOL) $(CNI_PLUGIN),$(HELPERS)))

@@ -75,13 +75,15 @@ static void copy_word(char *dst, size_t len, const char *src)
 }
 
 /* Parse one state file; false when it is not one of ours. */
-static bool state_parse(FILE *f, struct nk_binding *b)
+bool state_parse(FILE *f, struct nk_binding *b)
 {
-	char line[2 * NK_NS_SPEC];
+	/* A line of any length: 256 queues do not fit a fixed buffer. */
+	char *line = NULL;
+	size_t cap = 0;
 	bool magic = false, have_id = false;
 
 	memset(b, 0, sizeof(*b));
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) > 0) {
 		char *val, *nl = strchr(line, '\n');
 		unsigned long long u;
 
@@ -89,7 +91,7 @@ static bool state_parse(FILE *f, struct nk_binding *b)
 			*nl = '\0';
 		if (!magic) {
 			if (strcmp(line, STATE_MAGIC))
-				return false;
+				break;
 			magic = true;
 			continue;
 		}
@@ -145,6 +147,7 @@ static bool state_parse(FILE *f, struct nk_binding *b)
 					b->mode = m;
 		}
 	}
+	free(line);
 	b->have_dmabuf = true;
 	b->held = true;
 	return magic && have_id;

@@ -135,15 +135,20 @@ struct lease_job {
 	int32_t here_in_phys;             /* our netns as the NIC's netns names it */
 };
 
-static const struct nk_queue *nic_rx_queue(const struct lease_job *j, uint32_t id)
+static const struct nk_queue *rx_queue_in(const struct nk_queue_list *l, uint32_t id)
 {
-	for (size_t i = 0; i < j->nic_queues.n; i++) {
-		const struct nk_queue *q = &j->nic_queues.v[i];
+	for (size_t i = 0; i < l->n; i++) {
+		const struct nk_queue *q = &l->v[i];
 
 		if (q->type == NK_NETDEV_QUEUE_TYPE_RX && q->id == id)
 			return q;
 	}
 	return NULL;
+}
+
+static const struct nk_queue *nic_rx_queue(const struct lease_job *j, uint32_t id)
+{
+	return rx_queue_in(&j->nic_queues, id);
 }
 
 static size_t nic_rx_count(const struct lease_job *j)
@@ -499,19 +504,28 @@ static int pool_busy(struct nk_ctx *ctx, const struct lease_job *j, const struct
 
 /* pool LIST [count N]: the lowest N queues of the pool that are free, read
  * under the lock that every lease holds until its lease is made. */
+size_t lease_pool_pick(const struct nk_queue_list *queues, const uint32_t *pool, size_t npool,
+		       size_t want, uint32_t *ids, size_t *n)
+{
+	size_t nfree = 0;
+
+	for (size_t i = 0; i < npool; i++)
+		nfree += queue_free(rx_queue_in(queues, pool[i]));
+	if (nfree < want)
+		return nfree;
+	/* The lowest ids: the parsed list is ascending. */
+	for (size_t i = 0; i < npool && *n < want; i++)
+		if (queue_free(rx_queue_in(queues, pool[i])))
+			ids[(*n)++] = pool[i];
+	return nfree;
+}
+
 static int pick_from_pool(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a)
 {
-	size_t want = a->count ? a->count : 1, nfree = 0;
+	size_t want = a->count ? a->count : 1;
+	size_t nfree = lease_pool_pick(&j->nic_queues, j->pool, j->npool, want, j->ids, &j->n);
 
-	for (size_t i = 0; i < j->npool; i++)
-		nfree += queue_free(nic_rx_queue(j, j->pool[i]));
-	if (nfree < want)
-		return pool_busy(ctx, j, a, nfree);
-	/* The lowest ids: the parsed list is ascending. */
-	for (size_t i = 0; i < j->npool && j->n < want; i++)
-		if (queue_free(nic_rx_queue(j, j->pool[i])))
-			j->ids[j->n++] = j->pool[i];
-	return 0;
+	return nfree < want ? pool_busy(ctx, j, a, nfree) : 0;
 }
 
 /* Make the leases; when the kernel refused the first, give back what the

@@ -12,6 +12,12 @@
 #include "qstats.h"
 
 
+/* pool LIST [count N] (lease.c): the lowest want RX queues of the ascending
+ * pool[0..npool) that have no lease and no memory provider in queues,
+ * appended to ids[*n]; none when fewer are free. How many are free. */
+size_t lease_pool_pick(const struct nk_queue_list *queues, const uint32_t *pool, size_t npool,
+		       size_t want, uint32_t *ids, size_t *n);
+
 /* One namespace of a lease by value, so that a record outlives the handles
  * of the scan that made it (monitor compares one scan's records with the
  * next's, and prints those that went). */

@@ -221,7 +221,7 @@ static int run_words(struct nk_ctx *ctx, int argc, char **argv)
 }
 
 /* Split a batch line into words: blanks separate, quotes group, # comments. */
-static int split_words(char *line, char **words, int max)
+int split_words(char *line, char **words, int max)
 {
 	int n = 0;
 	char *p = line, *w;

@@ -115,6 +115,11 @@ int nk_nic_state_load(const struct nk_ns *ns, const struct nk_link *nic,
 /* The error for a state file found for nic that is another NIC's (-ESTALE
  * from load): it names whose it is; the exit code. */
 int nk_nic_state_stranger(const struct nk_nic_state *st, const struct nk_link *nic);
+/* The state file's format, for the unit tests: one line into st; all of st
+ * into fd (closed); a first-format file name into st's place. */
+void parse_line(char *line, struct nk_nic_state *st);
+int write_file(int fd, const struct nk_nic_state *st);
+bool legacy_parse(const char *name, struct nk_nic_state *st);
 /* Is st the state of NIC nic of ns? */
 bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_ns *ns,
 			const struct nk_link *nic);

@@ -26,7 +26,7 @@ static void legacy_name(char *buf, size_t len, dev_t dev, ino_t ino, int ifindex
 		 ifindex);
 }
 
-static bool legacy_parse(const char *name, struct nk_nic_state *st)
+bool legacy_parse(const char *name, struct nk_nic_state *st)
 {
 	unsigned long long dev, ino;
 	int ifindex, end = 0;
@@ -255,7 +255,7 @@ static void parse_netns(const char *val, struct nk_nic_state *st)
 	}
 }
 
-static void parse_line(char *line, struct nk_nic_state *st)
+void parse_line(char *line, struct nk_nic_state *st)
 {
 	char *val = strchr(line, ' ');
 	unsigned long long u;
@@ -421,7 +421,7 @@ static void put_csv(FILE *f, const uint32_t *v, size_t n)
 		fprintf(f, "%s%u", i ? "," : "", v[i]);
 }
 
-static int write_file(int fd, const struct nk_nic_state *st)
+int write_file(int fd, const struct nk_nic_state *st)
 {
 	FILE *f = fdopen(fd, "w");
 	int ret = 0;

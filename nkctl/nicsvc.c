@@ -241,7 +241,7 @@ int nk_nic_need_rss(const struct nic_job *j, const char *cmd)
 }
 
 /* Add ids to the reserved set (kept ascending). */
-static void reserve_add(struct nk_nic_state *st, const uint32_t *ids, size_t n)
+void reserve_add(struct nk_nic_state *st, const uint32_t *ids, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t k = st->nreserved;
@@ -307,7 +307,7 @@ static void save_settings(struct nic_job *j)
  * that stays (queues the operator kept out stay out). The saved table is
  * the base while it fits the driver's, so a released queue gets its own
  * entries back. */
-static int minimal_table(const struct nic_job *j, uint32_t *indir)
+int minimal_table(const struct nic_job *j, uint32_t *indir)
 {
 	const struct nk_nic_state *st = &j->st;
 	bool saved_fits = st->saved && st->indir_size == j->rss.indir_size;

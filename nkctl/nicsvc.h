@@ -70,6 +70,11 @@ uint32_t nk_nic_rx_count(const struct nic_job *j);
  * queues j->ids, said before any change (cmd names the command). */
 int nk_nic_need_rss(const struct nic_job *j, const char *cmd);
 int nk_nic_check_reserve(const struct nic_job *j);
+/* Add ids to the reserved set (kept ascending). */
+void reserve_add(struct nk_nic_state *st, const uint32_t *ids, size_t n);
+/* The table for the reserved set into indir (room for j->rss.indir_size):
+ * the saved table, or the NIC's, minimally edited; 0 or the exit code. */
+int minimal_table(const struct nic_job *j, uint32_t *indir);
 /* Reserve j->ids: state first, then the NIC. */
 int nk_nic_reserve(struct nic_job *j);
 /* Release j->ids (none: everything, with nkctl's rules and lease records);

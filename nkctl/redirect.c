@@ -58,7 +58,7 @@ static const struct nk_params show_p = {
 
 /* ---- prefixes ---- */
 
-static int parse_prefix(const char *s, struct nk_prefix *p)
+int parse_prefix(const char *s, struct nk_prefix *p)
 {
 	char addr[INET6_ADDRSTRLEN + 1];
 	const char *slash = strchr(s, '/');

@@ -31,6 +31,9 @@ extern const struct nk_choice rt_action_words[];
 void rt_format_prefix(const struct nk_prefix *p, char *buf, size_t len);
 bool rt_prefix_in(const struct nk_prefix *p, const struct nk_prefix *v, uint32_t n);
 bool rt_same_set(const struct nk_target *a, const struct nk_target *b);
+/* ADDRESS/LENGTH (no host bits set) into p (redirect.c); 0 or the exit code
+ * after the error. */
+int parse_prefix(const char *s, struct nk_prefix *p);
 
 /* ---- pin directories ---- */
 /* The host's bpffs, or an error that says why not. */

@@ -74,6 +74,11 @@ static void collect_ipam(struct add *a, json_object **result)
 			add_abort(a, "IPAM returned no %s gateway (the host side's address)",
 				  f == AF_INET ? "IPv4" : "IPv6");
 	}
+	pod_net_routes(net);
+}
+
+void pod_net_routes(struct pod_net *net)
+{
 	for (size_t i = 0; i < net->n_route; i++) {
 		struct pod_route *r = &net->route[i];
 
@@ -98,7 +103,7 @@ static void collect_ipam(struct add *a, json_object **result)
 }
 
 /* "A,B" (steer dst) and "prefix A/32 prefix B/128" (the NIC route). */
-static void address_words(const struct pod_net *net, char *dsts, size_t dlen, char *prefixes,
+void address_words(const struct pod_net *net, char *dsts, size_t dlen, char *prefixes,
 			  size_t plen)
 {
 	size_t d = 0, q = 0;
@@ -186,14 +191,14 @@ static json_object *interface(struct rtnl *r, const char *name, const char *sand
 }
 
 /* Exactly what was configured: the pair, every address, every route. */
-static void print_result(const struct add *a, json_object *ipam)
+void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl *host,
+		  struct rtnl *pod, json_object *ipam)
 {
-	const struct pod_net *net = &a->net;
 	json_object *o = json_object_new_object(), *ifs = json_object_new_array();
 	json_object *ips = json_object_new_array(), *routes = json_object_new_array(), *dns;
 
-	json_object_array_add(ifs, interface(a->host, a->p->host, NULL));
-	json_object_array_add(ifs, interface(a->pod, a->p->ifname, a->p->netns));
+	json_object_array_add(ifs, interface(host, p->host, NULL));
+	json_object_array_add(ifs, interface(pod, p->ifname, p->netns));
 	for (size_t i = 0; i < net->n_ip; i++) {
 		json_object *ip = json_object_new_object();
 
@@ -211,7 +216,7 @@ static void print_result(const struct add *a, json_object *ipam)
 			json_object_object_add(r, "gw", jstr(&net->route[i].gw, false));
 		json_object_array_add(routes, r);
 	}
-	json_object_object_add(o, "cniVersion", json_object_new_string(a->p->version));
+	json_object_object_add(o, "cniVersion", json_object_new_string(p->version));
 	json_object_object_add(o, "interfaces", ifs);
 	json_object_object_add(o, "ips", ips);
 	json_object_object_add(o, "routes", routes);
@@ -256,7 +261,7 @@ int cmd_add(struct plugin *p)
 		prefixes);
 	configure(&a);
 	nks_end(&a.s);
-	print_result(&a, ipam);
+	print_result(p, &a.net, a.host, a.pod, ipam);
 	json_object_put(ipam);
 	ipam_free(&a.ipam);
 	rtnl_close(a.host);

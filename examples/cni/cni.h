@@ -70,6 +70,12 @@ struct plugin {
 _Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* main.c: the configuration (any error exits with a CNI error object) */
+bool version_supported(const char *v);
+void read_conf(struct plugin *p);
+void need_batch_word(const struct plugin *p, int code, const char *what, const char *v);
+void derive_names(struct plugin *p);
+
 /* ipnet.c */
 int ipnet_parse(const char *s, bool need_plen, struct ipnet *n);
 const char *ipnet_str(const struct ipnet *n, bool with_plen, char *buf, size_t len);
@@ -132,6 +138,17 @@ bool rtnl_has_route(struct rtnl *r, int ifindex, const struct ipnet *dst, const 
 /* lease.c */
 int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts, char *why,
 		    size_t len);
+
+/* add.c: the result. Routes that name no gateway get their family's; a
+ * default route per family with a gateway, unless one is there. */
+struct rtnl;
+void pod_net_routes(struct pod_net *net);
+/* "A,B" (steer dst) and " prefix A/32 prefix B/128" (the NIC route). */
+void address_words(const struct pod_net *net, char *dsts, size_t dlen, char *prefixes,
+		   size_t plen);
+/* The ADD result on stdout: the pair, every address, every route, IPAM's dns. */
+void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl *host,
+		  struct rtnl *pod, json_object *ipam);
 
 /* commands */
 int cmd_add(struct plugin *p);

@@ -44,7 +44,7 @@ static int print_version(void)
 	return 0;
 }
 
-static bool version_supported(const char *v)
+bool version_supported(const char *v)
 {
 	for (size_t i = 0; i < sizeof(supported) / sizeof(supported[0]); i++)
 		if (v && !strcmp(v, supported[i]))
@@ -63,7 +63,7 @@ static const char *conf_str(const struct plugin *p, json_object *o, const char *
 	return json_object_get_string(v);
 }
 
-static void read_conf(struct plugin *p)
+void read_conf(struct plugin *p)
 {
 	json_object *v, *ipam;
 
@@ -86,7 +86,7 @@ static void read_conf(struct plugin *p)
 
 /* Values that become words of nkctl's -batch lines: a blank, quote or
  * newline would split a word or start another command. */
-static void need_batch_word(const struct plugin *p, int code, const char *what, const char *v)
+void need_batch_word(const struct plugin *p, int code, const char *what, const char *v)
 {
 	if (v && (!*v || strpbrk(v, " \t\n\r\"'\\#")))
 		cni_fail(p, code, "%s \"%s\" must be one word without blanks, quotes or '#'", what, v);
@@ -103,7 +103,7 @@ static const char *need_env(const struct plugin *p, const char *name)
 
 /* Interface names within IFNAMSIZ from the container id and interface:
  * nk<hash> on the host, nl<hash> for the lease holder (FNV-1a, 40 bits). */
-static void derive_names(struct plugin *p)
+void derive_names(struct plugin *p)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
