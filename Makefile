@@ -157,6 +157,8 @@ $(UNIT)/obj/examples/cni/main.o: UNIT_EXTRA := -Dmain=cni_main -Wno-missing-prot
 $(UNIT)/obj/nkctl/main.o: debian/changelog
 $(UNIT)/obj/nkctl/main.o: | $(SKELS)
 $(UNIT)/obj/testsuite/unit/test_%.o: | $(SKELS)
+# Objects reached only through a pattern rule are intermediate: keep them.
+.SECONDARY: $(patsubst %,$(UNIT)/obj/testsuite/unit/%.o,$(notdir $(UNIT_TESTS)))
 
 $(UNIT_LIB): $(filter-out $(BUILD)/obj/nkctl/main.o,$(OBJS)) $(UNIT)/obj/nkctl/main.o
 	@$(if $(Q),echo "  AR      $@")
