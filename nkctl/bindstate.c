@@ -74,8 +74,7 @@ static void copy_word(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src);
 }
 
-/* Parse one state file; false when it is not one of ours. */
-static bool state_parse(FILE *f, struct nk_binding *b)
+bool nk_binding_state_parse(FILE *f, struct nk_binding *b)
 {
 	char line[2 * NK_NS_SPEC];
 	bool magic = false, have_id = false;
@@ -198,7 +197,7 @@ int nk_binding_states(struct nk_binding_list *out)
 			close(fd);
 			continue;
 		}
-		if (state_parse(f, &b)) {
+		if (nk_binding_state_parse(f, &b)) {
 			b.alive = holder_alive(fd);
 			slot = nk_grow(&out->v, &out->n, &out->cap, sizeof(*slot));
 			if (!slot) {

@@ -301,21 +301,12 @@ static void parse_line(char *line, struct nk_nic_state *st)
 		st->have_pending = parse_spec(val, &st->pending);
 }
 
-int nk_nic_state_read(const char *name, struct nk_nic_state *st)
+int nk_nic_state_parse(FILE *f, struct nk_nic_state *st)
 {
-	char path[NK_NIC_KEY_MAX + 64], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
-	FILE *f;
 	bool magic = false;
 
-	memset(st, 0, sizeof(*st));
-	snprintf(st->key, sizeof(st->key), "%s", name);
-	if (legacy_parse(name, st))     /* where it was: in the name */
-		snprintf(st->legacy, sizeof(st->legacy), "%s", name);
-	state_path(path, sizeof(path), name);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
 	while (getline(&line, &cap, f) > 0) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!magic) {
@@ -327,11 +318,29 @@ int nk_nic_state_read(const char *name, struct nk_nic_state *st)
 		parse_line(line, st);
 	}
 	free(line);
-	fclose(f);
 	if (!magic)
 		return -EBADMSG;
 	st->exists = true;
 	return 0;
+}
+
+int nk_nic_state_read(const char *name, struct nk_nic_state *st)
+{
+	char path[NK_NIC_KEY_MAX + 64];
+	FILE *f;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(st->key, sizeof(st->key), "%s", name);
+	if (legacy_parse(name, st))     /* where it was: in the name */
+		snprintf(st->legacy, sizeof(st->legacy), "%s", name);
+	state_path(path, sizeof(path), name);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	ret = nk_nic_state_parse(f, st);
+	fclose(f);
+	return ret;
 }
 
 bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_ns *ns,
@@ -421,7 +430,7 @@ static void put_csv(FILE *f, const uint32_t *v, size_t n)
 		fprintf(f, "%s%u", i ? "," : "", v[i]);
 }
 
-static int write_file(int fd, const struct nk_nic_state *st)
+int nk_nic_state_write(int fd, const struct nk_nic_state *st)
 {
 	FILE *f = fdopen(fd, "w");
 	int ret = 0;
@@ -503,7 +512,7 @@ int nk_nic_state_save(const struct nk_nic_state *st)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	ret = write_file(fd, st);
+	ret = nk_nic_state_write(fd, st);
 	if (!ret && rename(tmp, path))
 		ret = -errno;
 	if (ret) {
