@@ -27,6 +27,7 @@ _Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
 	json_object_object_add(o, "code", json_object_new_int(code));
 	json_object_object_add(o, "msg", json_object_new_string(msg));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
 	fflush(stdout);
 	exit(1);
 }
@@ -129,6 +130,38 @@ static void find_nkctl(struct plugin *p, char *buf, size_t len)
 	p->nkctl = buf;
 }
 
+bool cni_setup(struct plugin *p, const char *text)
+{
+	p->conf_text = text;
+	p->conf = text && *text ? json_tokener_parse(text) : NULL;
+	if (!p->conf || !json_object_is_type(p->conf, json_type_object))
+		cni_fail(p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
+	p->version = conf_str(p, p->conf, "cniVersion");
+	p->command = need_env(p, "CNI_COMMAND");
+	if (!strcmp(p->command, "VERSION"))
+		return false;
+	if (!version_supported(p->version))
+		cni_fail(p, CNI_ERR_VERSION, "cniVersion \"%s\" is not supported (supported: %s)",
+			 p->version ? p->version : "", supported[0]);
+	read_conf(p);
+	p->id = need_env(p, "CNI_CONTAINERID");
+	p->ifname = need_env(p, "CNI_IFNAME");
+	p->netns = getenv("CNI_NETNS");
+	p->cni_path = getenv("CNI_PATH");
+	if (strlen(p->ifname) >= 16)
+		cni_fail(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is longer than 15 characters", p->ifname);
+	if (!p->nic)
+		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
+	if (!p->ipam_type)
+		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"ipam\" (for example host-local)");
+	need_batch_word(p, CNI_ERR_CONFIG, "\"nic\"", p->nic);
+	need_batch_word(p, CNI_ERR_CONFIG, "\"queues\"", p->queues);
+	need_batch_word(p, CNI_ERR_ENV, "CNI_NETNS", p->netns);
+	need_batch_word(p, CNI_ERR_ENV, "CNI_IFNAME", p->ifname);
+	derive_names(p);
+	return true;
+}
+
 int main(void)
 {
 	struct plugin p = { 0 };
@@ -140,37 +173,11 @@ int main(void)
 	 * error object (and DEL's teardown), not kill the plugin silently. */
 	signal(SIGPIPE, SIG_IGN);
 	text = child_read_all(0);
-
-	p.conf_text = text;
-	p.conf = text && *text ? json_tokener_parse(text) : NULL;
-	if (!p.conf || !json_object_is_type(p.conf, json_type_object))
-		cni_fail(&p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
-	p.version = conf_str(&p, p.conf, "cniVersion");
-	p.command = need_env(&p, "CNI_COMMAND");
-	if (!strcmp(p.command, "VERSION")) {
+	if (!cni_setup(&p, text)) {
 		json_object_put(p.conf);
 		free(text);
 		return print_version();
 	}
-	if (!version_supported(p.version))
-		cni_fail(&p, CNI_ERR_VERSION, "cniVersion \"%s\" is not supported (supported: %s)",
-			 p.version ? p.version : "", supported[0]);
-	read_conf(&p);
-	p.id = need_env(&p, "CNI_CONTAINERID");
-	p.ifname = need_env(&p, "CNI_IFNAME");
-	p.netns = getenv("CNI_NETNS");
-	p.cni_path = getenv("CNI_PATH");
-	if (strlen(p.ifname) >= 16)
-		cni_fail(&p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is longer than 15 characters", p.ifname);
-	if (!p.nic)
-		cni_fail(&p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
-	if (!p.ipam_type)
-		cni_fail(&p, CNI_ERR_CONFIG, "the configuration needs \"ipam\" (for example host-local)");
-	need_batch_word(&p, CNI_ERR_CONFIG, "\"nic\"", p.nic);
-	need_batch_word(&p, CNI_ERR_CONFIG, "\"queues\"", p.queues);
-	need_batch_word(&p, CNI_ERR_ENV, "CNI_NETNS", p.netns);
-	need_batch_word(&p, CNI_ERR_ENV, "CNI_IFNAME", p.ifname);
-	derive_names(&p);
 	find_nkctl(&p, nkctl, sizeof(nkctl));
 	if (!strcmp(p.command, "ADD"))
 		ret = cmd_add(&p);
