@@ -9,6 +9,8 @@
  *     queues, name or RSS context, rules and pending without a context);
  *   - the binding record the holder writes (nk_binding_state_parse,
  *     bindstate.c);
+ * what the writers write (nk_nic_state_format, nk_binding_state_format)
+ * goes to a memory stream;
  *   - the route table's names and records (routes.c): the input as a pin
  *     directory's name (net<ino>-<cookie>, the older net<ino>), and its bytes
  *     as a target record as a map lookup returns it.
@@ -29,9 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bindings.h"
 #include "nic.h"
@@ -43,8 +42,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static FILE *real_stderr;
 static FILE *devnull;
-/* What a formatter writes: one memfd, truncated before each use. */
-static int memfd = -1;
 /* Records are large (a NIC's is ~100 KB): kept off the stack. */
 static struct nk_nic_state nic1, nic2, nic3;
 static struct nk_binding bind1, bind2;
@@ -57,9 +54,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	devnull = fuzz_hide_stderr(&real_stderr);
-	memfd = memfd_create("fuzz_state", MFD_CLOEXEC);
-	if (memfd < 0)
-		abort();
 	return 0;
 }
 
@@ -78,26 +72,20 @@ static FILE *open_bytes(const char *buf, size_t len)
 	return f;
 }
 
-static void memfd_reset(void)
+/* A stream into memory for a formatter. */
+static FILE *open_text(char **text, size_t *len)
 {
-	if (ftruncate(memfd, 0) || lseek(memfd, 0, SEEK_SET))
+	FILE *f = open_memstream(text, len);
+
+	if (!f)
 		abort();
+	return f;
 }
 
-/* What the formatter wrote into the memfd, NUL-terminated; *len its size. */
-static char *memfd_text(size_t *len)
+static void close_text(FILE *f)
 {
-	struct stat sb;
-	char *buf;
-
-	if (fstat(memfd, &sb))
+	if (fflush(f) || ferror(f) || fclose(f))
 		abort();
-	*len = (size_t)sb.st_size;
-	buf = malloc(*len + 1);
-	if (!buf || pread(memfd, buf, *len, 0) != (ssize_t)*len)
-		abort();
-	buf[*len] = '\0';
-	return buf;
 }
 
 /* ---- NIC state ---- */
@@ -120,13 +108,12 @@ static int nic_parse(const char *buf, size_t len, struct nk_nic_state *st)
 /* The record's text as nk_nic_state_save writes it; the caller frees it. */
 static char *nic_format(const struct nk_nic_state *st, size_t *len)
 {
-	int fd;
+	char *text;
+	FILE *f = open_text(&text, len);
 
-	memfd_reset();
-	fd = dup(memfd);
-	if (fd < 0 || nk_nic_state_write(fd, st))
-		die("nk_nic_state_write", "failed on a memfd", NULL, 0);
-	return memfd_text(len);
+	nk_nic_state_format(f, st);
+	close_text(f);
+	return text;
 }
 
 static void nic_bounds(const struct nk_nic_state *st, const char *buf, size_t len)
@@ -290,10 +277,12 @@ static bool bind_parse(const char *buf, size_t len, struct nk_binding *b)
 
 static char *bind_format(const struct nk_binding *b, size_t *len)
 {
-	memfd_reset();
-	if (nk_binding_state_write(memfd, b))
-		die("nk_binding_state_write", "failed on a memfd", NULL, 0);
-	return memfd_text(len);
+	char *text;
+	FILE *f = open_text(&text, len);
+
+	nk_binding_state_format(f, b);
+	close_text(f);
+	return text;
 }
 
 static const char *bind_differs(const struct nk_binding *a, const struct nk_binding *b)

@@ -33,18 +33,8 @@ const char *nk_hold_mode_name(enum nk_hold_mode mode)
 	return mode <= NK_HOLD_COMMAND ? mode_names[mode] : "unknown";
 }
 
-int nk_binding_state_write(int fd, const struct nk_binding *b)
+void nk_binding_state_format(FILE *f, const struct nk_binding *b)
 {
-	FILE *f;
-	int dupfd = dup(fd);
-
-	if (dupfd < 0)
-		return -errno;
-	f = fdopen(dupfd, "w");
-	if (!f) {
-		close(dupfd);
-		return -errno;
-	}
 	fprintf(f, STATE_MAGIC "\n");
 	fprintf(f, "id %u\ndirection %s\n", b->id, b->rx ? "rx" : "tx");
 	fprintf(f, "netns-dev %llu\nnetns-ino %llu\nnetns %s\n",
@@ -61,6 +51,21 @@ int nk_binding_state_write(int fd, const struct nk_binding *b)
 		nk_dmabuf_kind_name(b->kind), (unsigned long long)b->size,
 		b->hugepages, b->heap);
 	fprintf(f, "pid %d\nmode %s\n", (int)b->pid, nk_hold_mode_name(b->mode));
+}
+
+int nk_binding_state_write(int fd, const struct nk_binding *b)
+{
+	FILE *f;
+	int dupfd = dup(fd);
+
+	if (dupfd < 0)
+		return -errno;
+	f = fdopen(dupfd, "w");
+	if (!f) {
+		close(dupfd);
+		return -errno;
+	}
+	nk_binding_state_format(f, b);
 	if (fflush(f) || ferror(f)) {
 		fclose(f);
 		return -EIO;

@@ -109,9 +109,8 @@ int nk_nic_state_read(const char *name, struct nk_nic_state *st);
  * first-format and older records too): 0 and st->exists, or -EBADMSG when
  * it does not start with the magic line. */
 int nk_nic_state_parse(FILE *f, struct nk_nic_state *st);
-/* A state file's text for st into fd (closed), flushed and fsynced: 0 or
- * -EIO. */
-int nk_nic_state_write(int fd, const struct nk_nic_state *st);
+/* A state file's text for st, as nk_nic_state_save writes it. */
+void nk_nic_state_format(FILE *f, const struct nk_nic_state *st);
 /* The state of NIC nic of ns, by its key (or a first-format file at its
  * namespace and ifindex): -ESTALE when the file was recorded for another NIC
  * (another permanent address at the bus device; another name at the place of

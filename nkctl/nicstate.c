@@ -430,15 +430,8 @@ static void put_csv(FILE *f, const uint32_t *v, size_t n)
 		fprintf(f, "%s%u", i ? "," : "", v[i]);
 }
 
-int nk_nic_state_write(int fd, const struct nk_nic_state *st)
+void nk_nic_state_format(FILE *f, const struct nk_nic_state *st)
 {
-	FILE *f = fdopen(fd, "w");
-	int ret = 0;
-
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
 	fprintf(f, STATE_MAGIC "\nifname %s\nifindex %d\nnetns %llu %llu\n", st->ifname,
 		st->ifindex, (unsigned long long)st->ns_dev, (unsigned long long)st->ns_ino);
 	if (st->parent[0])
@@ -483,6 +476,18 @@ int nk_nic_state_write(int fd, const struct nk_nic_state *st)
 			fprintf(f, " %u", l->rss_context);
 		fprintf(f, "\n");
 	}
+}
+
+static int write_file(int fd, const struct nk_nic_state *st)
+{
+	FILE *f = fdopen(fd, "w");
+	int ret = 0;
+
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	nk_nic_state_format(f, st);
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		ret = -EIO;
 	if (fclose(f) && !ret)
@@ -512,7 +517,7 @@ int nk_nic_state_save(const struct nk_nic_state *st)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	ret = nk_nic_state_write(fd, st);
+	ret = write_file(fd, st);
 	if (!ret && rename(tmp, path))
 		ret = -errno;
 	if (ret) {
