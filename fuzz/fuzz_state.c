@@ -49,6 +49,17 @@ static struct nk_binding bind1, bind2;
 #define die(what, detail, output, len) \
 	fuzz_die(real_stderr, "fuzz_state", what, detail, output, len)
 
+/* ASan's default quarantine (256 MB) gives every allocation fresh pages:
+ * on the 2-core VM this ran on, page faults took 7/8 of the time (2.6 k
+ * against 20 k inputs a second). 8 MB still holds far more than one input
+ * frees, so a use after free within an input is still seen. ASAN_OPTIONS
+ * overrides it. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "quarantine_size_mb=8";
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -59,13 +70,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* ---- files in memory ---- */
 
-/* A stream over buf[0..len) (fmemopen refuses an empty buffer). */
+/* A stream over buf[0..len) (fmemopen refuses an empty buffer). Its stdio
+ * buffer is the harness's: a fresh 8 KiB one per stream, new pages under
+ * ASan's quarantine, halved the executions per second. One stream is open
+ * at a time. */
 static FILE *open_bytes(const char *buf, size_t len)
 {
 	static const char empty[1];
+	static char stdio_buf[BUFSIZ];
 	FILE *f = len ? fmemopen((void *)buf, len, "r") : fmemopen((void *)empty, 1, "r");
 
-	if (!f)
+	if (!f || setvbuf(f, stdio_buf, _IOFBF, sizeof(stdio_buf)))
 		abort();
 	if (!len)
 		fgetc(f);   /* at its end: an empty file */
