@@ -81,11 +81,14 @@ static void copy_word(char *dst, size_t len, const char *src)
 
 bool nk_binding_state_parse(FILE *f, struct nk_binding *b)
 {
-	char line[2 * NK_NS_SPEC];
+	/* Lines of any length: "queues" of NK_BIND_MAX_QUEUES ids is longer
+	 * than any fixed line, and a line cut in two loses ids. */
+	char *line = NULL;
+	size_t cap = 0;
 	bool magic = false, have_id = false;
 
 	memset(b, 0, sizeof(*b));
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) > 0) {
 		char *val, *nl = strchr(line, '\n');
 		unsigned long long u;
 
@@ -93,7 +96,7 @@ bool nk_binding_state_parse(FILE *f, struct nk_binding *b)
 			*nl = '\0';
 		if (!magic) {
 			if (strcmp(line, STATE_MAGIC))
-				return false;
+				break;
 			magic = true;
 			continue;
 		}
@@ -149,9 +152,12 @@ bool nk_binding_state_parse(FILE *f, struct nk_binding *b)
 					b->mode = m;
 		}
 	}
+	free(line);
+	if (!magic)
+		return false;
 	b->have_dmabuf = true;
 	b->held = true;
-	return magic && have_id;
+	return have_id;
 }
 
 /* Is the state file's lock held by a live holder? */
