@@ -194,11 +194,16 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-om
 FUZZ_ALL_CFLAGS := -std=gnu11 $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) \
 	-Iinclude -Ilib -Inkctl -Ibpf -I$(BUILD)/bpf -DNKCTL_VERSION='"$(VERSION)"' $(DEPS_CFLAGS) -MMD -MP
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) $(NKCTL_SRCS))
-FUZZERS := $(FUZZ_BUILD)/fuzz_netlink $(FUZZ_BUILD)/fuzz_args
+FUZZERS := $(FUZZ_BUILD)/fuzz_netlink $(FUZZ_BUILD)/fuzz_args $(FUZZ_BUILD)/fuzz_state
+# The CNI plugin's input, where json-c is installed (as the plugin itself).
+FUZZ_CNI_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(wildcard examples/cni/*.c))
+ifneq ($(JSONC_LIBS),)
+FUZZERS += $(FUZZ_BUILD)/fuzz_cni
+endif
 
 fuzz: $(FUZZERS)
 
-$(FUZZ_OBJS) $(FUZZ_BUILD)/obj/fuzz/fuzz_netlink.o $(FUZZ_BUILD)/obj/fuzz/fuzz_args.o: | $(SKELS)
+$(FUZZ_OBJS) $(patsubst %,$(FUZZ_BUILD)/obj/fuzz/%.o,$(notdir $(FUZZERS))): | $(SKELS)
 
 $(FUZZ_BUILD)/obj/nkctl/main.o: FUZZ_EXTRA := -Dmain=nkctl_main -Wno-missing-prototypes
 
@@ -210,6 +215,14 @@ $(FUZZ_BUILD)/obj/%.o: %.c config.mk
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_OBJS)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $^ -o $@ $(DEPS_LIBS)
+
+# main.c's exit() and puts() go to the harness: cni_fail returns to it.
+$(FUZZ_CNI_OBJS) $(FUZZ_BUILD)/obj/fuzz/fuzz_cni.o: FUZZ_EXTRA += $(JSONC_CFLAGS) -Iexamples/cni
+$(FUZZ_BUILD)/obj/examples/cni/main.o: FUZZ_EXTRA += -Dmain=cni_main -Dexit=cni_fuzz_exit \
+	-Dputs=cni_fuzz_puts -Wno-missing-prototypes
+$(FUZZ_BUILD)/fuzz_cni: $(FUZZ_BUILD)/obj/fuzz/fuzz_cni.o $(FUZZ_CNI_OBJS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $^ -o $@ $(JSONC_LIBS) -lmnl
 
 # The whole suite: host tier here, VM tier under QEMU (testsuite/run).
 # NKCTL_MEMCHECK names the memory checker nkctl runs under (sanitizers,
@@ -250,6 +263,6 @@ deps:
 clean:
 	rm -rf build build-san build-fuzz config.mk config.log
 
--include $(FUZZ_OBJS:.o=.d) $(FUZZ_BUILD)/obj/fuzz/fuzz_netlink.d $(FUZZ_BUILD)/obj/fuzz/fuzz_args.d
+-include $(FUZZ_OBJS:.o=.d) $(FUZZ_CNI_OBJS:.o=.d) $(patsubst %,$(FUZZ_BUILD)/obj/fuzz/%.d,$(notdir $(FUZZERS)))
 -include $(wildcard $(UNIT)/obj/*/*.d $(UNIT)/obj/*/*/*.d)
 -include $(OBJS:.o=.d) $(CNI_OBJS:.o=.d) $(patsubst $(BUILD)/helpers/%,$(BUILD)/obj/testsuite/helpers/%.d,$(filter-out $(CNITOOL) $(CNI_PLUGIN),$(HELPERS)))

@@ -74,8 +74,10 @@ void nk_binding_list_free(struct nk_binding_list *l);
 /* The state file of a binding, and writing one (holder.c). */
 void nk_binding_state_path(char *buf, size_t len, uint32_t id);
 int nk_binding_state_write(int fd, const struct nk_binding *b);
-/* Parse one state file into b; false when it is not one of ours. */
-bool state_parse(FILE *f, struct nk_binding *b);
+/* The text nk_binding_state_write writes. */
+void nk_binding_state_format(FILE *f, const struct nk_binding *b);
+/* Parse one state file; false when it is not one of ours. */
+bool nk_binding_state_parse(FILE *f, struct nk_binding *b);
 /* Remove the state file of a dead holder. */
 void nk_binding_forget(const struct nk_binding *b);
 /* SIGTERM the holder and wait until it is gone (its lock is released).

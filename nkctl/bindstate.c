@@ -33,18 +33,8 @@ const char *nk_hold_mode_name(enum nk_hold_mode mode)
 	return mode <= NK_HOLD_COMMAND ? mode_names[mode] : "unknown";
 }
 
-int nk_binding_state_write(int fd, const struct nk_binding *b)
+void nk_binding_state_format(FILE *f, const struct nk_binding *b)
 {
-	FILE *f;
-	int dupfd = dup(fd);
-
-	if (dupfd < 0)
-		return -errno;
-	f = fdopen(dupfd, "w");
-	if (!f) {
-		close(dupfd);
-		return -errno;
-	}
 	fprintf(f, STATE_MAGIC "\n");
 	fprintf(f, "id %u\ndirection %s\n", b->id, b->rx ? "rx" : "tx");
 	fprintf(f, "netns-dev %llu\nnetns-ino %llu\nnetns %s\n",
@@ -61,6 +51,21 @@ int nk_binding_state_write(int fd, const struct nk_binding *b)
 		nk_dmabuf_kind_name(b->kind), (unsigned long long)b->size,
 		b->hugepages, b->heap);
 	fprintf(f, "pid %d\nmode %s\n", (int)b->pid, nk_hold_mode_name(b->mode));
+}
+
+int nk_binding_state_write(int fd, const struct nk_binding *b)
+{
+	FILE *f;
+	int dupfd = dup(fd);
+
+	if (dupfd < 0)
+		return -errno;
+	f = fdopen(dupfd, "w");
+	if (!f) {
+		close(dupfd);
+		return -errno;
+	}
+	nk_binding_state_format(f, b);
 	if (fflush(f) || ferror(f)) {
 		fclose(f);
 		return -EIO;
@@ -74,10 +79,10 @@ static void copy_word(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src);
 }
 
-/* Parse one state file; false when it is not one of ours. */
-bool state_parse(FILE *f, struct nk_binding *b)
+bool nk_binding_state_parse(FILE *f, struct nk_binding *b)
 {
-	/* A line of any length: 256 queues do not fit a fixed buffer. */
+	/* Lines of any length: "queues" of NK_BIND_MAX_QUEUES ids is longer
+	 * than any fixed line, and a line cut in two loses ids. */
 	char *line = NULL;
 	size_t cap = 0;
 	bool magic = false, have_id = false;
@@ -148,9 +153,11 @@ bool state_parse(FILE *f, struct nk_binding *b)
 		}
 	}
 	free(line);
+	if (!magic)
+		return false;
 	b->have_dmabuf = true;
 	b->held = true;
-	return magic && have_id;
+	return have_id;
 }
 
 /* Is the state file's lock held by a live holder? */
@@ -201,7 +208,7 @@ int nk_binding_states(struct nk_binding_list *out)
 			close(fd);
 			continue;
 		}
-		if (state_parse(f, &b)) {
+		if (nk_binding_state_parse(f, &b)) {
 			b.alive = holder_alive(fd);
 			slot = nk_grow(&out->v, &out->n, &out->cap, sizeof(*slot));
 			if (!slot) {

@@ -20,6 +20,7 @@
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "args.h"
@@ -104,6 +105,12 @@ int nk_nic_lock(const char *key, bool wait, int *fd);
 /* The state file named name (a key, or a first-format name) as it is;
  * st->exists false when there is none. */
 int nk_nic_state_read(const char *name, struct nk_nic_state *st);
+/* The lines of a state file from f into st (which the caller cleared;
+ * first-format and older records too): 0 and st->exists, or -EBADMSG when
+ * it does not start with the magic line. */
+int nk_nic_state_parse(FILE *f, struct nk_nic_state *st);
+/* A state file's text for st, as nk_nic_state_save writes it. */
+void nk_nic_state_format(FILE *f, const struct nk_nic_state *st);
 /* The state of NIC nic of ns, by its key (or a first-format file at its
  * namespace and ifindex): -ESTALE when the file was recorded for another NIC
  * (another permanent address at the bus device; another name at the place of

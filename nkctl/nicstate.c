@@ -301,21 +301,12 @@ void parse_line(char *line, struct nk_nic_state *st)
 		st->have_pending = parse_spec(val, &st->pending);
 }
 
-int nk_nic_state_read(const char *name, struct nk_nic_state *st)
+int nk_nic_state_parse(FILE *f, struct nk_nic_state *st)
 {
-	char path[NK_NIC_KEY_MAX + 64], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
-	FILE *f;
 	bool magic = false;
 
-	memset(st, 0, sizeof(*st));
-	snprintf(st->key, sizeof(st->key), "%s", name);
-	if (legacy_parse(name, st))     /* where it was: in the name */
-		snprintf(st->legacy, sizeof(st->legacy), "%s", name);
-	state_path(path, sizeof(path), name);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
 	while (getline(&line, &cap, f) > 0) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!magic) {
@@ -327,11 +318,29 @@ int nk_nic_state_read(const char *name, struct nk_nic_state *st)
 		parse_line(line, st);
 	}
 	free(line);
-	fclose(f);
 	if (!magic)
 		return -EBADMSG;
 	st->exists = true;
 	return 0;
+}
+
+int nk_nic_state_read(const char *name, struct nk_nic_state *st)
+{
+	char path[NK_NIC_KEY_MAX + 64];
+	FILE *f;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(st->key, sizeof(st->key), "%s", name);
+	if (legacy_parse(name, st))     /* where it was: in the name */
+		snprintf(st->legacy, sizeof(st->legacy), "%s", name);
+	state_path(path, sizeof(path), name);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	ret = nk_nic_state_parse(f, st);
+	fclose(f);
+	return ret;
 }
 
 bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_ns *ns,
@@ -421,15 +430,8 @@ static void put_csv(FILE *f, const uint32_t *v, size_t n)
 		fprintf(f, "%s%u", i ? "," : "", v[i]);
 }
 
-int write_file(int fd, const struct nk_nic_state *st)
+void nk_nic_state_format(FILE *f, const struct nk_nic_state *st)
 {
-	FILE *f = fdopen(fd, "w");
-	int ret = 0;
-
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
 	fprintf(f, STATE_MAGIC "\nifname %s\nifindex %d\nnetns %llu %llu\n", st->ifname,
 		st->ifindex, (unsigned long long)st->ns_dev, (unsigned long long)st->ns_ino);
 	if (st->parent[0])
@@ -474,6 +476,18 @@ int write_file(int fd, const struct nk_nic_state *st)
 			fprintf(f, " %u", l->rss_context);
 		fprintf(f, "\n");
 	}
+}
+
+int write_file(int fd, const struct nk_nic_state *st)
+{
+	FILE *f = fdopen(fd, "w");
+	int ret = 0;
+
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	nk_nic_state_format(f, st);
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		ret = -EIO;
 	if (fclose(f) && !ret)

@@ -69,6 +69,10 @@ struct plugin {
 /* main.c */
 _Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The configuration text (stdin) and the environment into p, checked:
+ * cni_fail on anything wrong; false for VERSION, which needs no more. p owns
+ * p->conf, not text. */
+bool cni_setup(struct plugin *p, const char *text);
 
 /* main.c: the configuration (any error exits with a CNI error object) */
 bool version_supported(const char *v);

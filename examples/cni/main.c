@@ -12,21 +12,67 @@
 
 static const char *const supported[] = { "1.0.0" };
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629), 0 when
+ * there is none. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned int n;
+	uint32_t cp, min;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f, min = 0x80;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f, min = 0x800;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (unsigned int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : n;
+}
+
+/* s as well-formed UTF-8 in buf, any other byte as U+FFFD: JSON text is
+ * UTF-8, and the configuration's strings (json-c takes any bytes) and a
+ * message cut short need not be. */
+static const char *utf8_clean(const char *s, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	while (*s && used + 4 < len) {
+		size_t n = utf8_seq((const unsigned char *)s);
+
+		memcpy(buf + used, n ? s : "\xef\xbf\xbd", n ? n : 3);
+		used += n ? n : 3;
+		s += n ? n : 1;
+	}
+	buf[used] = '\0';
+	return buf;
+}
+
 /* A CNI error object on stdout, exit status 1. */
 _Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
 {
 	json_object *o = json_object_new_object();
-	char msg[1024];
+	char msg[1024], clean[3 * sizeof(msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	json_object_object_add(o, "cniVersion",
-			       json_object_new_string(p->version && *p->version ? p->version : "1.0.0"));
+			       json_object_new_string(p->version && *p->version ?
+						      utf8_clean(p->version, clean, sizeof(clean)) :
+						      "1.0.0"));
 	json_object_object_add(o, "code", json_object_new_int(code));
-	json_object_object_add(o, "msg", json_object_new_string(msg));
+	json_object_object_add(o, "msg", json_object_new_string(utf8_clean(msg, clean, sizeof(clean))));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
 	fflush(stdout);
 	exit(1);
 }
@@ -129,6 +175,38 @@ static void find_nkctl(struct plugin *p, char *buf, size_t len)
 	p->nkctl = buf;
 }
 
+bool cni_setup(struct plugin *p, const char *text)
+{
+	p->conf_text = text;
+	p->conf = text && *text ? json_tokener_parse(text) : NULL;
+	if (!p->conf || !json_object_is_type(p->conf, json_type_object))
+		cni_fail(p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
+	p->version = conf_str(p, p->conf, "cniVersion");
+	p->command = need_env(p, "CNI_COMMAND");
+	if (!strcmp(p->command, "VERSION"))
+		return false;
+	if (!version_supported(p->version))
+		cni_fail(p, CNI_ERR_VERSION, "cniVersion \"%s\" is not supported (supported: %s)",
+			 p->version ? p->version : "", supported[0]);
+	read_conf(p);
+	p->id = need_env(p, "CNI_CONTAINERID");
+	p->ifname = need_env(p, "CNI_IFNAME");
+	p->netns = getenv("CNI_NETNS");
+	p->cni_path = getenv("CNI_PATH");
+	if (strlen(p->ifname) >= 16)
+		cni_fail(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is longer than 15 characters", p->ifname);
+	if (!p->nic)
+		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
+	if (!p->ipam_type)
+		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"ipam\" (for example host-local)");
+	need_batch_word(p, CNI_ERR_CONFIG, "\"nic\"", p->nic);
+	need_batch_word(p, CNI_ERR_CONFIG, "\"queues\"", p->queues);
+	need_batch_word(p, CNI_ERR_ENV, "CNI_NETNS", p->netns);
+	need_batch_word(p, CNI_ERR_ENV, "CNI_IFNAME", p->ifname);
+	derive_names(p);
+	return true;
+}
+
 int main(void)
 {
 	struct plugin p = { 0 };
@@ -140,37 +218,11 @@ int main(void)
 	 * error object (and DEL's teardown), not kill the plugin silently. */
 	signal(SIGPIPE, SIG_IGN);
 	text = child_read_all(0);
-
-	p.conf_text = text;
-	p.conf = text && *text ? json_tokener_parse(text) : NULL;
-	if (!p.conf || !json_object_is_type(p.conf, json_type_object))
-		cni_fail(&p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
-	p.version = conf_str(&p, p.conf, "cniVersion");
-	p.command = need_env(&p, "CNI_COMMAND");
-	if (!strcmp(p.command, "VERSION")) {
+	if (!cni_setup(&p, text)) {
 		json_object_put(p.conf);
 		free(text);
 		return print_version();
 	}
-	if (!version_supported(p.version))
-		cni_fail(&p, CNI_ERR_VERSION, "cniVersion \"%s\" is not supported (supported: %s)",
-			 p.version ? p.version : "", supported[0]);
-	read_conf(&p);
-	p.id = need_env(&p, "CNI_CONTAINERID");
-	p.ifname = need_env(&p, "CNI_IFNAME");
-	p.netns = getenv("CNI_NETNS");
-	p.cni_path = getenv("CNI_PATH");
-	if (strlen(p.ifname) >= 16)
-		cni_fail(&p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is longer than 15 characters", p.ifname);
-	if (!p.nic)
-		cni_fail(&p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
-	if (!p.ipam_type)
-		cni_fail(&p, CNI_ERR_CONFIG, "the configuration needs \"ipam\" (for example host-local)");
-	need_batch_word(&p, CNI_ERR_CONFIG, "\"nic\"", p.nic);
-	need_batch_word(&p, CNI_ERR_CONFIG, "\"queues\"", p.queues);
-	need_batch_word(&p, CNI_ERR_ENV, "CNI_NETNS", p.netns);
-	need_batch_word(&p, CNI_ERR_ENV, "CNI_IFNAME", p.ifname);
-	derive_names(&p);
 	find_nkctl(&p, nkctl, sizeof(nkctl));
 	if (!strcmp(p.command, "ADD"))
 		ret = cmd_add(&p);

@@ -13,7 +13,7 @@ static bool parse_string(const char *text, struct nk_binding *b)
 	bool ok;
 
 	assert_non_null(f);
-	ok = state_parse(f, b);
+	ok = nk_binding_state_parse(f, b);
 	fclose(f);
 	return ok;
 }
@@ -52,7 +52,7 @@ static void round_trip(const struct nk_binding *b, struct nk_binding *back)
 	assert_non_null(f);
 	assert_int_equal(nk_binding_state_write(fileno(f), b), 0);
 	rewind(f);
-	assert_true(state_parse(f, back));
+	assert_true(nk_binding_state_parse(f, back));
 	fclose(f);
 }
 
