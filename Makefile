@@ -55,7 +55,7 @@ BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -I/usr/include/$(shell $(CC) -dum
 MAN_SRCS := $(wildcard man/*.scd)
 MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
 
-.PHONY: all check check-all check-host check-unit check-vm check-valgrind install clean deps fuzz cni
+.PHONY: all helpers check check-all check-host check-unit check-vm check-valgrind install clean deps fuzz cni
 all: $(BIN) $(MANS)
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/%.h config.mk
@@ -232,6 +232,10 @@ TEST_ENV := NKCTL=$(abspath $(BIN)) NKCTL_HELPERS=$(abspath $(BUILD)/helpers)
 ifeq ($(SANITIZE),1)
 TEST_ENV += NKCTL_MEMCHECK=sanitizers
 endif
+# Everything the tests run, built (check-all builds both trees before it
+# runs passes side by side).
+helpers: all $(HELPERS)
+
 check: all $(HELPERS)
 	$(TEST_ENV) testsuite/run
 
