@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "ethtool.h"
-#include "nicsvc.h"
+#include "nicjob.h"
 #include "nkctl.h"
 #include "qstats.h"
 

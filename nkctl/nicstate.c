@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "bpfutil.h"
-#include "nic.h"
+#include "nicstate.h"
 
 #define STATE_MAGIC "nkctl-nic 1"
 

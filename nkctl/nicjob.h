@@ -1,20 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The NIC-side service (nicsvc.c) that nic, lease, unlease, steer, show
- * leases and doctor share: one NIC read under the per-NIC lock (a job), its
- * reservation taken and given back, the record of what each lease brought,
- * and the sweep that undoes what ended leases left. The state record itself
- * is nicstate.c (nic.h).
+ * The NIC job (nicjob.c): what one command knows of one NIC, read under the
+ * per-NIC lock, and the read-only views of show leases and doctor. The
+ * services that change a NIC work on a job, each in its file:
  *
- * Every change is decided and made under the lock, on what was read after
- * taking it; the state is written before the NIC is changed, so a command
- * killed half-way is finished or undone by the next one.
+ *   nicreserve.h  the reservation: queues out of RSS, header split, the
+ *                 NIC's own settings recorded first and put back last
+ *   nicrule.h     the n-tuple rule protocol (pending -> ioctl -> record)
+ *   nicrssctx.h   the RSS context of a lease over several queues
+ *   niclease.h    the lease's NIC side, in crash order, and its undo
+ *   nicsweep.h    the sweep that undoes what ended leases left
+ *
+ * The state record itself is nicstate.h. Every change is decided and made
+ * under the lock, on what was read after taking it; the state is written
+ * before the NIC is changed, so a command killed half-way is finished or
+ * undone by the next one.
  */
-#ifndef NKCTL_NICSVC_H
-#define NKCTL_NICSVC_H
+#ifndef NKCTL_NICJOB_H
+#define NKCTL_NICJOB_H
 
 #include "netdev.h"
-#include "nic.h"
+#include "nicstate.h"
 
 /* What one command knows of one NIC. */
 struct nic_job {
@@ -27,6 +33,7 @@ struct nic_job {
 	struct nk_rss rss;
 	int ch_ret, rings_ret, rss_ret;     /* 0 or -errno of each read */
 	struct nk_queue_list queues;
+	bool have_queues;                   /* queues read (nk_nic_job_queues) */
 	struct nk_ntuple_list rules;
 	int rules_ret;
 	struct nk_nic_state st;
@@ -55,58 +62,26 @@ int nk_nic_hold_link(struct nk_ctx *ctx, const struct nk_ns *ns, const struct nk
 /* Hold the lock of the job's NIC (j->link, in j->ns or the command's
  * namespace) until the job is freed. */
 int nk_nic_job_lock(struct nk_ctx *ctx, struct nic_job *j);
-/* Read the device (dev by name, or known), its settings, queues, rules and
- * state; under the lock, also finish what a killed nkctl left. 0 or the exit
- * code after the error. */
+/* Read the queues of the job's NIC (j->link known) into j->queues with gn
+ * (its namespace's netdev family fam), once: a later load keeps them. 0 or
+ * -errno (err says why). */
+int nk_nic_job_queues(struct nic_job *j, struct nl_sock *gn, const struct genl_family *fam,
+		      struct nl_err *err);
+/* Read the device (dev by name, or known), its settings, queues (unless
+ * read already), rules and state; under the lock, also finish what a
+ * killed nkctl left. 0 or the exit code after the error. */
 int nk_nic_job_load(struct nk_ctx *ctx, const char *dev, const struct nk_link *known,
 		    struct nic_job *j);
 /* Read back the settings and rules after a change, for printing. */
 void nk_nic_job_reread(struct nic_job *j);
+/* Write the job's state (j->st.exists says whether it is written): 0, or
+ * the exit code after the error ("nothing was changed"). */
+int nk_nic_job_save(struct nic_job *j);
 
+/* RX queue id of the job's NIC as read, or NULL. */
 const struct nk_queue *nk_nic_rx_queue(const struct nic_job *j, uint32_t id);
+/* The NIC's RX queues by its channels (else its netdev's count). */
 uint32_t nk_nic_rx_count(const struct nic_job *j);
-
-/* What reserve, release and lease ... reserve need of the driver and of the
- * queues j->ids, said before any change (cmd names the command). */
-int nk_nic_need_rss(const struct nic_job *j, const char *cmd);
-int nk_nic_check_reserve(const struct nic_job *j);
-/* Reserve j->ids: state first, then the NIC. */
-int nk_nic_reserve(struct nic_job *j);
-/* Release j->ids (none: everything, with nkctl's rules and lease records);
- * the last queue puts the NIC's own settings back. */
-int nk_nic_release(struct nic_job *j);
-
-/* A lease without a NIC side of queues, under the NIC's lock (the lease
- * holds it): a record of an ended lease on any of them is undone first, as
- * nk_nic_lease_prepare does, so its rules never steer into the new lease. */
-int nk_nic_undo_ended(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
-		      const uint32_t *queues, size_t n);
-/*
- * lease ... reserve|steer, in this order under the lock: prepare (read the
- * NIC, check that it can reserve queues and, with rules, hold n-tuple rules;
- * nothing changed yet); reserve (record the lease, take its queues out of
- * RSS) before the lease is made, so hashed traffic never lands on a leased
- * queue; then the lease, and rollback if it failed; then steer (add and
- * record each rule). A kill in between leaves a record whose queues the
- * kernel shows no lease on: the next sweep undoes it.
- *
- * nk_nic_unlease_stale is that sweep: it undoes what each lease that has
- * ended brought, on every NIC with a state file (an unlease, one killed
- * half-way, a holder deleted or moved away with its namespace), deciding
- * under the lock.
- */
-int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,
-			 const uint32_t *queues, size_t n, bool rules, struct nic_job **out);
-int nk_nic_lease_reserve(struct nic_job *j, const struct nk_ns *holder_ns,
-			 const struct nk_link *holder);
-int nk_nic_lease_rollback(struct nic_job *j);
-int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules);
-int nk_nic_unlease_stale(struct nk_ctx *ctx);
-/* For "unlease dev NAME" when hns has no NAME: if a live lease's record names
- * it (recorded in hns), wait up to NK_NIC_GONE_WAIT_TICKS tenths of a second
- * for its namespace's deletion to end the lease, undoing what ended. */
-#define NK_NIC_GONE_WAIT_TICKS 300
-int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder);
 
 /* What show leases adds from the NIC's side of the lease of one queue. */
 #define NK_LEASE_NIC_RULES 16
