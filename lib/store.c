@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store.h"
@@ -34,6 +35,28 @@ int nk_store_lock(const char *dir, const char *name, bool wait, int *fd)
 		return ret;
 	}
 	return 0;
+}
+
+int nk_store_lock_dir(const char *path, int *fd)
+{
+	struct stat a, b;
+	int ret;
+
+	*fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (flock(*fd, LOCK_EX)) {
+		ret = -errno;
+		close(*fd);
+		*fd = -1;
+		return ret;
+	}
+	if (fstat(*fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return -ESTALE;
 }
 
 FILE *nk_store_open(const char *dir, const char *name)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Records kept one file per object in a directory of ours (the caller makes
- * it, 0700): lock an object, read its record, write it atomically.
+ * it, 0700): lock an object, read its record, write it atomically. The NIC
+ * state (nicstate.c) keeps its records here; the route table (routes.c)
+ * locks its pin directories with nk_store_lock_dir.
  *
  * An object is locked by an exclusive flock on a lock file of its own,
  * <dir>/.lock-<name>, never removed (removing it would let two writers lock
@@ -20,6 +22,12 @@
 /* Lock object name of dir: *fd holds it until closed; without wait,
  * -EWOULDBLOCK when another holds it. 0 or -errno. */
 int nk_store_lock(const char *dir, const char *name, bool wait, int *fd);
+/* Lock a directory that is itself the object, one its last user removes
+ * while holding the lock (the route table's pin directories): *fd holds it
+ * until closed. -ESTALE when the directory locked is no longer the one at
+ * path (removed meanwhile: lock the one there now), -ENOENT when there is
+ * none; 0 or -errno. */
+int nk_store_lock_dir(const char *path, int *fd);
 /* The record of name for reading; NULL with errno (ENOENT: none). */
 FILE *nk_store_open(const char *dir, const char *name);
 /* Write the record of name (0600) with put(f, rec) under the object's lock:
