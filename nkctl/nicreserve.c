@@ -15,8 +15,6 @@
 #include "nicrule.h"
 #include "nicsupport.h"
 
-/* ---- reserve ---- */
-
 /* What reserve and release need of the driver, said before any change. */
 int nk_nic_need_rss(const struct nic_job *j, const char *cmd)
 {
@@ -200,8 +198,6 @@ static int restore(struct nic_job *j)
 	return 0;
 }
 
-
-
 static void release_ids(struct nic_job *j)
 {
 	size_t k = 0;
@@ -237,7 +233,6 @@ int nk_nic_release_finish(struct nic_job *j)
 				      j->link.ifname, NK_NIC_STATE_DIR);
 	return 0;
 }
-
 
 /* Release of everything: nkctl's rules go too, and the leases' records. */
 static int drop_rules(struct nic_job *j)

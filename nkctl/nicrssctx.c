@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The RSS context of a lease over several queues (nicrssctx.h). */
+/*
+ * The RSS context of lease ... steer over several queues (nicrssctx.h): a
+ * context whose table names exactly the leased queues, and the rules steer
+ * into it (FLOW_RSS, offset 0), so the steered flows spread over all of
+ * them. A driver without contexts keeps the one-queue steering, and the
+ * operator is told. The id is chosen and recorded before the context is
+ * made, so that a kill in between leaves no context the record does not
+ * name (unlease and the sweep delete it; absent is fine); a re-run makes the
+ * recorded one if it is not there and reuses it if it is.
+ */
 #include <errno.h>
 
 #include "nicrssctx.h"
 
-/* The lease's RSS context, after its rules (the kernel keeps a context a
- * rule names); one already gone is fine. */
 int nk_nic_drop_context(struct nic_job *j, struct nk_nic_lease *l)
 {
 	struct nl_err err;
@@ -21,17 +28,6 @@ int nk_nic_drop_context(struct nic_job *j, struct nk_nic_lease *l)
 	return 0;
 }
 
-
-/*
- * lease ... steer over several queues: an RSS context whose table names
- * exactly the leased queues, and the rules steer into it (FLOW_RSS, offset
- * 0), so the steered flows spread over all of them. A driver without
- * contexts keeps the one-queue steering, and the operator is told. The id
- * is chosen and recorded before the context is made, so that a kill in
- * between leaves no context the record does not name (unlease and the sweep
- * delete it; absent is fine); a re-run makes the recorded one if it is not
- * there and reuses it if it is.
- */
 /* Record context id as the lease's, then make it: the intent first. */
 static int make_context(struct nic_job *j, struct nk_nic_lease *l, uint32_t id)
 {
