@@ -53,7 +53,7 @@
 #include "compat.h"
 #include "err.h"
 #include "ethtool.h"
-#include "nic.h"
+#include "nicrule.h"
 #include "leases.h"
 #include "monitor.h"
 #include "netdev.h"

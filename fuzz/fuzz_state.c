@@ -33,7 +33,7 @@
 #include <arpa/inet.h>
 
 #include "bindings.h"
-#include "nic.h"
+#include "nicstate.h"
 #include "routes.h"
 #include "fuzz_die.h"
 

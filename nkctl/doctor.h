@@ -13,7 +13,7 @@
 
 #include "bindings.h"
 #include "leases.h"
-#include "nicsvc.h"
+#include "nicjob.h"
 #include "nkctl.h"
 #include "rtnl.h"
 

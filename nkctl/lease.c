@@ -17,7 +17,8 @@
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
-#include "nicsvc.h"
+#include "niclease.h"
+#include "nicsweep.h"
 #include "nkctl.h"
 #include "rtnl.h"
 #include "show.h"
@@ -120,11 +121,11 @@ const struct nk_params cmd_unlease_params = {
 	NK_PARAMS("unlease", struct lease_args, unlease_params), NK_RULES(unlease_rules),
 };
 
-/* What one command works on: the netkit device here, the NIC maybe elsewhere. */
+/* What one command works on: the netkit device here, the NIC maybe
+ * elsewhere, read once as the NIC job (its namespace, link and queues). */
 struct lease_job {
-	struct nk_ns *phys;
-	struct nk_link nk, nic;
-	struct nk_queue_list nic_queues;
+	struct nic_job *nic;
+	struct nk_link nk;
 	uint32_t ids[NK_MAX_QUEUES];
 	uint32_t nk_ids[NK_MAX_QUEUES];   /* netkit queue per leased id */
 	bool existed[NK_MAX_QUEUES];
@@ -135,28 +136,13 @@ struct lease_job {
 	int32_t here_in_phys;             /* our netns as the NIC's netns names it */
 };
 
-static const struct nk_queue *rx_queue_in(const struct nk_queue_list *l, uint32_t id)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		const struct nk_queue *q = &l->v[i];
-
-		if (q->type == NK_NETDEV_QUEUE_TYPE_RX && q->id == id)
-			return q;
-	}
-	return NULL;
-}
-
-static const struct nk_queue *nic_rx_queue(const struct lease_job *j, uint32_t id)
-{
-	return rx_queue_in(&j->nic_queues, id);
-}
-
-static size_t nic_rx_count(const struct lease_job *j)
+/* The RX queues the NIC's dump shows. */
+static size_t nic_rx_dumped(const struct lease_job *j)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < j->nic_queues.n; i++)
-		n += j->nic_queues.v[i].type == NK_NETDEV_QUEUE_TYPE_RX;
+	for (size_t i = 0; i < j->nic->queues.n; i++)
+		n += j->nic->queues.v[i].type == NK_NETDEV_QUEUE_TYPE_RX;
 	return n;
 }
 
@@ -165,7 +151,7 @@ static bool leased_to_us(const struct lease_job *j, const struct nk_queue *q)
 {
 	if (!(q->have & QUEUE_HAVE_LEASE) || q->lease_ifindex != j->nk.ifindex)
 		return false;
-	if (j->phys->here)
+	if (j->nic->ns->here)
 		return !(q->have & QUEUE_HAVE_LEASE_NETNS_ID);
 	return (q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id == j->here_in_phys;
 }
@@ -183,7 +169,8 @@ static const char *mp_name(const struct nk_queue *q, char *buf, size_t len)
 	return buf;
 }
 
-/* Open the NIC's namespace, get the NIC and dump its queues. */
+/* Open the NIC's namespace, get the NIC and dump its queues: the NIC job,
+ * which the NIC side of the lease loads in full. */
 static int load_nic(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a,
 		    bool need_up)
 {
@@ -192,24 +179,27 @@ static int load_nic(struct nk_ctx *ctx, struct lease_job *j, const struct lease_
 	struct nl_err err;
 	int ret;
 
-	ret = nk_ns_get(ctx, a->phys_netns, &j->phys);
+	j->nic = nk_nic_job_new();
+	if (!j->nic)
+		return NK_EXIT_FAIL;
+	ret = nk_ns_get(ctx, a->phys_netns, &j->nic->ns);
 	if (!ret)
-		ret = nk_ns_rtnl(j->phys, &prt);
+		ret = nk_ns_rtnl(j->nic->ns, &prt);
 	if (!ret)
-		ret = nk_link_lookup(prt, a->from, 0, &j->nic, nk_ns_name(j->phys), false);
+		ret = nk_link_lookup(prt, a->from, 0, &j->nic->link, nk_ns_name(j->nic->ns), false);
 	if (ret)
 		return ret;
-	if (nk_link_is_netkit(&j->nic))
+	if (nk_link_is_netkit(&j->nic->link))
 		return nk_error(NK_EXIT_UNSUPPORTED,
 				"\"%s\" is a netkit device: leases come from a physical NIC", a->from);
-	if (need_up && !(j->nic.flags & IFF_UP))
+	if (need_up && !(j->nic->link.flags & IFF_UP))
 		return nk_error(NK_EXIT_FAIL,
 				"\"%s\" is down and shows no queues; bring it up first (ip link set %s up)",
 				a->from, a->from);
-	ret = nk_ns_netdev(j->phys, &pgn, &fam);
+	ret = nk_ns_netdev(j->nic->ns, &pgn, &fam);
 	if (ret)
 		return ret;
-	if (netdev_queue_dump(pgn, fam, j->nic.ifindex, &j->nic_queues, &err))
+	if (nk_nic_job_queues(j->nic, pgn, fam, &err))
 		return nk_error_nl(&err, "cannot list the queues of \"%s\"", a->from);
 	return 0;
 }
@@ -239,7 +229,7 @@ static int load_devices(struct nk_ctx *ctx, struct lease_job *j, const struct le
 		ret = nk_ns_here(ctx, &here);
 	if (ret)
 		return ret;
-	j->here_in_phys = nk_ns_nsid_of(j->phys, here);
+	j->here_in_phys = nk_ns_nsid_of(j->nic->ns, here);
 	return 0;
 }
 
@@ -253,7 +243,7 @@ static int busy_error(struct nk_ctx *ctx, struct lease_job *j, const struct leas
 	int ret;
 
 	if (nk_lease_scan(ctx, &all) == 0)
-		r = nk_lease_of_nic(&all, j->phys, q->ifindex, q->id);
+		r = nk_lease_of_nic(&all, j->nic->ns, q->ifindex, q->id);
 	if (r && r->nk_ifname[0])
 		snprintf(holder, sizeof(holder), "\"%s\" (ifindex %d)", r->nk_ifname, r->nk_ifindex);
 	else
@@ -265,7 +255,7 @@ static int busy_error(struct nk_ctx *ctx, struct lease_job *j, const struct leas
 		snprintf(where, sizeof(where), "a namespace nkctl cannot reach (netns-id %d)",
 			 q->lease_netns_id);
 	else
-		snprintf(where, sizeof(where), "%s", nk_ns_name(j->phys));
+		snprintf(where, sizeof(where), "%s", nk_ns_name(j->nic->ns));
 	ret = nk_error(NK_EXIT_EXISTS, "\"%s\" queue %u is already leased to %s in %s", a->from,
 		       q->id, holder, where);
 	nk_lease_list_free(&all);
@@ -284,12 +274,12 @@ static int preflight(struct nk_ctx *ctx, struct lease_job *j, const struct lease
 	int ret;
 
 	for (size_t i = 0; i < j->n; i++) {
-		const struct nk_queue *q = nic_rx_queue(j, j->ids[i]);
+		const struct nk_queue *q = nk_nic_rx_queue(j->nic, j->ids[i]);
 
 		if (!q)
 			return nk_error(NK_EXIT_NOTFOUND,
 					"\"%s\" has no RX queue %u (it has %zu)", a->from,
-					j->ids[i], nic_rx_count(j));
+					j->ids[i], nic_rx_dumped(j));
 		if (leased_to_us(j, q)) {
 			j->existed[i] = true;
 			j->nk_ids[i] = q->lease_queue_id;
@@ -305,8 +295,8 @@ static int preflight(struct nk_ctx *ctx, struct lease_job *j, const struct lease
 	/* Queues the netkit device has: its own dump when it is up, else queue
 	 * 0 plus what it leased from this NIC (other NICs cannot lease into
 	 * the same device: the kernel refuses mixing). */
-	for (size_t i = 0; i < j->nic_queues.n; i++)
-		held += leased_to_us(j, &j->nic_queues.v[i]);
+	for (size_t i = 0; i < j->nic->queues.n; i++)
+		held += leased_to_us(j, &j->nic->queues.v[i]);
 	used += held;
 	if (j->nk.flags & IFF_UP) {
 		ret = nk_ctx_netdev(ctx, &gn, &fam);
@@ -366,11 +356,11 @@ static int lease_error(const struct nl_err *err, const struct lease_job *j, size
 			used += snprintf(done + used, sizeof(done) - used, "%s%u->%u",
 					 used ? ", " : "", j->ids[i], j->nk_ids[i]);
 	if (used)
-		snprintf(held, sizeof(held), "leases held now: %s queue %s", j->nic.ifname, done);
+		snprintf(held, sizeof(held), "leases held now: %s queue %s", j->nic->link.ifname, done);
 	else
 		snprintf(held, sizeof(held), "no lease was made");
 	return nk_error(code, "cannot lease \"%s\" queue %u into \"%s\": %s%s%s; %s",
-			j->nic.ifname, j->ids[failed], j->nk.ifname,
+			j->nic->link.ifname, j->ids[failed], j->nk.ifname,
 			nk_nl_reason(err, reason, sizeof(reason)), hint ? "; " : "", hint ? hint : "",
 			held);
 }
@@ -385,15 +375,15 @@ static void print_leases(struct nk_ctx *ctx, const struct lease_job *j, struct n
 	out_arr_open(&ctx->out, "leases");
 	for (size_t i = 0; i < j->n; i++) {
 		memset(&r, 0, sizeof(r));
-		nk_lease_set_ns(&r, j->phys, here);
-		r.nic_ifindex = j->nic.ifindex;
-		snprintf(r.nic_ifname, sizeof(r.nic_ifname), "%s", j->nic.ifname);
+		nk_lease_set_ns(&r, j->nic->ns, here);
+		r.nic_ifindex = j->nic->link.ifindex;
+		snprintf(r.nic_ifname, sizeof(r.nic_ifname), "%s", j->nic->link.ifname);
 		r.nic_queue = j->ids[i];
 		r.nk_ifindex = j->nk.ifindex;
 		snprintf(r.nk_ifname, sizeof(r.nk_ifname), "%s", j->nk.ifname);
 		r.nk_queue = j->nk_ids[i];
 		r.existed = j->existed[i];
-		if (nk_nic_lease_info(ctx, j->phys, j->nic.ifindex, j->ids[i], &nic))
+		if (nk_nic_lease_info(ctx, j->nic->ns, j->nic->link.ifindex, j->ids[i], &nic))
 			r.nic = &nic;
 		nk_print_lease(&ctx->out, &r, true);
 	}
@@ -411,13 +401,13 @@ static int phys_nsid(struct nk_ctx *ctx, const struct lease_job *j, const char *
 	int ret;
 
 	*nsid = -1;
-	if (j->phys->here)
+	if (j->nic->ns->here)
 		return 0;
 	ret = nk_ctx_rtnl(ctx, &rt);
 	if (ret)
 		return ret;
-	if (rtnl_nsid_get(rt, j->phys->fd, nsid, &err) == 0 && *nsid < 0 &&
-	    rtnl_nsid_assign(rt, j->phys->fd, nsid, &err)) {
+	if (rtnl_nsid_get(rt, j->nic->ns->fd, nsid, &err) == 0 && *nsid < 0 &&
+	    rtnl_nsid_assign(rt, j->nic->ns->fd, nsid, &err)) {
 		if (err.code == EPERM)
 			return nk_error(NK_EXIT_PERM,
 					"assigning a netns id to \"%s\" needs CAP_NET_ADMIN in the initial user namespace",
@@ -439,8 +429,8 @@ static int lease_queues(struct nk_ctx *ctx, struct lease_job *j, int32_t nsid)
 	for (size_t i = 0; i < j->n && !ret; i++) {
 		if (j->existed[i])
 			continue;
-		if (netdev_queue_create(gn, fam, j->nk.ifindex, j->nic.ifindex, j->ids[i], nsid,
-					&j->nk_ids[i], &err))
+		if (netdev_queue_create(gn, fam, j->nk.ifindex, j->nic->link.ifindex, j->ids[i],
+					nsid, &j->nk_ids[i], &err))
 			ret = lease_error(&err, j, i);
 		else
 			j->made++;
@@ -450,7 +440,7 @@ static int lease_queues(struct nk_ctx *ctx, struct lease_job *j, int32_t nsid)
 
 /* The NIC side after the lease: one rule per address to the first leased
  * queue, recorded with the lease. */
-static int steer_lease(struct lease_job *j, struct nic_job *nj, const struct steer_list *sl)
+static int steer_lease(struct lease_job *j, const struct steer_list *sl)
 {
 	struct nk_ntuple rules[NK_LEASE_MAX_STEER];
 
@@ -461,7 +451,7 @@ static int steer_lease(struct lease_job *j, struct nic_job *nj, const struct ste
 		memcpy(rules[i].dst, sl->addr[i], 16);
 		rules[i].action = j->ids[0];
 	}
-	return nk_nic_lease_steer(nj, rules, sl->n);
+	return nk_nic_lease_steer(j->nic, rules, sl->n);
 }
 
 /* Is q free for a pool lease: no lease, no memory provider? */
@@ -480,8 +470,9 @@ static int pool_busy(struct nk_ctx *ctx, const struct lease_job *j, const struct
 
 	nk_lease_scan(ctx, &all);
 	for (size_t i = 0; i < j->npool && used < sizeof(held); i++) {
-		const struct nk_queue *q = nic_rx_queue(j, j->pool[i]);
-		const struct nk_lease_rec *r = q ? nk_lease_of_nic(&all, j->phys, q->ifindex, q->id) : NULL;
+		const struct nk_queue *q = nk_nic_rx_queue(j->nic, j->pool[i]);
+		const struct nk_lease_rec *r = q ? nk_lease_of_nic(&all, j->nic->ns, q->ifindex,
+								   q->id) : NULL;
 		char mp[64];
 
 		if (q && (q->have & QUEUE_HAVE_LEASE) && r && r->nk_ifname[0])
@@ -504,18 +495,18 @@ static int pool_busy(struct nk_ctx *ctx, const struct lease_job *j, const struct
 
 /* pool LIST [count N]: the lowest N queues of the pool that are free, read
  * under the lock that every lease holds until its lease is made. */
-size_t lease_pool_pick(const struct nk_queue_list *queues, const uint32_t *pool, size_t npool,
+size_t lease_pool_pick(const struct nic_job *nic, const uint32_t *pool, size_t npool,
 		       size_t want, uint32_t *ids, size_t *n)
 {
 	size_t nfree = 0;
 
 	for (size_t i = 0; i < npool; i++)
-		nfree += queue_free(rx_queue_in(queues, pool[i]));
+		nfree += queue_free(nk_nic_rx_queue(nic, pool[i]));
 	if (nfree < want)
 		return nfree;
 	/* The lowest ids: the parsed list is ascending. */
 	for (size_t i = 0; i < npool && *n < want; i++)
-		if (queue_free(rx_queue_in(queues, pool[i])))
+		if (queue_free(nk_nic_rx_queue(nic, pool[i])))
 			ids[(*n)++] = pool[i];
 	return nfree;
 }
@@ -523,7 +514,7 @@ size_t lease_pool_pick(const struct nk_queue_list *queues, const uint32_t *pool,
 static int pick_from_pool(struct nk_ctx *ctx, struct lease_job *j, const struct lease_args *a)
 {
 	size_t want = a->count ? a->count : 1;
-	size_t nfree = lease_pool_pick(&j->nic_queues, j->pool, j->npool, want, j->ids, &j->n);
+	size_t nfree = lease_pool_pick(j->nic, j->pool, j->npool, want, j->ids, &j->n);
 
 	return nfree < want ? pool_busy(ctx, j, a, nfree) : 0;
 }
@@ -531,13 +522,13 @@ static int pick_from_pool(struct nk_ctx *ctx, struct lease_job *j, const struct 
 /* Make the leases; when the kernel refused the first, give back what the
  * NIC side took for them. After a partial failure the leases made keep it
  * (out of RSS), recorded: their unlease undoes it. */
-static int lease_or_rollback(struct nk_ctx *ctx, struct lease_job *j, struct nic_job *nj,
+static int lease_or_rollback(struct nk_ctx *ctx, struct lease_job *j, bool nic_side,
 			     int32_t nsid)
 {
 	int ret = lease_queues(ctx, j, nsid);
 
-	if (ret && nj && !j->made)
-		nk_nic_lease_rollback(nj);
+	if (ret && nic_side && !j->made)
+		nk_nic_lease_rollback(j->nic);
 	return ret;
 }
 
@@ -563,10 +554,10 @@ static int check_locked(const struct lease_job *j, const char *key)
 {
 	char now[NK_NIC_KEY_MAX];
 
-	nk_nic_key(j->phys, &j->nic, now, sizeof(now));
+	nk_nic_key(j->nic->ns, &j->nic->link, now, sizeof(now));
 	return strcmp(now, key) ? nk_error(NK_EXIT_EXISTS,
 					   "\"%s\" changed while nkctl waited for its lock; nothing was changed, try again",
-					   j->nic.ifname) : 0;
+					   j->nic->link.ifname) : 0;
 }
 
 /* Under the NIC lock: the queues, checked; the NIC side reserved; the
@@ -575,7 +566,6 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 			const char *key)
 {
 	bool nic_side = a->reserve || a->steer.n;
-	struct nic_job *nj = NULL;
 	struct nk_ns *here;
 	int32_t nsid = -1;
 	int ret = 0;
@@ -588,22 +578,21 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 	if (!ret)
 		ret = preflight(ctx, j, a);
 	if (!ret && !nic_side)
-		ret = nk_nic_undo_ended(ctx, j->phys, &j->nic, j->ids, j->n);
+		ret = nk_nic_undo_ended(ctx, j->nic, j->ids, j->n);
 	if (!ret && nic_side)
-		ret = nk_nic_lease_prepare(ctx, j->phys, &j->nic, j->ids, j->n, a->steer.n > 0, &nj);
+		ret = nk_nic_lease_prepare(ctx, j->nic, j->ids, j->n, a->steer.n > 0);
 	if (!ret)
 		ret = phys_nsid(ctx, j, a->phys_netns, &nsid);
 	if (!ret)
 		ret = nk_ns_here(ctx, &here);
 	if (!ret && nic_side)
-		ret = nk_nic_lease_reserve(nj, here, &j->nk);
+		ret = nk_nic_lease_reserve(j->nic, here, &j->nk);
 	if (!ret)
-		ret = lease_or_rollback(ctx, j, nj, nsid);
+		ret = lease_or_rollback(ctx, j, nic_side, nsid);
 	if (!ret && nic_side)
-		ret = steer_lease(j, nj, &a->steer);
+		ret = steer_lease(j, &a->steer);
 	if (!ret)
 		print_leases(ctx, j, here);
-	nk_nic_job_free(nj);
 	return ret;
 }
 
@@ -631,9 +620,11 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 		ret = hold_nic(ctx, a, key, sizeof(key));
 	if (!ret) {
 		ret = lease_locked(ctx, j, a, key);
+		nk_nic_job_free(j->nic);
 		nk_nic_unhold(ctx, key);
+	} else {
+		nk_nic_job_free(j->nic);
 	}
-	nk_queue_list_free(&j->nic_queues);
 	free(j);
 	return ret;
 }
@@ -824,7 +815,7 @@ static int listed_holder(struct nk_ctx *ctx, const struct lease_job *j, const ch
 {
 	*first = NULL;
 	for (size_t i = 0; i < j->n; i++) {
-		const struct nk_queue *q = nic_rx_queue(j, j->ids[i]);
+		const struct nk_queue *q = nk_nic_rx_queue(j->nic, j->ids[i]);
 
 		if (!q || !(q->have & QUEUE_HAVE_LEASE)) {
 			if (ctx->force)
@@ -848,8 +839,8 @@ static int check_others(const struct lease_job *j, const char *from, const struc
 {
 	size_t others = 0;
 
-	for (size_t i = 0; i < j->nic_queues.n; i++) {
-		const struct nk_queue *q = &j->nic_queues.v[i];
+	for (size_t i = 0; i < j->nic->queues.n; i++) {
+		const struct nk_queue *q = &j->nic->queues.v[i];
 		bool listed = false;
 
 		if (!(q->have & QUEUE_HAVE_LEASE) || !same_holder(q, first))
@@ -889,9 +880,9 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 		ret = check_others(j, a->from, first, a->force);
 	if (ret)
 		goto out;
-	holder_ns = j->phys;
+	holder_ns = j->nic->ns;
 	if (first->have & QUEUE_HAVE_LEASE_NETNS_ID) {
-		holder_ns = nk_ns_by_nsid(ctx, j->phys, first->lease_netns_id);
+		holder_ns = nk_ns_by_nsid(ctx, j->nic->ns, first->lease_netns_id);
 		if (!holder_ns) {
 			ret = nk_error(NK_EXIT_NOTFOUND,
 				       "no namespace nkctl can reach has netns-id %d there",
@@ -901,7 +892,7 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 	}
 	ret = unlease_holder(ctx, holder_ns, NULL, first->lease_ifindex, a);
 out:
-	nk_queue_list_free(&j->nic_queues);
+	nk_nic_job_free(j->nic);
 	free(j);
 	return ret;
 }

@@ -18,6 +18,7 @@
 #include "leases.h"
 #include "netdev.h"
 #include "netns.h"
+#include "nicrule.h"
 #include "show.h"
 #include "rtnl.h"
 

@@ -7,15 +7,15 @@
 #include <sys/types.h>
 
 #include "ethtool.h"
-#include "nicsvc.h"
+#include "nicjob.h"
 #include "nkctl.h"
 #include "qstats.h"
 
 
 /* pool LIST [count N] (lease.c): the lowest want RX queues of the ascending
- * pool[0..npool) that have no lease and no memory provider in queues,
- * appended to ids[*n]; none when fewer are free. How many are free. */
-size_t lease_pool_pick(const struct nk_queue_list *queues, const uint32_t *pool, size_t npool,
+ * pool[0..npool) that the NIC read in nic shows with no lease and no memory
+ * provider, appended to ids[*n]; none when fewer are free. How many are free. */
+size_t lease_pool_pick(const struct nic_job *nic, const uint32_t *pool, size_t npool,
 		       size_t want, uint32_t *ids, size_t *n);
 
 /* One namespace of a lease by value, so that a record outlives the handles

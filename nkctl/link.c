@@ -9,7 +9,7 @@
 #include "compat.h"
 #include "netkit.h"
 #include "netns.h"
-#include "nicsvc.h"
+#include "nicsweep.h"
 #include "show.h"
 
 /* ---- link add ---- */

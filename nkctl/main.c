@@ -14,7 +14,6 @@
 #include "netns.h"
 #include "rtnl.h"
 #include "nkctl.h"
-#include "nic.h"
 
 #ifndef NKCTL_VERSION
 #define NKCTL_VERSION "unknown"

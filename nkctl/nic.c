@@ -15,7 +15,8 @@
 #include "leases.h"
 #include "netdev.h"
 #include "nicsupport.h"
-#include "nicsvc.h"
+#include "nicreserve.h"
+#include "nicrule.h"
 #include "rtnl.h"
 
 struct nic_args {

@@ -1,23 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* NIC state files: "key value" lines, written atomically. */
+/* NIC state files: "key value" lines, kept in the store (store.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bpfutil.h"
-#include "nic.h"
+#include "nicstate.h"
+#include "store.h"
 
 #define STATE_MAGIC "nkctl-nic 1"
-
-static void state_path(char *buf, size_t len, const char *name)
-{
-	snprintf(buf, len, NK_NIC_STATE_DIR "/%s", name);
-}
 
 /* The name of a first-format file: "<netns-dev>-<netns-ino>-<ifindex>". */
 static void legacy_name(char *buf, size_t len, dev_t dev, ino_t ino, int ifindex)
@@ -84,21 +76,9 @@ static int state_dirs(void)
 
 int nk_nic_lock(const char *key, bool wait, int *fd)
 {
-	char path[NK_NIC_KEY_MAX + 64];
 	int ret = state_dirs();
 
-	if (ret)
-		return ret;
-	snprintf(path, sizeof(path), NK_NIC_STATE_DIR "/.lock-%s", key);
-	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (*fd < 0)
-		return -errno;
-	if (flock(*fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
-		ret = errno == EWOULDBLOCK ? -EWOULDBLOCK : -errno;
-		close(*fd);
-		return ret;
-	}
-	return 0;
+	return ret ? ret : nk_store_lock(NK_NIC_STATE_DIR, key, wait, fd);
 }
 
 /* "1 2 3" into v (at most max). */
@@ -326,7 +306,6 @@ int nk_nic_state_parse(FILE *f, struct nk_nic_state *st)
 
 int nk_nic_state_read(const char *name, struct nk_nic_state *st)
 {
-	char path[NK_NIC_KEY_MAX + 64];
 	FILE *f;
 	int ret;
 
@@ -334,8 +313,7 @@ int nk_nic_state_read(const char *name, struct nk_nic_state *st)
 	snprintf(st->key, sizeof(st->key), "%s", name);
 	if (legacy_parse(name, st))     /* where it was: in the name */
 		snprintf(st->legacy, sizeof(st->legacy), "%s", name);
-	state_path(path, sizeof(path), name);
-	f = fopen(path, "re");
+	f = nk_store_open(NK_NIC_STATE_DIR, name);
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	ret = nk_nic_state_parse(f, st);
@@ -478,69 +456,37 @@ void nk_nic_state_format(FILE *f, const struct nk_nic_state *st)
 	}
 }
 
-int write_file(int fd, const struct nk_nic_state *st)
+static int put_state(FILE *f, const void *rec)
 {
-	FILE *f = fdopen(fd, "w");
-	int ret = 0;
-
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
-	nk_nic_state_format(f, st);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -EIO;
-	return ret;
+	nk_nic_state_format(f, rec);
+	return 0;
 }
 
 static int drop_legacy(const struct nk_nic_state *st)
 {
-	char path[NK_NIC_KEY_MAX + 64];
-
 	if (!st->legacy[0] || !strcmp(st->legacy, st->key))
 		return 0;
-	state_path(path, sizeof(path), st->legacy);
-	return unlink(path) && errno != ENOENT ? -errno : 0;
+	return nk_store_remove(NK_NIC_STATE_DIR, st->legacy);
 }
 
 int nk_nic_state_save(const struct nk_nic_state *st)
 {
-	char path[NK_NIC_KEY_MAX + 64], tmp[200];
-	int fd, ret = state_dirs();
+	int ret = state_dirs();
 
+	if (!ret)
+		ret = nk_store_write(NK_NIC_STATE_DIR, st->key, put_state, st);
 	if (ret)
 		return ret;
-	state_path(path, sizeof(path), st->key);
-	snprintf(tmp, sizeof(tmp), NK_NIC_STATE_DIR "/.tmp.%d", (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	ret = write_file(fd, st);
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
-		unlink(tmp);
-		return ret;
-	}
 	/* A first-format file goes once its record is under the key. */
 	drop_legacy(st);
-	fd = open(NK_NIC_STATE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
 	return 0;
 }
 
 int nk_nic_state_drop(const struct nk_nic_state *st)
 {
-	char path[NK_NIC_KEY_MAX + 64];
-	int ret = drop_legacy(st);
+	int ret = drop_legacy(st), gone = nk_store_remove(NK_NIC_STATE_DIR, st->key);
 
-	state_path(path, sizeof(path), st->key);
-	return unlink(path) && errno != ENOENT ? -errno : ret;
+	return gone ? gone : ret;
 }
 
 int nk_nic_state_store(const struct nk_nic_state *st)

@@ -63,7 +63,7 @@ struct nk_ctx {
 	struct nk_ns **ns;
 	size_t nns, ns_cap;
 	bool ns_enumerated;      /* every reachable namespace is in ns */
-	/* the NIC locks held (nicsvc.c), each until its depth is back to 0 */
+	/* the NIC locks held (nicjob.c), each until its depth is back to 0 */
 	struct nk_nic_held nic_locks[NK_NIC_HELD_MAX];
 	size_t nnic_locks;
 };
@@ -173,6 +173,8 @@ extern const struct nk_table nk_top_table;
 extern const struct nk_table nk_show_table;
 extern const struct nk_table nk_link_table;
 extern const struct nk_table nk_redirect_table;
+extern const struct nk_table nk_nic_table;
+extern const struct nk_table nk_steer_table;
 
 /* nkctl's route table on one hook of a device of the command's namespace,
  * as redirect.c keeps it (read by doctor). */

@@ -17,12 +17,10 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <bpf/bpf.h>
@@ -31,6 +29,7 @@
 #include "compat.h"
 #include "netns.h"
 #include "routes.h"
+#include "store.h"
 #include "redirect.skel.h"
 
 #ifndef SO_NETNS_COOKIE
@@ -212,15 +211,6 @@ static int make_dirs(const char *root, const char *ns, const char *dev)
 	return 0;
 }
 
-/* Is the locked directory still the one at its path? */
-static bool lock_current(const struct pin_dir *d)
-{
-	struct stat a, b;
-
-	return fstat(d->lock_fd, &a) == 0 && stat(d->path, &b) == 0 && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino;
-}
-
 int pin_dir_lock(struct pin_dir *d, const char *root, const char *ns, bool create)
 {
 	for (int tries = 0; tries < 1000; tries++) {
@@ -230,18 +220,15 @@ int pin_dir_lock(struct pin_dir *d, const char *root, const char *ns, bool creat
 			continue;
 		if (ret)
 			return ret;
-		d->lock_fd = open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (d->lock_fd < 0 && errno == ENOENT && create)
+		ret = nk_store_lock_dir(d->path, &d->lock_fd);
+		/* -ESTALE: removed by the writer before us; lock the one there now. */
+		if (ret == -ESTALE || (ret == -ENOENT && create))
 			continue;
-		if (d->lock_fd < 0 && errno == ENOENT)
+		if (ret == -ENOENT)
 			return -ENOENT;
-		if (d->lock_fd < 0 || flock(d->lock_fd, LOCK_EX))
-			return nk_error_errno(errno, "cannot lock %s", d->path);
-		if (lock_current(d))
-			return 0;
-		/* Removed by the writer before us: lock the one there now. */
-		close(d->lock_fd);
-		d->lock_fd = -1;
+		if (ret)
+			return nk_error_errno(-ret, "cannot lock %s", d->path);
+		return 0;
 	}
 	return nk_error(NK_EXIT_EXISTS, "cannot lock %s: it keeps being removed", d->path);
 }

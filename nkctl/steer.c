@@ -3,7 +3,7 @@
  * nkctl steer add|del|show: n-tuple flow steering rules through the
  * SIOCETHTOOL ioctl, issued in the NIC's namespace. The driver picks the
  * rule's location (RX_CLS_LOC_ANY); that id is printed and recorded in the
- * NIC's state file, so nic show tells nkctl's rules from others.
+ * NIC's state file (nicrule.h), so nic show tells nkctl's rules from others.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +11,8 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "nicsvc.h"
+#include "nicjob.h"
+#include "nicrule.h"
 #include "rtnl.h"
 
 struct steer_args {
@@ -46,62 +47,6 @@ static const struct nk_param show_params[] = {
 static const struct nk_params steer_show_params = {
 	NK_PARAMS("steer show", struct steer_args, show_params)
 };
-
-static void print_addr(struct out *o, const char *key, const char *fmt, const uint8_t *a,
-		       bool v6)
-{
-	char buf[INET6_ADDRSTRLEN];
-
-	inet_ntop(v6 ? AF_INET6 : AF_INET, a, buf, sizeof(buf));
-	out_str(o, key, fmt, buf);
-}
-
-void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours)
-{
-	const char *ft = nk_choice_word(nk_flow_type_words, r->flow_type);
-	bool v6 = nk_flow_is_v6(r->flow_type);
-
-	out_obj_open(o, NULL);
-	out_uint(o, "id", "    rule %llu:", r->id);
-	if (ft)
-		out_str(o, "flow-type", " %s", ft);
-	else
-		out_uint(o, "flow-type-id", " flow-type %llu", r->flow_type);
-	if (ft && r->have_src)
-		print_addr(o, "src", " src %s", r->src, v6);
-	if (ft && r->have_dst)
-		print_addr(o, "dst", " dst %s", r->dst, v6);
-	if (r->have_sport)
-		out_uint(o, "src-port", " src-port %llu", r->sport);
-	if (r->have_dport)
-		out_uint(o, "dst-port", " dst-port %llu", r->dport);
-	out_flag(o, "other-fields", " (and fields nkctl does not show)", r->other_fields);
-	if (r->action == NK_RULE_ACTION_DROP)
-		out_str(o, "action", " action %s", "drop");
-	else if (r->rss_context) {
-		/* FLOW_RSS: the queue is an offset into the context's table */
-		out_uint(o, "context", " rss context %llu", r->rss_context);
-		out_uint(o, "queue", " + queue %llu", r->action);
-	} else
-		out_uint(o, "queue", " queue %llu", r->action);
-	out_bool(o, "nkctl", NULL, ours);
-	if (ours)
-		out_text(o, " (nkctl)");
-	out_text(o, "\n");
-	out_obj_close(o);
-}
-
-/* The driver's refusal of n-tuple rules, in one line; -ret is the errno. */
-static int ntuple_error(int ret, const char *dev, const char *what)
-{
-	if (ret == -EOPNOTSUPP)
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"%s: the driver of %s has no n-tuple flow steering rules%s",
-				what, dev, strcmp(what, "steer show") ? "; nothing was changed" : "");
-	if (ret == -EPERM)
-		return nk_error(NK_EXIT_PERM, "%s on %s needs CAP_NET_ADMIN", what, dev);
-	return nk_error_errno(-ret, "%s on %s", what, dev);
-}
 
 /* ADDR of the flow type's family into a. */
 static int parse_addr(const char *kw, const char *s, uint32_t flow_type, uint8_t *a)
@@ -142,43 +87,10 @@ static int check_queue(int fd, const char *dev, uint32_t q)
 	int ret = ethtool_rx_rings(fd, dev, &n);
 
 	if (ret)
-		return ntuple_error(ret, dev, "steer add");
+		return nk_nic_ntuple_error(ret, dev, "steer add");
 	if (q >= n)
 		return nk_error(NK_EXIT_NOTFOUND, "%s has no RX queue %u (it has %u)", dev, q, n);
 	return 0;
-}
-
-/* Before the ioctl: settle what a killed nkctl left, then record the rule
- * as pending, so that it is found if this one is killed in turn. */
-static int mark_pending(struct nk_ns *ns, const struct nk_link *l, int fd, const struct nk_ntuple *r)
-{
-	struct nk_nic_state st;
-	int ret = nk_nic_state_load(ns, l, &st);
-
-	if (ret == -ESTALE)
-		return nk_nic_state_stranger(&st, l);
-	if (!ret && st.exists)
-		ret = nk_nic_resolve_pending(fd, l->ifname, &st);
-	if (ret)
-		return nk_error_errno(-ret, "cannot update the state of %s under %s; nothing was changed",
-				      l->ifname, NK_NIC_STATE_DIR);
-	st.pending = *r;
-	st.have_pending = true;
-	ret = nk_nic_state_save(&st);
-	return ret ? nk_error_errno(-ret, "cannot write the state of %s under %s; nothing was changed",
-				    l->ifname, NK_NIC_STATE_DIR) : 0;
-}
-
-static int record_rule(struct nk_ns *ns, const struct nk_link *l, const struct nk_ntuple *r)
-{
-	struct nk_nic_state st;
-	int ret = nk_nic_state_load(ns, l, &st);
-
-	if (ret)
-		return ret;
-	st.have_pending = false;
-	nk_nic_state_add_rule(&st, r);
-	return nk_nic_state_save(&st);
 }
 
 static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
@@ -204,12 +116,7 @@ static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 	ret = nk_nic_hold_link(ctx, ns, &l, key, sizeof(key));
 	if (ret)
 		return ret;
-	ret = mark_pending(ns, &l, fd, &r);
-	if (!ret && (ret = ethtool_ntuple_add(fd, l.ifname, &r)))
-		ret = ntuple_error(ret, l.ifname, "steer add");
-	else if (!ret && (ret = record_rule(ns, &l, &r)))
-		ret = nk_error_errno(-ret, "rule %u was added to %s but cannot be recorded in %s",
-				     r.id, l.ifname, NK_NIC_STATE_DIR);
+	ret = nk_nic_steer_add(ns, &l, fd, &r);
 	nk_nic_unhold(ctx, key);
 	if (ret)
 		return ret;
@@ -220,17 +127,6 @@ static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;
-}
-
-static int forget_rule(struct nk_ns *ns, const struct nk_link *l, uint32_t id)
-{
-	struct nk_nic_state st;
-	int ret = nk_nic_state_load(ns, l, &st);
-
-	if (ret || !st.exists || !nk_nic_state_has_rule(&st, id))
-		return ret;
-	nk_nic_state_forget_rule(&st, id);
-	return nk_nic_state_store(&st);
 }
 
 static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
@@ -257,10 +153,10 @@ static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
 		absent = true;
 		ret = ctx->force ? 0 : nk_error(NK_EXIT_NOTFOUND, "%s has no rule %u", l.ifname, a->id);
 	} else if (ret) {
-		ret = ntuple_error(ret, l.ifname, "steer del");
+		ret = nk_nic_ntuple_error(ret, l.ifname, "steer del");
 	}
 	if (!ret)
-		forget_rule(ns, &l, a->id);
+		nk_nic_steer_forget(ns, &l, a->id);
 	nk_nic_unhold(ctx, key);
 	if (ret)
 		return ret;
@@ -286,7 +182,7 @@ static int show_one(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *
 	if (ret && !one)
 		return 0;
 	if (ret)
-		return ntuple_error(ret, l->ifname, "steer show");
+		return nk_nic_ntuple_error(ret, l->ifname, "steer show");
 	if (nk_nic_state_load(ns, l, &st))
 		st.exists = false;     /* unreadable, or another NIC's: not shown */
 	out_obj_open(&ctx->out, NULL);
@@ -330,7 +226,7 @@ static int cmd_steer_show(struct nk_ctx *ctx, const void *args)
 
 		ret = nk_ns_ioctl(ns, &fd);
 		if (!ret && (ret = ethtool_ntuple_list(fd, l.ifname, &probe)))
-			return ntuple_error(ret, l.ifname, "steer show");
+			return nk_nic_ntuple_error(ret, l.ifname, "steer show");
 		if (ret)
 			return ret;
 		nk_ntuple_list_free(&probe);

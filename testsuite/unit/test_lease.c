@@ -4,8 +4,19 @@
 
 #include "compat.h"
 #include "leases.h"
+#include "nicjob.h"
 
 static struct nk_queue queues[16];
+static struct nic_job job;
+
+/* The job of a NIC at ifindex 3 whose queue dump is l. */
+static const struct nic_job *job_of(const struct nk_queue_list *l)
+{
+	memset(&job, 0, sizeof(job));
+	job.link.ifindex = 3;
+	job.queues = *l;
+	return &job;
+}
 
 /* RX queues 0..n-1 of ifindex 3, and a TX queue 0. */
 static struct nk_queue_list nic(size_t n)
@@ -32,7 +43,7 @@ static void pick_lowest_free(void **state)
 
 	(void)state;
 	queues[4].have = QUEUE_HAVE_LEASE;
-	assert_int_equal(lease_pool_pick(&l, pool, 4, 2, ids, &n), 3);
+	assert_int_equal(lease_pool_pick(job_of(&l), pool, 4, 2, ids, &n), 3);
 	assert_int_equal(n, 2);
 	assert_int_equal(ids[0], 5);
 	assert_int_equal(ids[1], 6);
@@ -48,7 +59,7 @@ static void pick_skips_memory_providers(void **state)
 	(void)state;
 	queues[1].have = QUEUE_HAVE_DMABUF;
 	queues[2].have = QUEUE_HAVE_XSK | QUEUE_HAVE_NAPI;
-	assert_int_equal(lease_pool_pick(&l, pool, 3, 1, ids, &n), 1);
+	assert_int_equal(lease_pool_pick(job_of(&l), pool, 3, 1, ids, &n), 1);
 	assert_int_equal(n, 1);
 	assert_int_equal(ids[0], 3);
 }
@@ -62,7 +73,7 @@ static void pick_not_enough(void **state)
 
 	(void)state;
 	queues[3].have = QUEUE_HAVE_IO_URING;
-	assert_int_equal(lease_pool_pick(&l, pool, 2, 2, ids, &n), 1);
+	assert_int_equal(lease_pool_pick(job_of(&l), pool, 2, 2, ids, &n), 1);
 	assert_int_equal(n, 0);
 }
 
@@ -75,10 +86,10 @@ static void pick_queue_nic_lacks(void **state)
 
 	(void)state;
 	/* 9 and 10 are no RX queues of the NIC: never free */
-	assert_int_equal(lease_pool_pick(&l, pool, 3, 1, ids, &n), 1);
+	assert_int_equal(lease_pool_pick(job_of(&l), pool, 3, 1, ids, &n), 1);
 	assert_int_equal(ids[0], 3);
 	n = 0;
-	assert_int_equal(lease_pool_pick(&l, pool + 1, 2, 1, ids, &n), 0);
+	assert_int_equal(lease_pool_pick(job_of(&l), pool + 1, 2, 1, ids, &n), 0);
 	assert_int_equal(n, 0);
 }
 
@@ -91,7 +102,7 @@ static void pick_ignores_tx_queues(void **state)
 
 	(void)state;
 	/* only a TX queue 0: not a candidate */
-	assert_int_equal(lease_pool_pick(&l, pool, 1, 1, ids, &n), 0);
+	assert_int_equal(lease_pool_pick(job_of(&l), pool, 1, 1, ids, &n), 0);
 	assert_int_equal(n, 0);
 }
 
@@ -103,7 +114,7 @@ static void pick_whole_pool(void **state)
 	size_t n = 0;
 
 	(void)state;
-	assert_int_equal(lease_pool_pick(&l, pool, 6, 6, ids, &n), 6);
+	assert_int_equal(lease_pool_pick(job_of(&l), pool, 6, 6, ids, &n), 6);
 	assert_int_equal(n, 6);
 	assert_memory_equal(ids, pool, sizeof(pool));
 }
@@ -117,7 +128,7 @@ static void pick_appends(void **state)
 
 	(void)state;
 	/* want counts what ids already holds */
-	assert_int_equal(lease_pool_pick(&l, pool, 2, 2, ids, &n), 2);
+	assert_int_equal(lease_pool_pick(job_of(&l), pool, 2, 2, ids, &n), 2);
 	assert_int_equal(n, 2);
 	assert_int_equal(ids[0], 1);
 	assert_int_equal(ids[1], 4);

@@ -6,7 +6,7 @@
 
 #include "unit.h"
 
-#include "nic.h"
+#include "nicstate.h"
 
 #define MAGIC "nkctl-nic 1"
 
@@ -32,26 +32,17 @@ static bool parse_text(const char *text, struct nk_nic_state *st)
 	return magic;
 }
 
-/* What write_file makes of st (the caller frees it). */
+/* What nk_nic_state_format writes for st (the caller frees it). */
 static char *format(const struct nk_nic_state *st)
 {
-	char path[] = "/tmp/nkctl-unit-XXXXXX", *text;
-	int fd = mkstemp(path);
-	FILE *f;
-	long len;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write_file(fd, st), 0);
-	f = fopen(path, "r");
 	assert_non_null(f);
-	unlink(path);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)len + 1);
+	nk_nic_state_format(f, st);
+	assert_int_equal(fclose(f), 0);
 	assert_non_null(text);
-	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
 	return text;
 }
 

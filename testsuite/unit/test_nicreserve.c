@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/nicsvc.c: the reserved set, and the RSS table the reservation
+/* nkctl/nicreserve.c: the reserved set, and the RSS table the reservation
  * writes (from the saved table while it fits, so a release gives entries
  * back). */
 #include "unit.h"
 
-#include "nicsvc.h"
+#include "nicreserve.h"
 
 static struct nic_job *job(uint32_t size, uint32_t nq)
 {
@@ -131,5 +131,5 @@ int main(void)
 		cmocka_unit_test(table_restored_when_all_released),
 	};
 
-	return cmocka_run_group_tests_name("nicsvc (reserved table)", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("nicreserve (reserved table)", tests, NULL, NULL);
 }

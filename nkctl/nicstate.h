@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The NIC side of leases (nic.c, nicsvc.c, nicstate.c, steer.c): queues reserved out
- * of RSS, header split, n-tuple rules, and the state file that lets nkctl
- * put the NIC back exactly as it found it.
+ * The NIC state record (nicstate.c): what nkctl changed on one NIC (queues
+ * reserved out of RSS, header split, n-tuple rules, what each lease brought)
+ * and the NIC's own settings, so that nkctl puts it back exactly as it found
+ * it. The services that change NICs under this record are nicjob.h's.
  *
  * One state file per NIC, NK_NIC_STATE_DIR/<key>, written atomically
  * (temporary file, fsync, rename) before any change, so that a command
@@ -14,8 +15,8 @@
  * rewritten under the key. Each NIC has its lock, NK_NIC_STATE_DIR/.lock-<key>,
  * never removed.
  */
-#ifndef NKCTL_NIC_H
-#define NKCTL_NIC_H
+#ifndef NKCTL_NICSTATE_H
+#define NKCTL_NICSTATE_H
 
 #include <net/if.h>
 #include <stdbool.h>
@@ -122,10 +123,9 @@ int nk_nic_state_load(const struct nk_ns *ns, const struct nk_link *nic,
 /* The error for a state file found for nic that is another NIC's (-ESTALE
  * from load): it names whose it is; the exit code. */
 int nk_nic_state_stranger(const struct nk_nic_state *st, const struct nk_link *nic);
-/* The state file's format, for the unit tests: one line into st; all of st
- * into fd (closed); a first-format file name into st's place. */
+/* The state file's format, for the unit tests: one line into st; a
+ * first-format file name into st's place. */
 void parse_line(char *line, struct nk_nic_state *st);
-int write_file(int fd, const struct nk_nic_state *st);
 bool legacy_parse(const char *name, struct nk_nic_state *st);
 /* Is st the state of NIC nic of ns? */
 bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_ns *ns,
@@ -161,11 +161,5 @@ bool nk_nic_state_lease_holds(const struct nk_nic_state *st, const struct nk_nic
 int nk_nic_resolve_pending(int fd, const char *ifname, struct nk_nic_state *st);
 /* Are a and b the same rule (every field but the id)? */
 bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b);
-
-/* Print a rule as steer show and nic show do. */
-void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours);
-
-extern const struct nk_table nk_nic_table;
-extern const struct nk_table nk_steer_table;
 
 #endif

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Lock an object, read its record, write it atomically (store.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store.h"
+
+/* <dir>/<prefix><name>; -ENAMETOOLONG when it does not fit. */
+static int store_path(char *buf, size_t len, const char *dir, const char *prefix,
+		      const char *name)
+{
+	int n = snprintf(buf, len, "%s/%s%s", dir, prefix, name);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int nk_store_lock(const char *dir, const char *name, bool wait, int *fd)
+{
+	char path[PATH_MAX];
+	int ret = store_path(path, sizeof(path), dir, ".lock-", name);
+
+	if (ret)
+		return ret;
+	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (*fd < 0)
+		return -errno;
+	if (flock(*fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
+		ret = errno == EWOULDBLOCK ? -EWOULDBLOCK : -errno;
+		close(*fd);
+		return ret;
+	}
+	return 0;
+}
+
+int nk_store_lock_dir(const char *path, int *fd)
+{
+	struct stat a, b;
+	int ret;
+
+	*fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (flock(*fd, LOCK_EX)) {
+		ret = -errno;
+		close(*fd);
+		*fd = -1;
+		return ret;
+	}
+	if (fstat(*fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return -ESTALE;
+}
+
+FILE *nk_store_open(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	int ret = store_path(path, sizeof(path), dir, "", name);
+
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
+	return fopen(path, "re");
+}
+
+/* The object's own temporary file, new: one a killed writer left goes. */
+static int open_tmp(const char *tmp)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0 && errno == EEXIST) {
+		if (unlink(tmp) && errno != ENOENT)
+			return -errno;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+static int fill(int fd, int (*put)(FILE *f, const void *rec), const void *rec)
+{
+	FILE *f = fdopen(fd, "w");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	ret = put(f, rec);
+	if ((fflush(f) || ferror(f) || fsync(fileno(f))) && !ret)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+static void sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+int nk_store_write(const char *dir, const char *name, int (*put)(FILE *f, const void *rec),
+		   const void *rec)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int fd, ret = store_path(path, sizeof(path), dir, "", name);
+
+	if (!ret)
+		ret = store_path(tmp, sizeof(tmp), dir, ".tmp.", name);
+	if (ret)
+		return ret;
+	fd = open_tmp(tmp);
+	if (fd < 0)
+		return fd;
+	ret = fill(fd, put, rec);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		return ret;
+	}
+	sync_dir(dir);
+	return 0;
+}
+
+int nk_store_remove(const char *dir, const char *name)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int ret = store_path(path, sizeof(path), dir, "", name);
+
+	if (!ret)
+		ret = store_path(tmp, sizeof(tmp), dir, ".tmp.", name);
+	if (ret)
+		return ret;
+	unlink(tmp);
+	return unlink(path) && errno != ENOENT ? -errno : 0;
+}

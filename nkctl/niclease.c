@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lease's NIC side (niclease.h): prepare, reserve, steer, rollback, and
+ * the undo of one lease record.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+#include "niclease.h"
+#include "nicreserve.h"
+#include "nicrssctx.h"
+#include "nicrule.h"
+
+/* Under the lock, before a lease of queues: a record of an ended lease on
+ * any of them (its holder went after the last sweep) is undone first, so its
+ * rules never steer into the new lease and its record is not taken over. */
+static int undo_ended_on(struct nic_job *j, const uint32_t *queues, size_t n)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct nk_nic_lease *l = nk_nic_state_lease(&j->st, queues[i]);
+
+		if (!l || !nk_nic_lease_ended(j->ns, j->link.ifindex, l))
+			continue;
+		ret = nk_nic_lease_undo(j, l);
+		memcpy(j->ids, queues, n * sizeof(*queues));   /* nk_nic_lease_undo used them */
+		j->n = n;
+		nk_nic_job_reread(j);
+	}
+	return ret;
+}
+
+/* Job j for queues: locked, loaded, and a record of an ended lease on any
+ * of the queues undone (what every lease does first). */
+static int settle_queues(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *queues, size_t n)
+{
+	int ret;
+
+	memcpy(j->ids, queues, n * sizeof(*queues));
+	j->n = n;
+	ret = nk_nic_job_lock(ctx, j);
+	if (!ret)
+		ret = nk_nic_job_load(ctx, NULL, &j->link, j);
+	return ret ? ret : undo_ended_on(j, queues, n);
+}
+
+int nk_nic_undo_ended(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *queues, size_t n)
+{
+	struct nk_nic_state *st = malloc(sizeof(*st));
+	bool recorded = false;
+
+	if (!st)
+		return nk_error_errno(ENOMEM, "cannot read the state of %s", j->link.ifname);
+	if (!nk_nic_state_load(j->ns, &j->link, st) && st->exists)
+		for (size_t i = 0; i < n; i++)
+			recorded |= nk_nic_state_lease(st, queues[i]) != NULL;
+	free(st);
+	if (!recorded)
+		return 0;       /* the common case: one state read, no NIC read */
+	return settle_queues(ctx, j, queues, n);
+}
+
+int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *queues, size_t n,
+			 bool rules)
+{
+	int ret;
+
+	if (n > NK_NIC_LEASE_MAX)
+		return nk_error(NK_EXIT_USAGE,
+				"lease ... reserve|steer: at most %d queues in one lease (%zu asked); nothing was changed",
+				NK_NIC_LEASE_MAX, n);
+	ret = settle_queues(ctx, j, queues, n);
+	if (!ret)
+		ret = nk_nic_need_rss(j, "lease ... steer");
+	if (!ret)
+		ret = nk_nic_check_reserve(j);
+	if (!ret && rules && j->rules_ret == -EOPNOTSUPP)
+		ret = nk_error(NK_EXIT_UNSUPPORTED,
+			       "lease ... steer: the driver of %s has no n-tuple flow steering rules; nothing was changed",
+			       j->link.ifname);
+	else if (!ret && rules && j->rules_ret)
+		ret = nk_error_errno(-j->rules_ret, "cannot list the n-tuple rules of %s",
+				     j->link.ifname);
+	return ret;
+}
+
+/* Does the driver have a rule the lease recorded that is the same as r? */
+static bool lease_has_rule(const struct nic_job *j, const struct nk_nic_lease *l,
+			   const struct nk_ntuple *r)
+{
+	for (size_t i = 0; i < j->rules.n; i++)
+		for (size_t k = 0; k < l->nrules; k++)
+			if (l->rules[k] == j->rules.v[i].id && nk_ntuple_same(&j->rules.v[i], r))
+				return true;
+	return false;
+}
+
+int nk_nic_lease_reserve(struct nic_job *j, const struct nk_ns *holder_ns,
+			 const struct nk_link *holder)
+{
+	struct nk_nic_lease *l;
+
+	j->new_record = !nk_nic_state_lease(&j->st, j->ids[0]);
+	l = nk_nic_state_lease_add(&j->st, j->ids, j->n);
+	if (!l)
+		return nk_error(NK_EXIT_FAIL, "%s: too many leases recorded (at most %d)",
+				j->link.ifname, NK_NIC_MAX_LEASES);
+	l->ns_dev = holder_ns->dev;
+	l->ns_ino = holder_ns->ino;
+	l->ifindex = holder->ifindex;
+	snprintf(l->name, sizeof(l->name), "%s", holder->ifname);
+	/* The lease owns the queues it reserved, not those reserved before. */
+	for (size_t i = 0; i < j->n; i++)
+		if (!nk_nic_state_reserved(&j->st, j->ids[i]) && l->nqueues < NK_NIC_LEASE_MAX)
+			l->queues[l->nqueues++] = j->ids[i];
+	return nk_nic_reserve(j);
+}
+
+int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules)
+{
+	struct nk_nic_lease *l = nk_nic_state_lease(&j->st, j->ids[0]);
+	int fd, ret = l ? 0 : nk_error(NK_EXIT_FAIL, "%s: the lease's record is gone", j->link.ifname);
+	enum nk_rule_step failed;
+
+	if (!ret && nrules && j->n > 1)
+		ret = nk_nic_lease_context(j, l, rules, nrules);
+	if (!ret && nrules)
+		ret = nk_ns_ioctl(j->ns, &fd);
+	for (size_t i = 0; i < nrules && !ret; i++) {
+		if (lease_has_rule(j, l, &rules[i]))
+			continue;     /* a re-run: the lease has it already */
+		ret = nk_nic_rule_add(&j->st, fd, j->link.ifname, &rules[i], l, &failed);
+		if (ret && failed == NK_RULE_ADD)
+			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s %s %llu (the lease stands: run the command again to retry, or unlease)",
+					      nk_flow_is_v6(rules[i].flow_type) ? "IPv6" : "IPv4",
+					      j->link.ifname, rules[i].rss_context ? "RSS context" : "queue",
+					      rules[i].rss_context ? (unsigned long long)rules[i].rss_context :
+					      (unsigned long long)rules[i].action);
+		if (ret)
+			return nk_error_errno(-ret, "cannot write the state of %s under %s; nothing was changed",
+					      j->link.ifname, NK_NIC_STATE_DIR);
+	}
+	return ret;
+}
+
+int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l)
+{
+	uint32_t drop[NK_NIC_LEASE_MAX];
+	size_t ndrop = 0;
+	int fd, ret = nk_ns_ioctl(j->ns, &fd);
+
+	while (!ret && l->nrules) {
+		/* forgotten from l too */
+		ret = nk_nic_rule_delete(&j->st, fd, j->link.ifname, l->rules[l->nrules - 1]);
+	}
+	if (!ret)
+		ret = nk_nic_drop_context(j, l);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < l->nqueues; i++)
+		if (!nk_nic_state_lease_holds(&j->st, l, l->queues[i]))
+			drop[ndrop++] = l->queues[i];
+	nk_nic_state_lease_drop(&j->st, l);
+	memcpy(j->ids, drop, ndrop * sizeof(drop[0]));
+	j->n = ndrop;
+	if (!ndrop) {
+		ret = nk_nic_state_store(&j->st);
+		return ret ? nk_error_errno(-ret, "cannot update the state of %s under %s",
+					    j->link.ifname, NK_NIC_STATE_DIR) : 0;
+	}
+	return nk_nic_release(j);     /* the queues no other lease holds */
+}
+
+/* Is NIC queue q leased, and not to a namespace being deleted? Seen from the
+ * NIC, a holder in another namespace has that namespace's nsid, allocated
+ * on demand; a namespace that cleanup_net has begun to take apart has lost
+ * its nsids first, so its leases read netns-id -1 until its devices go. */
+bool nk_nic_lease_lives(const struct nk_queue *q)
+{
+	return (q->have & QUEUE_HAVE_LEASE) &&
+	       !((q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id < 0);
+}
+
+bool nk_nic_lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
+{
+	const struct genl_family *fam;
+	struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
+	struct nk_queue_list q = { 0 };
+	struct nl_err err;
+	bool ended = true;
+
+	if (!s || netdev_queue_dump(s, fam, ifindex, &q, &err))
+		return false;
+	for (size_t i = 0; i < q.n; i++)
+		for (size_t k = 0; k < l->nleased; k++)
+			if (q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX && q.v[i].id == l->leased[k] &&
+			    nk_nic_lease_lives(&q.v[i]))
+				ended = false;
+	nk_queue_list_free(&q);
+	return ended;
+}
+
+int nk_nic_lease_rollback(struct nic_job *j)
+{
+	struct nk_nic_lease *l = j->new_record ? nk_nic_state_lease(&j->st, j->ids[0]) : NULL;
+
+	return l ? nk_nic_lease_undo(j, l) : 0;
+}

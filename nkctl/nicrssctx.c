@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RSS context of lease ... steer over several queues (nicrssctx.h): a
+ * context whose table names exactly the leased queues, and the rules steer
+ * into it (FLOW_RSS, offset 0), so the steered flows spread over all of
+ * them. A driver without contexts keeps the one-queue steering, and the
+ * operator is told. The id is chosen and recorded before the context is
+ * made, so that a kill in between leaves no context the record does not
+ * name (unlease and the sweep delete it; absent is fine); a re-run makes the
+ * recorded one if it is not there and reuses it if it is.
+ */
+#include <errno.h>
+
+#include "nicrssctx.h"
+
+int nk_nic_drop_context(struct nic_job *j, struct nk_nic_lease *l)
+{
+	struct nl_err err;
+	int ret;
+
+	if (!l->rss_context)
+		return 0;
+	ret = ethtool_rss_ctx_delete(j->et, j->fam, j->link.ifindex, l->rss_context, &err);
+	if (ret && ret != -ENOENT)
+		return nk_error_nl(&err, "cannot delete RSS context %u of %s", l->rss_context,
+				   j->link.ifname);
+	l->rss_context = 0;
+	return 0;
+}
+
+/* Record context id as the lease's, then make it: the intent first. */
+static int make_context(struct nic_job *j, struct nk_nic_lease *l, uint32_t id)
+{
+	struct nl_err err;
+	int ret;
+
+	l->rss_context = id;
+	ret = nk_nic_job_save(j);
+	if (!ret && ethtool_rss_ctx_create(j->et, j->fam, j->link.ifindex, j->ids, j->n,
+					   j->rss.indir_size, &id, &err)) {
+		ret = nk_error_nl(&err, "cannot create an RSS context over the leased queues of %s",
+				  j->link.ifname);
+		/* Refused: nothing was made, and the id may be another tool's
+		 * (taken meanwhile), which unlease must never delete. */
+		l->rss_context = 0;
+		nk_nic_state_save(&j->st);     /* best effort: the error is said */
+		return ret;
+	}
+	if (!ret && id && id != l->rss_context) {
+		l->rss_context = id;   /* not the one asked: record what it is */
+		ret = nk_nic_job_save(j);
+	}
+	return ret;
+}
+
+int nk_nic_lease_context(struct nic_job *j, struct nk_nic_lease *l, struct nk_ntuple *rules,
+			size_t nrules)
+{
+	struct nl_err err;
+	bool have = false, exists = false;
+	uint32_t id = 0;
+	int ret;
+
+	ethtool_rss_ctx_supported(j->et, j->fam, j->link.ifindex, &have, &err);
+	ret = have ? ethtool_rss_ctx_ids(j->et, j->fam, j->link.ifindex, l->rss_context, &exists,
+					 &id, &err) : -EOPNOTSUPP;
+	if (ret == -EOPNOTSUPP) {
+		nk_warn("%s has no RSS contexts: the steered flows all go to queue %u, not spread over the %zu leased queues",
+			j->link.ifname, j->ids[0], j->n);
+		return 0;
+	}
+	if (ret)
+		return nk_error_nl(&err, "cannot read the RSS contexts of %s", j->link.ifname);
+	if (!exists)
+		ret = make_context(j, l, l->rss_context ? l->rss_context : id);
+	for (size_t i = 0; i < nrules && !ret; i++) {
+		rules[i].rss_context = l->rss_context;
+		rules[i].action = 0;
+	}
+	return ret;
+}
