@@ -15,6 +15,7 @@
 #include "leases.h"
 #include "nicsvc.h"
 #include "nkctl.h"
+#include "routesvc.h"
 #include "rtnl.h"
 
 enum dr_status { DR_OK, DR_WARN, DR_FAIL, DR_SKIP };

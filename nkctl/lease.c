@@ -19,6 +19,7 @@
 #include "netns.h"
 #include "nicsvc.h"
 #include "nkctl.h"
+#include "routesvc.h"
 #include "rtnl.h"
 #include "show.h"
 

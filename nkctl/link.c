@@ -10,6 +10,7 @@
 #include "netkit.h"
 #include "netns.h"
 #include "nicsvc.h"
+#include "routesvc.h"
 #include "show.h"
 
 /* ---- link add ---- */
