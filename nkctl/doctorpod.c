@@ -11,7 +11,7 @@
 #include <linux/rtnetlink.h>
 
 #include "compat.h"
-#include "doctor.h"
+#include "doctorpod.h"
 #include "netkit.h"
 #include "redirect.h"
 
