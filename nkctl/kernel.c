@@ -296,6 +296,23 @@ int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id)
 	return nk_error(NK_EXIT_UNSUPPORTED, "%s", msg);
 }
 
+int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam)
+{
+	const struct genl_family *et;
+	struct nl_sock *gs;
+	int ret = nk_ns_ethtool_family(ns, &gs, &et);
+
+	if (ret)
+		return ret;
+	if (!et->present)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"this kernel has no ethtool netlink family (Linux %s+)",
+				features[NK_FEAT_ETHTOOL_CHANNELS].since);
+	*s = gs;
+	*fam = et;
+	return 0;
+}
+
 const char *nk_feature_since(enum nk_feature id)
 {
 	return features[id].since;

@@ -107,9 +107,9 @@ const char *nk_ns_name(const struct nk_ns *ns);
 /* Sockets in ns; on failure print the error and return its exit code. */
 int nk_ns_rtnl(struct nk_ns *ns, struct nl_sock **s);
 int nk_ns_netdev(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
-/* The ethtool family on ns's generic netlink socket; a kernel without it
- * is exit status 5. */
-int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
+/* The ethtool family on ns's generic netlink socket, resolved: fam->present
+ * says whether the kernel has it (nk_ns_ethtool, kernel.h, requires it). */
+int nk_ns_ethtool_family(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
 /* A socket in ns for the SIOCETHTOOL ioctl (n-tuple rules). */
 int nk_ns_ioctl(struct nk_ns *ns, int *fd);
 /* The same without a word on failure (NULL), for scans over namespaces. */
@@ -190,6 +190,9 @@ const char *nk_feature_since(enum nk_feature id);
 void nk_feature_missing(enum nk_feature id, char *buf, size_t len);
 /* Its row's name in show kernel ("netkit", "queue-create"). */
 const char *nk_feature_name(enum nk_feature id);
+/* The ethtool family on ns's generic netlink socket; a kernel without it
+ * is exit status 5. */
+int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
 
 /* The commands of the top table, each in its own file with its params. */
 #define NK_COMMAND(fn) \
