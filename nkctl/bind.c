@@ -14,8 +14,11 @@
 
 #include "bindings.h"
 #include "compat.h"
+#include "cmd.h"
 #include "devmem.h"
 #include "ethtool.h"
+#include "kernel.h"
+#include "lookup.h"
 #include "netdev.h"
 #include "rtnl.h"
 

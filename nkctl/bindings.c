@@ -11,6 +11,8 @@
 
 #include "bindings.h"
 #include "compat.h"
+#include "cmd.h"
+#include "lookup.h"
 #include "netdev.h"
 #include "rtnl.h"
 

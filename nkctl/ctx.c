@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <linux/netlink.h>
 
+#include "ctx.h"
 #include "netns.h"
-#include "nkctl.h"
 #include "rtnl.h"
 
 void nk_ctx_init(struct nk_ctx *ctx)

@@ -16,8 +16,11 @@
 #include <string.h>
 
 #include "compat.h"
+#include "cmd.h"
 #include "doctornic.h"
 #include "doctorpath.h"
+#include "kernel.h"
+#include "lookup.h"
 #include "netkit.h"
 
 struct doctor_args {

@@ -12,6 +12,7 @@
 
 #include "compat.h"
 #include "doctorpod.h"
+#include "lookup.h"
 #include "netkit.h"
 #include "redirect.h"
 

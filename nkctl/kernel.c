@@ -14,10 +14,12 @@
 #include <bpf/bpf.h>
 
 #include "compat.h"
+#include "cmd.h"
+#include "ctx.h"
 #include "ethtool.h"
+#include "kernel.h"
 #include "netkit.h"
 #include "rtnl.h"
-#include "nkctl.h"
 
 enum netkit_probe { NETKIT_ABSENT = 0, NETKIT_PAIR = 1, NETKIT_SINGLE = 2, NETKIT_UNKNOWN = 3 };
 

@@ -13,12 +13,14 @@
 #include <arpa/inet.h>
 
 #include "compat.h"
+#include "cmd.h"
+#include "kernel.h"
 #include "leases.h"
+#include "lookup.h"
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
 #include "nicsvc.h"
-#include "nkctl.h"
 #include "routesvc.h"
 #include "rtnl.h"
 #include "show.h"

@@ -15,6 +15,7 @@
 #include <linux/netlink.h>
 
 #include "compat.h"
+#include "cmd.h"
 #include "leases.h"
 #include "netdev.h"
 #include "netns.h"

@@ -7,6 +7,9 @@
 #include <linux/netlink.h>
 
 #include "compat.h"
+#include "cmd.h"
+#include "kernel.h"
+#include "lookup.h"
 #include "netkit.h"
 #include "netns.h"
 #include "nicsvc.h"

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <linux/netlink.h>
 
+#include "cmd.h"
 #include "docbuf.h"
 #include "netns.h"
 #include "rtnl.h"
-#include "nkctl.h"
 #include "nic.h"
 
 #ifndef NKCTL_VERSION

@@ -19,6 +19,8 @@
 
 #include "bpfutil.h"
 #include "compat.h"
+#include "cmd.h"
+#include "kernel.h"
 #include "monitor.h"
 #include "pagepool.h"
 

@@ -15,7 +15,6 @@
 #include "bindings.h"
 #include "event.h"
 #include "leases.h"
-#include "nkctl.h"
 #include "pagepool.h"
 
 /* What monitor reports, in the order of its keywords. */

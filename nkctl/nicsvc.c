@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "kernel.h"
+#include "lookup.h"
 #include "netdev.h"
 #include "nicsupport.h"
 #include "nicsvc.h"

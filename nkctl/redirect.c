@@ -19,6 +19,8 @@
 #include <bpf/bpf.h>
 
 #include "compat.h"
+#include "cmd.h"
+#include "lookup.h"
 #include "routedrop.h"
 
 struct redirect_args {

@@ -29,6 +29,8 @@
 #include <bpf/libbpf.h>
 
 #include "compat.h"
+#include "kernel.h"
+#include "lookup.h"
 #include "netns.h"
 #include "routes.h"
 #include "redirect.skel.h"

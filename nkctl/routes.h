@@ -10,8 +10,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "args.h"
 #include "bpfutil.h"
-#include "nkctl.h"
+#include "ctx.h"
 #include "redirect.h"
 #include "rtnl.h"
 

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 
 #include "compat.h"
+#include "lookup.h"
 #include "routedrop.h"
 #include "routesvc.h"
 

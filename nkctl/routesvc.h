@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nkctl.h"
+#include "ctx.h"
+
 
 /* nkctl's route table on one hook of a device of the command's namespace,
  * as the redirect commands keep it (read by doctor). */

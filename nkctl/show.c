@@ -9,7 +9,9 @@
 #include <linux/if.h>
 
 #include "compat.h"
+#include "cmd.h"
 #include "leases.h"
+#include "lookup.h"
 #include "netdev.h"
 #include "rtnl.h"
 #include "show.h"

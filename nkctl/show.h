@@ -6,7 +6,6 @@
 #include <errno.h>
 
 #include "netdev.h"
-#include "nkctl.h"
 #include "rtnl.h"
 
 #include "leases.h"

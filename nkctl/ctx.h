@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef NKCTL_NKCTL_H
-#define NKCTL_NKCTL_H
+/*
+ * The command context (ctx.c): the parsed global options, the output, and
+ * the network namespaces a command reaches with their sockets, each opened
+ * on first use. ctx.c is the only place that opens namespaces.
+ */
+#ifndef NKCTL_CTX_H
+#define NKCTL_CTX_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "args.h"
 #include "err.h"
 #include "genl.h"
+#include "nichold.h"
 #include "nl.h"
 #include "out.h"
 
@@ -28,16 +34,6 @@ struct nk_ns {
 	struct nl_sock rtnl, genl;
 	struct genl_family netdev, ethtool;
 	int ioctl_fd;           /* an AF_INET socket here for SIOCETHTOOL; -1 */
-};
-
-/* A NIC's key: its identity, the name of its state and lock files. */
-#define NK_NIC_KEY_MAX 96
-/* NIC locks one command holds at once (nested holds of one count once). */
-#define NK_NIC_HELD_MAX 4
-struct nk_nic_held {
-	char key[NK_NIC_KEY_MAX];
-	int fd;
-	unsigned int depth;
 };
 
 /*
@@ -119,95 +115,5 @@ struct nl_sock *nk_ns_try_netdev(struct nk_ns *ns, const struct genl_family **fa
 int nk_ctx_rtnl(struct nk_ctx *ctx, struct nl_sock **s);
 int nk_ctx_netdev(struct nk_ctx *ctx, struct nl_sock **s,
 		  const struct genl_family **fam);
-
-/*
- * One dispatch table per level. A command either runs (run) or descends into
- * a sub-table (sub). A table's default command (name NULL) runs when no
- * sub-command name matches; its params let the dispatcher tell a keyword from
- * an unknown word. The same tables drive help and the completion listing.
- */
-struct nk_table;
-/* A command's handler gets its parameters parsed into the struct its table
- * describes (params->size bytes; NULL when it takes none). */
-typedef int (*nk_run_fn)(struct nk_ctx *ctx, const void *args);
-struct nk_cmd {
-	const char *name;
-	nk_run_fn run;
-	const struct nk_table *sub;
-	const struct nk_params *params;  /* NULL: no arguments */
-	const char *usage;     /* only where the table cannot say it; NULL: generated */
-	const char *summary;   /* one line */
-};
-
-struct nk_table {
-	const char *path;      /* "nkctl", "nkctl show" */
-	size_t n;
-	const struct nk_cmd *cmds;
-	void (*intro)(void);   /* printed before the table's help, or NULL */
-};
-#define NK_TABLE(path, arr) { path, sizeof(arr) / sizeof((arr)[0]), arr, NULL }
-
-int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **argv);
-void nk_table_help(const struct nk_table *t);
-void nk_cmd_help(const struct nk_table *t, const struct nk_cmd *c);
-/* The machine-readable listing behind bash completion. */
-void nk_table_list(const struct nk_table *t, const char *prefix);
-
-struct nk_link;
-/* Get a device by name (or by ifindex when name is NULL). Not found is exit
- * status 3 with an error naming where (NULL: nothing), or -ENODEV without a
- * word when missing_ok. */
-int nk_link_lookup(struct nl_sock *s, const char *name, int ifindex, struct nk_link *l,
-		   const char *where, bool missing_ok);
-/* l's peer by IFLA_LINK (named only when it is in the same namespace);
- * false when l has none. */
-bool nk_peer_of(struct nl_sock *s, const struct nk_link *l, struct nk_link *peer);
-/* Device name of the command's namespace: not found is exit status 3. */
-int nk_dev(struct nk_ctx *ctx, const char *name, struct nk_link *l);
-
-extern const struct nk_table nk_top_table;
-extern const struct nk_table nk_show_table;
-extern const struct nk_table nk_link_table;
-extern const struct nk_table nk_redirect_table;
-
-/* Kernel features: show kernel lists them; a command that needs one asks. */
-enum nk_feature {
-	NK_FEAT_NETDEV, NK_FEAT_QUEUE_GET, NK_FEAT_NAPI_GET, NK_FEAT_BIND_RX, NK_FEAT_BIND_TX,
-	NK_FEAT_RX_PAGE_SIZE, NK_FEAT_QUEUE_CREATE, NK_FEAT_LEASE_NETNS_ID, NK_FEAT_NETKIT,
-	NK_FEAT_NETKIT_SINGLE, NK_FEAT_TCX, NK_FEAT_NETKIT_BPF, NK_FEAT_UDMABUF, NK_FEAT_DMA_HEAP,
-	NK_FEAT_ETHTOOL_CHANNELS, NK_FEAT_ETHTOOL_RINGS, NK_FEAT_ETHTOOL_RSS_GET,
-	NK_FEAT_ETHTOOL_RSS_SET,
-	NK_FEAT_N
-};
-/* 0 when the kernel has it (or it cannot tell); else "this kernel has no
- * ... (needs Linux X+)" and the exit code. */
-int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id);
-/* The same without a word: 0, or -EOPNOTSUPP when the kernel lacks it. */
-int nk_feature_need_quiet(struct nk_ctx *ctx, enum nk_feature id);
-/* The first Linux release with it, for messages that say more. */
-const char *nk_feature_since(enum nk_feature id);
-/* "this kernel has no NOUN (WHAT needs Linux X+)", as nk_feature_need says. */
-void nk_feature_missing(enum nk_feature id, char *buf, size_t len);
-/* Its row's name in show kernel ("netkit", "queue-create"). */
-const char *nk_feature_name(enum nk_feature id);
-/* The ethtool family on ns's generic netlink socket; a kernel without it
- * is exit status 5. */
-int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
-
-/* The commands of the top table, each in its own file with its params. */
-#define NK_COMMAND(fn) \
-	extern const struct nk_params fn##_params; \
-	int fn(struct nk_ctx *ctx, const void *args)
-NK_COMMAND(cmd_lease);
-NK_COMMAND(cmd_unlease);
-NK_COMMAND(cmd_bind_rx);
-NK_COMMAND(cmd_bind_tx);
-NK_COMMAND(cmd_unbind);
-NK_COMMAND(cmd_show_devices);
-NK_COMMAND(cmd_show_bindings);
-NK_COMMAND(cmd_doctor);
-NK_COMMAND(cmd_monitor);
-int cmd_show_kernel(struct nk_ctx *ctx, const void *args);
-NK_COMMAND(cmd_show_leases);
 
 #endif
