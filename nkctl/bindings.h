@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The bind unit's own header (bind.c, bindings.c, bindstate.c, holder.c; the
+ * The bind unit's own header (bind.c, bindview.c, bindstate.c, holder.c; the
  * rest of nkctl sees only their commands, in cmd.h).
  *
  * devmem bindings as nkctl keeps them: the binding itself lives in a holder
