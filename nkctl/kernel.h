@@ -6,6 +6,7 @@
 #ifndef NKCTL_KERNEL_H
 #define NKCTL_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ctx.h"
@@ -32,5 +33,12 @@ const char *nk_feature_name(enum nk_feature id);
 /* The ethtool family on ns's generic netlink socket; a kernel without it
  * is exit status 5. */
 int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
+/* Every feature in order, each probed once (the probes share what they learn
+ * within one walk): fn gets its id, whether the kernel has it, the state
+ * ("yes", "no", or "unknown" when the probe could not run) and a detail ("":
+ * none). For show kernel. */
+typedef void (*nk_feature_fn)(enum nk_feature id, bool supported, const char *state,
+			      const char *detail, void *data);
+void nk_features_probe(struct nk_ctx *ctx, nk_feature_fn fn, void *data);
 
 #endif

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nkctl show [ dev NAME ]: links joined in memory with the netdev family's
- * queue and NAPI dumps. Three dumps whatever the number of devices.
+ * queue and NAPI dumps. Three dumps whatever the number of devices. nkctl
+ * show kernel: the features of kernel.c, each probed.
  */
 #include <stdio.h>
 #include <string.h>
 #include <net/if.h>
+#include <sys/utsname.h>
 #include <linux/if.h>
 
 #include "compat.h"
 #include "cmd.h"
+#include "kernel.h"
 #include "leases.h"
 #include "lookup.h"
 #include "netdev.h"
@@ -531,3 +534,37 @@ void nk_print_deleted(struct out *o, const struct nk_link *l, const struct nk_li
 	out_obj_close(o);
 }
 
+/* ---- show kernel ---- */
+
+static void print_feature(enum nk_feature id, bool supported, const char *state,
+			  const char *detail, void *data)
+{
+	struct out *o = data;
+
+	out_obj_open(o, NULL);
+	out_str(o, "name", "  %-16s", nk_feature_name(id));
+	out_bool(o, "supported", NULL, supported);
+	out_str(o, "state", " %s", state);
+	out_str(o, "detail", detail[0] ? " (%s)" : NULL, detail);
+	out_str(o, "since", " (Linux %s+)", nk_feature_since(id));
+	out_text(o, "\n");
+	out_obj_close(o);
+}
+
+int cmd_show_kernel(struct nk_ctx *ctx, const void *args)
+{
+	struct utsname un;
+
+	(void)args;
+	if (uname(&un))
+		memset(&un, 0, sizeof(un));
+	out_begin(&ctx->out);
+	out_obj_open(&ctx->out, "kernel");
+	out_str(&ctx->out, "release", "kernel %s\n", un.release);
+	out_arr_open(&ctx->out, "features");
+	nk_features_probe(ctx, print_feature, &ctx->out);
+	out_arr_close(&ctx->out);
+	out_obj_close(&ctx->out);
+	out_end(&ctx->out);
+	return NK_EXIT_OK;
+}
