@@ -14,6 +14,7 @@
 
 #include "compat.h"
 #include "cmd.h"
+#include "devview.h"
 #include "kernel.h"
 #include "leases.h"
 #include "lookup.h"
@@ -23,7 +24,6 @@
 #include "nicsvc.h"
 #include "routesvc.h"
 #include "rtnl.h"
-#include "show.h"
 
 #define NK_LEASE_MAX_STEER 8
 

@@ -8,13 +8,13 @@
 
 #include "compat.h"
 #include "cmd.h"
+#include "devview.h"
 #include "kernel.h"
 #include "lookup.h"
 #include "netkit.h"
 #include "netns.h"
 #include "nicsvc.h"
 #include "routesvc.h"
-#include "show.h"
 
 /* ---- link add ---- */
 

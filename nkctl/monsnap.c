@@ -12,10 +12,10 @@
 #include <linux/rtnetlink.h>
 
 #include "compat.h"
+#include "devview.h"
 #include "monsnap.h"
 #include "netdev.h"
 #include "rtnl.h"
-#include "show.h"
 
 /* ---- devices ---- */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Printing of links, queues and NAPIs, shared by show and link show. */
-#ifndef NKCTL_SHOW_H
-#define NKCTL_SHOW_H
+#ifndef NKCTL_DEVVIEW_H
+#define NKCTL_DEVVIEW_H
 
 #include <errno.h>
 

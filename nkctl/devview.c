@@ -17,7 +17,7 @@
 #include "lookup.h"
 #include "netdev.h"
 #include "rtnl.h"
-#include "show.h"
+#include "devview.h"
 #include "netkit.h"
 
 struct show_args {
