@@ -1,58 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nkctl show [ dev NAME ]: links joined in memory with the netdev family's
- * queue and NAPI dumps. Three dumps whatever the number of devices. nkctl
- * show kernel: the features of kernel.c, each probed.
+ * Devices as nkctl shows them (show, link show, link add/set/del): links
+ * joined in memory with the netdev family's queue and NAPI dumps, three
+ * dumps whatever the number of devices, and their printers.
  */
 #include <stdio.h>
 #include <string.h>
 #include <net/if.h>
-#include <sys/utsname.h>
 #include <linux/if.h>
 
 #include "compat.h"
-#include "cmd.h"
-#include "kernel.h"
+#include "devview.h"
 #include "leases.h"
 #include "lookup.h"
 #include "netdev.h"
 #include "rtnl.h"
-#include "devview.h"
 #include "netkit.h"
-
-struct show_args {
-	const char *dev;
-	struct nk_interval every;
-};
-
-static const struct nk_param show_params[] = {
-	{ "dev", NKP_IFNAME, offsetof(struct show_args, dev), "NAME", 0, 0, NULL, false, NULL },
-	NK_INTERVAL_PARAMS(struct show_args, every),
-};
-static const struct nk_rule show_rules[] = { NK_INTERVAL_RULE };
-const struct nk_params cmd_show_devices_params = {
-	NK_PARAMS("show", struct show_args, show_params), NK_RULES(show_rules),
-};
-
-static const struct nk_param show_leases_params[] = {
-	NK_INTERVAL_PARAMS(struct nk_show_leases_args, every),
-};
-const struct nk_params cmd_show_leases_params = {
-	NK_PARAMS("show leases", struct nk_show_leases_args, show_leases_params),
-	NK_RULES(show_rules),
-};
-
-static const struct nk_cmd show_cmds[] = {
-	{ NULL, cmd_show_devices, NULL, &cmd_show_devices_params, NULL,
-	  "every device of the namespace (or one) with its queues and NAPIs" },
-	{ "kernel", cmd_show_kernel, NULL, NULL, NULL,
-	  "which netkit, queue-lease, devmem and BPF features this kernel has" },
-	{ "leases", cmd_show_leases, NULL, &cmd_show_leases_params, NULL,
-	  "every RX queue lease visible from the namespaces nkctl can reach" },
-	{ "bindings", cmd_show_bindings, NULL, &cmd_show_bindings_params, NULL,
-	  "devmem dmabuf bindings of the namespace: held by nkctl (alive or stale) or seen on queues" },
-};
-const struct nk_table nk_show_table = NK_TABLE("nkctl show", show_cmds);
 
 static const char *const operstates[] = {
 	"unknown", "notpresent", "down", "lowerlayerdown", "testing", "dormant", "up",
@@ -452,24 +415,24 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 
 /* show ... interval S [ count N ]: counters read S seconds apart, printed as
  * per-second rates, one document per interval (JSON: one per line). */
-static int show_rates(struct nk_ctx *ctx, const struct show_args *a)
+int nk_show_rates(struct nk_ctx *ctx, const char *dev, const struct nk_interval *every)
 {
 	struct nk_view before = { 0 }, now = { 0 }, rate = { 0 };
-	uint32_t count = a->every.count ? a->every.count : 1;
+	uint32_t count = every->count ? every->count : 1;
 	int ifindex, ret;
 
 	before.stats = now.stats = true;
-	ret = show_target(ctx, a->dev, false, &ifindex);
+	ret = show_target(ctx, dev, false, &ifindex);
 	if (!ret)
 		ret = view_load(ctx, ifindex, &before);
 	for (uint32_t i = 0; !ret && i < count; i++) {
-		nk_sleep(a->every.interval);
+		nk_sleep(every->interval);
 		ret = view_load(ctx, ifindex, &now);
 		if (ret)
 			break;
-		ret = nk_view_rates(&rate, &now, &before, a->every.interval);
+		ret = nk_view_rates(&rate, &now, &before, every->interval);
 		if (!ret) {
-			print_view(ctx, &rate, ifindex, false, a->every.interval);
+			print_view(ctx, &rate, ifindex, false, every->interval);
 			nk_ctx_flush(ctx);
 		}
 		nk_view_rates_free(&rate);
@@ -481,14 +444,6 @@ static int show_rates(struct nk_ctx *ctx, const struct show_args *a)
 	nk_view_free(&before);
 	nk_view_free(&now);
 	return ret;
-}
-int cmd_show_devices(struct nk_ctx *ctx, const void *args)
-{
-	const struct show_args *a = args;
-
-	if (a->every.interval)
-		return show_rates(ctx, a);
-	return nk_show(ctx, a->dev, false);
 }
 
 void nk_print_links(struct nk_ctx *ctx, const struct nk_link *const *l,
@@ -532,39 +487,4 @@ void nk_print_deleted(struct out *o, const struct nk_link *l, const struct nk_li
 	if (l->have & LINK_HAVE_LINK_NETNSID)
 		out_int(o, "link-netnsid", NULL, l->link_netnsid);
 	out_obj_close(o);
-}
-
-/* ---- show kernel ---- */
-
-static void print_feature(enum nk_feature id, bool supported, const char *state,
-			  const char *detail, void *data)
-{
-	struct out *o = data;
-
-	out_obj_open(o, NULL);
-	out_str(o, "name", "  %-16s", nk_feature_name(id));
-	out_bool(o, "supported", NULL, supported);
-	out_str(o, "state", " %s", state);
-	out_str(o, "detail", detail[0] ? " (%s)" : NULL, detail);
-	out_str(o, "since", " (Linux %s+)", nk_feature_since(id));
-	out_text(o, "\n");
-	out_obj_close(o);
-}
-
-int cmd_show_kernel(struct nk_ctx *ctx, const void *args)
-{
-	struct utsname un;
-
-	(void)args;
-	if (uname(&un))
-		memset(&un, 0, sizeof(un));
-	out_begin(&ctx->out);
-	out_obj_open(&ctx->out, "kernel");
-	out_str(&ctx->out, "release", "kernel %s\n", un.release);
-	out_arr_open(&ctx->out, "features");
-	nk_features_probe(ctx, print_feature, &ctx->out);
-	out_arr_close(&ctx->out);
-	out_obj_close(&ctx->out);
-	out_end(&ctx->out);
-	return NK_EXIT_OK;
 }
