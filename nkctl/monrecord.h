@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "bindings.h"
+#include "ctx.h"
 #include "event.h"
 #include "leases.h"
 #include "pagepool.h"
