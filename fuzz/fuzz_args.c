@@ -31,8 +31,8 @@
 #include <net/if.h>
 
 #include "args.h"
+#include "cmd.h"
 #include "err.h"
-#include "nkctl.h"
 #include "fuzz_die.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

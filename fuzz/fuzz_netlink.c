@@ -51,6 +51,7 @@
 #include <linux/rtnetlink.h>
 
 #include "compat.h"
+#include "devview.h"
 #include "err.h"
 #include "ethtool.h"
 #include "nicrule.h"
@@ -62,7 +63,6 @@
 #include "nl.h"
 #include "out.h"
 #include "rtnl.h"
-#include "show.h"
 #include "jsoncheck.h"
 #include "fuzz_die.h"
 

@@ -177,7 +177,6 @@ static int cmp_napi(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-/* One dump request of cmd, optionally filtered by an ifindex attribute. */
 void nk_queue_list_sort(struct nk_queue_list *l)
 {
 	nk_sort(l->v, l->n, sizeof(*l->v), cmp_queue);
@@ -188,6 +187,7 @@ void nk_napi_list_sort(struct nk_napi_list *l)
 	nk_sort(l->v, l->n, sizeof(*l->v), cmp_napi);
 }
 
+/* One dump request of cmd, optionally filtered by an ifindex attribute. */
 static int netdev_dump(struct nl_sock *s, const struct genl_family *fam,
 		       uint8_t cmd, uint16_t ifindex_attr, int ifindex,
 		       const struct nl_attr_space *space, struct nl_collect *c,
@@ -207,34 +207,22 @@ int netdev_queue_dump(struct nl_sock *s, const struct genl_family *fam,
 		      int ifindex, struct nk_queue_list *out, struct nl_err *err)
 {
 	struct nl_collect c = NL_COLLECT(out, parse_queue, 0);
-	int ret;
 
-	memset(out, 0, sizeof(*out));
-	ret = netdev_dump(s, fam, NK_NETDEV_CMD_QUEUE_GET, NK_NETDEV_A_QUEUE_IFINDEX,
-			  ifindex, &netdev_queue_space, &c, err);
-	if (ret) {
-		nk_queue_list_free(out);
-		return ret;
-	}
-	nk_queue_list_sort(out);
-	return 0;
+	nl_collect_begin(&c);
+	return nl_collect_end(&c, netdev_dump(s, fam, NK_NETDEV_CMD_QUEUE_GET,
+					      NK_NETDEV_A_QUEUE_IFINDEX, ifindex,
+					      &netdev_queue_space, &c, err), cmp_queue);
 }
 
 int netdev_napi_dump(struct nl_sock *s, const struct genl_family *fam,
 		     int ifindex, struct nk_napi_list *out, struct nl_err *err)
 {
 	struct nl_collect c = NL_COLLECT(out, parse_napi, 0);
-	int ret;
 
-	memset(out, 0, sizeof(*out));
-	ret = netdev_dump(s, fam, NK_NETDEV_CMD_NAPI_GET, NK_NETDEV_A_NAPI_IFINDEX,
-			  ifindex, &netdev_napi_space, &c, err);
-	if (ret) {
-		nk_napi_list_free(out);
-		return ret;
-	}
-	nk_napi_list_sort(out);
-	return 0;
+	nl_collect_begin(&c);
+	return nl_collect_end(&c, netdev_dump(s, fam, NK_NETDEV_CMD_NAPI_GET,
+					      NK_NETDEV_A_NAPI_IFINDEX, ifindex,
+					      &netdev_napi_space, &c, err), cmp_napi);
 }
 
 static int create_cb(const struct nlmsghdr *nlh, void *data)

@@ -55,6 +55,25 @@ int nl_collect_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
+void nl_collect_begin(const struct nl_collect *c)
+{
+	*(void **)c->v = NULL;
+	*c->n = 0;
+	*c->cap = 0;
+}
+
+int nl_collect_end(const struct nl_collect *c, int ret,
+		   int (*cmp)(const void *, const void *))
+{
+	if (ret) {
+		free(*(void **)c->v);
+		nl_collect_begin(c);
+		return ret;
+	}
+	nk_sort(*(void **)c->v, *c->n, c->esz, cmp);
+	return 0;
+}
+
 void nl_err_set(struct nl_err *err, int code, const char *msg)
 {
 	if (!err)

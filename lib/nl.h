@@ -108,6 +108,12 @@ struct nl_collect {
 #define NL_COLLECT(list, fn, msg_type) \
 	{ &(list)->v, &(list)->n, &(list)->cap, sizeof(*(list)->v), fn, msg_type }
 int nl_collect_cb(const struct nlmsghdr *nlh, void *data);
+/* A dump into a sorted list, around the nl_talk calls that fill it:
+ * nl_collect_begin empties the list; nl_collect_end takes the dump's result,
+ * frees the list when it failed (and returns ret), else sorts it by cmp. */
+void nl_collect_begin(const struct nl_collect *c);
+int nl_collect_end(const struct nl_collect *c, int ret,
+		   int (*cmp)(const void *, const void *));
 
 /* A counter attribute and the JSON key it prints as (qstats, page-pool
  * stats): one row of a table that decoders and printers share. */

@@ -151,7 +151,7 @@ int netdev_pool_dump(struct nl_sock *s, const struct genl_family *fam,
 	struct nl_collect c = NL_COLLECT(out, parse_cb, 0);
 	int ret = 0;
 
-	memset(out, 0, sizeof(*out));
+	nl_collect_begin(&c);
 	if (genl_has_op(fam, NK_NETDEV_CMD_PAGE_POOL_GET))
 		ret = nl_talk(s, genl_msg(s, fam, NK_NETDEV_CMD_PAGE_POOL_GET, NLM_F_DUMP),
 			      GENL_HDRLEN, NULL, nl_collect_cb, &c, err);
@@ -159,10 +159,5 @@ int netdev_pool_dump(struct nl_sock *s, const struct genl_family *fam,
 	if (!ret && out->n && genl_has_op(fam, NK_NETDEV_CMD_PAGE_POOL_STATS_GET))
 		ret = nl_talk(s, genl_msg(s, fam, NK_NETDEV_CMD_PAGE_POOL_STATS_GET, NLM_F_DUMP),
 			      GENL_HDRLEN, NULL, stats_cb, out, err);
-	if (ret) {
-		nk_pool_list_free(out);
-		return ret;
-	}
-	nk_pool_list_sort(out);
-	return 0;
+	return nl_collect_end(&c, ret, cmp_pool);
 }

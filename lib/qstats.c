@@ -103,7 +103,7 @@ int netdev_qstats_dump(struct nl_sock *s, const struct genl_family *fam, int ifi
 	struct nlmsghdr *nlh;
 	int ret;
 
-	memset(out, 0, sizeof(*out));
+	nl_collect_begin(&c);
 	if (!genl_has_op(fam, NK_NETDEV_CMD_QSTATS_GET))
 		return 0;
 	nlh = genl_msg(s, fam, NK_NETDEV_CMD_QSTATS_GET, NLM_F_DUMP);
@@ -114,10 +114,5 @@ int netdev_qstats_dump(struct nl_sock *s, const struct genl_family *fam, int ifi
 	/* One device whose driver has no per-queue stats: nothing to show. */
 	if (ret == -EOPNOTSUPP && ifindex)
 		ret = 0;
-	if (ret) {
-		nk_qstats_list_free(out);
-		return ret;
-	}
-	nk_qstats_list_sort(out);
-	return 0;
+	return nl_collect_end(&c, ret, cmp_qstats);
 }

@@ -2,7 +2,8 @@
 /*
  * nkctl bind-rx / bind-tx: make a dmabuf, check the device that will do the
  * DMA (for a netkit device: the NIC its queues are leased from), bind, and
- * hand the binding to a holder (holder.c).
+ * hand the binding to a holder (holder.c). nkctl show bindings and nkctl
+ * unbind: the bindings as bindview.c reads them, selected by id or device.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,8 +15,11 @@
 
 #include "bindings.h"
 #include "compat.h"
+#include "cmd.h"
 #include "devmem.h"
 #include "ethtool.h"
+#include "kernel.h"
+#include "lookup.h"
 #include "netdev.h"
 #include "rtnl.h"
 
@@ -613,4 +617,153 @@ int cmd_bind_rx(struct nk_ctx *ctx, const void *args)
 int cmd_bind_tx(struct nk_ctx *ctx, const void *args)
 {
 	return bind_cmd(ctx, args, false);
+}
+
+/* ---- show bindings, unbind ---- */
+
+struct select_args {
+	const char *dev;
+	uint32_t id;
+};
+
+static const struct nk_param select_params[] = {
+	{ "dev", NKP_IFNAME, offsetof(struct select_args, dev), "DEV", 0, 0, NULL, false, NULL },
+	{ "id", NKP_U32, offsetof(struct select_args, id), "ID", 1, UINT32_MAX, NULL, false, NULL },
+};
+const struct nk_params cmd_show_bindings_params = {
+	NK_PARAMS("show bindings", struct select_args, select_params)
+};
+static const struct nk_rule unbind_rules[] = {
+	{ NK_RULE_ONE_OF, { "id", "dev" } },
+};
+const struct nk_params cmd_unbind_params = {
+	NK_PARAMS("unbind", struct select_args, select_params), NK_RULES(unbind_rules),
+};
+
+static bool selected(const struct nk_binding *b, const struct select_args *a)
+{
+	return (!a->id || b->id == a->id) && (!a->dev || !strcmp(b->ifname, a->dev));
+}
+
+static bool any_selected(const struct nk_binding_list *l, const struct select_args *a)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (selected(&l->v[i], a))
+			return true;
+	return false;
+}
+
+int cmd_show_bindings(struct nk_ctx *ctx, const void *args)
+{
+	const struct select_args *a = args;
+	struct nk_binding_list l;
+	bool kernel_ok;
+	int ret;
+
+	ret = nk_bindings_load(ctx, &l, &kernel_ok);
+	if (ret)
+		return ret;
+	/* A typo is not "no bindings": a device nothing names must exist. */
+	if (a->dev && !any_selected(&l, a)) {
+		struct nk_link dev;
+
+		ret = nk_dev(ctx, a->dev, &dev);
+		if (ret) {
+			nk_binding_list_free(&l);
+			return ret;
+		}
+	}
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "bindings");
+	for (size_t i = 0; i < l.n; i++)
+		if (selected(&l.v[i], a))
+			nk_print_binding(&ctx->out, &l.v[i]);
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+	nk_binding_list_free(&l);
+	return NK_EXIT_OK;
+}
+
+/* What unbind found among the selected bindings. */
+struct unbind_result {
+	struct nk_binding_list done;            /* released now */
+	const struct nk_binding *stale, *foreign;
+};
+
+/* End the holder of b; a dead one only leaves its state file to remove. */
+static int release_one(struct nk_binding *b, struct unbind_result *r)
+{
+	struct nk_binding *slot;
+	int ret = b->alive ? nk_binding_release(b) : -ESRCH;
+
+	if (ret == -ESRCH) {
+		/* Its holder died (SIGKILL, OOM): the kernel has let go already. */
+		nk_binding_forget(b);
+		r->stale = b;
+		return 0;
+	}
+	if (ret)
+		return nk_error_errno(-ret, "cannot end the holder of binding %u (pid %d)",
+				      b->id, (int)b->pid);
+	b->alive = false;
+	slot = nk_grow(&r->done.v, &r->done.n, &r->done.cap, sizeof(*slot));
+	if (!slot)
+		return nk_error_errno(ENOMEM, "unbind");
+	*slot = *b;
+	return 0;
+}
+
+/* Nothing was released: why, as one error. */
+static int nothing_unbound(struct nk_ctx *ctx, const struct select_args *a,
+			   const struct unbind_result *r)
+{
+	if (r->stale)
+		return nk_error(NK_EXIT_NOTFOUND,
+				"binding %u is no longer held: its holder (pid %d) died; removed its stale state",
+				r->stale->id, (int)r->stale->pid);
+	if (r->foreign)
+		return nk_error(NK_EXIT_NOTFOUND,
+				"binding %u was not made by nkctl: it ends when the process that made it closes its netlink socket",
+				r->foreign->id);
+	if (a->id)
+		return nk_error(NK_EXIT_NOTFOUND, "binding %u does not exist%s%s", a->id,
+				ctx->netns ? " in " : "", ctx->netns ? ctx->netns : "");
+	return nk_error(NK_EXIT_NOTFOUND, "%s has no binding held by nkctl", a->dev);
+}
+
+int cmd_unbind(struct nk_ctx *ctx, const void *args)
+{
+	const struct select_args *a = args;
+	struct unbind_result r = { 0 };
+	struct nk_binding_list l;
+	bool kernel_ok;
+	int ret;
+
+	ret = nk_bindings_load(ctx, &l, &kernel_ok);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < l.n && !ret; i++) {
+		if (!selected(&l.v[i], a))
+			continue;
+		if (l.v[i].held)
+			ret = release_one(&l.v[i], &r);
+		else
+			r.foreign = &l.v[i];
+	}
+	/* -force: a binding that is already gone is not an error. */
+	if (!ret && !r.done.n && !(ctx->force && !r.foreign))
+		ret = nothing_unbound(ctx, a, &r);
+	if (!ret) {
+		out_begin(&ctx->out);
+		out_arr_open(&ctx->out, "unbound");
+		if (!r.done.n)
+			out_text(&ctx->out, "nothing to unbind\n");
+		for (size_t i = 0; i < r.done.n; i++)
+			nk_print_binding(&ctx->out, &r.done.v[i]);
+		out_arr_close(&ctx->out);
+		out_end(&ctx->out);
+	}
+	free(r.done.v);
+	nk_binding_list_free(&l);
+	return ret;
 }

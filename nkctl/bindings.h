@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The bind unit's own header (bind.c, bindings.c, bindstate.c, holder.c; the
- * rest of nkctl sees only their commands, in nkctl.h).
+ * The bind unit's own header (bind.c, bindview.c, bindstate.c, holder.c; the
+ * rest of nkctl sees only their commands, in cmd.h).
  *
  * devmem bindings as nkctl keeps them: the binding itself lives in a holder
  * process (it dies with the netlink socket that made it); a state file under
@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "ctx.h"
 #include "dmabuf.h"
 #include "leases.h"
-#include "nkctl.h"
 
 #define NK_RUN_DIR "/run/nkctl"
 #define NK_BIND_STATE_DIR NK_RUN_DIR "/bindings"

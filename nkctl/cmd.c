@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nkctl.h"
+#include "args.h"
+#include "cmd.h"
+#include "ctx.h"
+
 
 static const struct nk_cmd *find_cmd(const struct nk_table *t, const char *name)
 {

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <linux/netlink.h>
 
+#include "ctx.h"
 #include "netns.h"
-#include "nkctl.h"
 #include "rtnl.h"
 
 void nk_ctx_init(struct nk_ctx *ctx)
@@ -335,7 +335,7 @@ int nk_ctx_netdev(struct nk_ctx *ctx, struct nl_sock **s, const struct genl_fami
 	return ret ? ret : nk_ns_netdev(here, s, fam);
 }
 
-int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam)
+int nk_ns_ethtool_family(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam)
 {
 	struct nl_err err;
 
@@ -343,10 +343,6 @@ int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family
 		return ns_sock_error(ns, &err, "a generic netlink");
 	if (genl_resolve(&ns->genl, "ethtool", &ns->ethtool, &err))
 		return nk_error_nl(&err, "cannot resolve the ethtool netlink family");
-	if (!ns->ethtool.present)
-		return nk_error(NK_EXIT_UNSUPPORTED,
-				"this kernel has no ethtool netlink family (Linux %s+)",
-				nk_feature_since(NK_FEAT_ETHTOOL_CHANNELS));
 	*s = &ns->genl;
 	*fam = &ns->ethtool;
 	return 0;

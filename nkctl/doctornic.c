@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "doctor.h"
+#include "doctornic.h"
 #include "nicsupport.h"
 
 /* ---- leases ---- */

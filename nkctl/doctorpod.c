@@ -11,7 +11,8 @@
 #include <linux/rtnetlink.h>
 
 #include "compat.h"
-#include "doctor.h"
+#include "doctorpod.h"
+#include "lookup.h"
 #include "netkit.h"
 #include "redirect.h"
 

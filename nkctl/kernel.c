@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nkctl show kernel: what this kernel offers, probed without changing
- * anything outside a throwaway namespace.
+ * Kernel features: what this kernel offers, probed without changing anything
+ * outside a throwaway namespace. One row per feature; commands ask for the
+ * ones they need, show kernel (show.c) lists them all.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -9,15 +10,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 
 #include "compat.h"
+#include "ctx.h"
 #include "ethtool.h"
+#include "kernel.h"
 #include "netkit.h"
 #include "rtnl.h"
-#include "nkctl.h"
 
 enum netkit_probe { NETKIT_ABSENT = 0, NETKIT_PAIR = 1, NETKIT_SINGLE = 2, NETKIT_UNKNOWN = 3 };
 
@@ -296,6 +297,23 @@ int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id)
 	return nk_error(NK_EXIT_UNSUPPORTED, "%s", msg);
 }
 
+int nk_ns_ethtool(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam)
+{
+	const struct genl_family *et;
+	struct nl_sock *gs;
+	int ret = nk_ns_ethtool_family(ns, &gs, &et);
+
+	if (ret)
+		return ret;
+	if (!et->present)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"this kernel has no ethtool netlink family (Linux %s+)",
+				features[NK_FEAT_ETHTOOL_CHANNELS].since);
+	*s = gs;
+	*fam = et;
+	return 0;
+}
+
 const char *nk_feature_since(enum nk_feature id)
 {
 	return features[id].since;
@@ -306,36 +324,17 @@ const char *nk_feature_name(enum nk_feature id)
 	return features[id].name;
 }
 
-int cmd_show_kernel(struct nk_ctx *ctx, const void *args)
+void nk_features_probe(struct nk_ctx *ctx, nk_feature_fn fn, void *data)
 {
 	struct probe_env env = { ctx, NETKIT_UNKNOWN + 1 };
-	struct utsname un;
 	char detail[320];
 
-	(void)args;
-	if (uname(&un))
-		memset(&un, 0, sizeof(un));
-	out_begin(&ctx->out);
-	out_obj_open(&ctx->out, "kernel");
-	out_str(&ctx->out, "release", "kernel %s\n", un.release);
-	out_arr_open(&ctx->out, "features");
 	for (size_t i = 0; i < NK_FEAT_N; i++) {
 		const struct nk_feature_def *f = &features[i];
 		enum probe_result r;
 
 		detail[0] = '\0';
 		r = f->probe(&env, f, detail, sizeof(detail));
-		out_obj_open(&ctx->out, NULL);
-		out_str(&ctx->out, "name", "  %-16s", f->name);
-		out_bool(&ctx->out, "supported", NULL, r == PROBE_YES);
-		out_str(&ctx->out, "state", " %s", probe_words[r]);
-		out_str(&ctx->out, "detail", detail[0] ? " (%s)" : NULL, detail);
-		out_str(&ctx->out, "since", " (Linux %s+)", f->since);
-		out_text(&ctx->out, "\n");
-		out_obj_close(&ctx->out);
+		fn((enum nk_feature)i, r == PROBE_YES, probe_words[r], detail, data);
 	}
-	out_arr_close(&ctx->out);
-	out_obj_close(&ctx->out);
-	out_end(&ctx->out);
-	return NK_EXIT_OK;
 }

@@ -13,15 +13,18 @@
 #include <arpa/inet.h>
 
 #include "compat.h"
+#include "cmd.h"
+#include "devview.h"
+#include "kernel.h"
 #include "leases.h"
+#include "lookup.h"
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
 #include "niclease.h"
 #include "nicsweep.h"
-#include "nkctl.h"
+#include "routesvc.h"
 #include "rtnl.h"
-#include "show.h"
 
 #define NK_LEASE_MAX_STEER 8
 

@@ -15,11 +15,12 @@
 #include <linux/netlink.h>
 
 #include "compat.h"
+#include "cmd.h"
+#include "devview.h"
 #include "leases.h"
 #include "netdev.h"
 #include "netns.h"
 #include "nicrule.h"
-#include "show.h"
 #include "rtnl.h"
 
 static void name_of(struct nk_ns *ns, int ifindex, char *buf, size_t len)

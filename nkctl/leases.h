@@ -6,9 +6,9 @@
 #include <net/if.h>
 #include <sys/types.h>
 
+#include "ctx.h"
 #include "ethtool.h"
 #include "nicjob.h"
-#include "nkctl.h"
 #include "qstats.h"
 
 

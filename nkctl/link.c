@@ -7,10 +7,14 @@
 #include <linux/netlink.h>
 
 #include "compat.h"
+#include "cmd.h"
+#include "devview.h"
+#include "kernel.h"
+#include "lookup.h"
 #include "netkit.h"
 #include "netns.h"
 #include "nicsweep.h"
-#include "show.h"
+#include "routesvc.h"
 
 /* ---- link add ---- */
 

@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nkctl.h"
+#include "ctx.h"
+#include "lookup.h"
 #include "rtnl.h"
 
 int nk_link_lookup(struct nl_sock *s, const char *name, int ifindex, struct nk_link *l,
@@ -40,30 +41,6 @@ bool nk_peer_of(struct nl_sock *s, const struct nk_link *l, struct nk_link *peer
 		memset(peer, 0, sizeof(*peer));
 	peer->ifindex = l->link;
 	return true;
-}
-
-size_t nk_gone_of(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *l,
-		  const struct nk_link *peer, struct nk_link *there, struct nk_gone g[NK_GONE_MAX])
-{
-	struct nk_ns *pns;
-	struct nl_sock *rt;
-
-	g[0].ns = ns;
-	g[0].link = l;
-	if (peer && peer->ifname[0]) {
-		g[1].ns = ns;
-		g[1].link = peer;
-		return 2;
-	}
-	if (!peer || !(l->have & LINK_HAVE_LINK_NETNSID))
-		return 1;
-	pns = nk_ns_by_nsid(ctx, ns, l->link_netnsid);
-	if (!pns || !(rt = nk_ns_try_rtnl(pns)) ||
-	    nk_link_lookup(rt, NULL, l->link, there, NULL, true))
-		return 1;
-	g[1].ns = pns;
-	g[1].link = there;
-	return 2;
 }
 
 int nk_dev(struct nk_ctx *ctx, const char *name, struct nk_link *l)

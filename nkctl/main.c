@@ -10,10 +10,11 @@
 #include <sys/stat.h>
 #include <linux/netlink.h>
 
+#include "cmd.h"
 #include "docbuf.h"
 #include "netns.h"
 #include "rtnl.h"
-#include "nkctl.h"
+
 
 #ifndef NKCTL_VERSION
 #define NKCTL_VERSION "unknown"

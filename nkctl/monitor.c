@@ -8,12 +8,9 @@
  * MON_REDUMP_MS, compared with the last snapshot (monsnap.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <sys/inotify.h>
 #include <linux/genetlink.h>
 #include <linux/net_namespace.h>
@@ -22,9 +19,10 @@
 
 #include "bpfutil.h"
 #include "compat.h"
+#include "cmd.h"
+#include "kernel.h"
 #include "monitor.h"
 #include "pagepool.h"
-#include "show.h"
 
 struct monitor_args {
 	bool all_nsid;
@@ -51,94 +49,6 @@ static const struct nk_param monitor_params[] = {
 const struct nk_params cmd_monitor_params = {
 	NK_PARAMS("monitor", struct monitor_args, monitor_params),
 };
-
-/* The record's "object" and its text tag. */
-static const char *const obj_names[MON_N] = {
-	[MON_LINK] = "link", [MON_NSID] = "nsid", [MON_NETDEV] = "netdev",
-	[MON_PAGE_POOL] = "page-pool", [MON_LEASE] = "lease", [MON_BINDING] = "binding",
-	[MON_HOLDER] = "holder", [MON_LOST] = "lost",
-};
-static const char *const obj_tags[MON_N] = {
-	[MON_LINK] = "LINK", [MON_NSID] = "NSID", [MON_NETDEV] = "NETDEV",
-	[MON_PAGE_POOL] = "PAGE-POOL", [MON_LEASE] = "LEASE", [MON_BINDING] = "BINDING",
-	[MON_HOLDER] = "HOLDER", [MON_LOST] = "LOST",
-};
-
-/* ---- records ---- */
-
-static void now_iso(char *buf, size_t len)
-{
-	struct timespec ts;
-	struct tm tm;
-	char sec[32];
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf, len, "%s.%06ldZ", sec, ts.tv_nsec / 1000);
-}
-
-/* The name nkctl knows the namespace by that has nsid here, or NULL. */
-static const char *nsid_name(struct monitor *m, int32_t nsid)
-{
-	struct nk_ns *ns = m->lookups ? nk_ns_by_nsid(m->ctx, m->here, nsid) : NULL;
-
-	return ns && ns->spec[0] ? ns->spec : NULL;
-}
-
-void mon_begin(struct monitor *m, enum mon_obj obj, const char *action, int32_t nsid)
-{
-	struct out *o = &m->ctx->out;
-	const char *name;
-
-	out_begin(o);
-	out_obj_open(o, "event");
-	if (m->ctx->timestamp) {
-		char ts[64];
-
-		now_iso(ts, sizeof(ts));
-		out_str(o, "time", "[%s] ", ts);
-	}
-	if (nsid >= 0) {
-		out_int(o, "nsid", "[nsid %lld", nsid);
-		name = nsid_name(m, nsid);
-		if (name)
-			out_str(o, "netns", " %s", name);
-		out_text(o, "] ");
-	}
-	out_str(o, "object", NULL, obj_names[obj]);
-	out_text(o, "[%s] ", obj_tags[obj]);
-	out_str(o, "action", "%s ", action);
-}
-
-/* stdout is gone (a closed pipe: the reader is done, which is no error).
- * What is still buffered goes nowhere, so exit sees a clean stream. */
-static int output_closed(struct monitor *m, int err)
-{
-	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		close(fd);
-	}
-	clearerr(stdout);
-	m->status = err == EPIPE ? NK_EXIT_OK : nk_error_errno(err, "cannot write the output");
-	return 1;
-}
-
-int mon_end(struct monitor *m)
-{
-	struct out *o = &m->ctx->out;
-
-	out_obj_close(o);
-	out_end(o);
-	errno = 0;
-	nk_ctx_flush(m->ctx);
-	if (ferror(stdout))
-		return output_closed(m, errno ? errno : EIO);
-	m->printed++;
-	return m->count && m->printed >= m->count;
-}
 
 /* ---- the kernel's notifications ---- */
 
@@ -186,7 +96,7 @@ static int on_nsid(struct monitor *m, const struct nk_ev *ev)
 	out_int(&m->ctx->out, "id", "nsid %lld", id);
 	if (m->lookups)
 		nk_ctx_forget_others(m->ctx);  /* a namespace named since the last look */
-	name = ev->nlh->nlmsg_type == RTM_NEWNSID && ev->nsid < 0 ? nsid_name(m, id) : NULL;
+	name = ev->nlh->nlmsg_type == RTM_NEWNSID && ev->nsid < 0 ? mon_nsid_name(m, id) : NULL;
 	if (name)
 		out_str(&m->ctx->out, "netns", " (netns %s)", name);
 	out_text(&m->ctx->out, "\n");
@@ -206,15 +116,6 @@ static int on_rtnl(struct monitor *m, const struct nk_ev *ev)
 	default:
 		return 0;
 	}
-}
-
-/* "ifname" of the device, when the snapshot knows it. */
-static void print_ifname(struct monitor *m, int32_t nsid, int ifindex, const char *fmt)
-{
-	const struct mon_link *l = mon_link_find(&m->links, nsid, ifindex);
-
-	if (l)
-		out_str(&m->ctx->out, "ifname", fmt, l->ifname);
 }
 
 static const char *ntf_action(uint8_t cmd, uint8_t add, uint8_t del)
@@ -238,29 +139,7 @@ static int on_netdev(struct monitor *m, const struct nk_ev *ev, uint8_t cmd)
 					      NK_NETDEV_CMD_DEV_DEL_NTF), ev->nsid);
 	out_obj_open(o, "netdev");
 	out_uint(o, "ifindex", "ifindex %llu", (unsigned int)ifindex);
-	print_ifname(m, ev->nsid, ifindex, " (%s)");
-	out_text(o, "\n");
-	out_obj_close(o);
-	return mon_end(m);
-}
-
-int mon_print_pool(struct monitor *m, const char *action, const struct nk_pool *p,
-		   int32_t nsid)
-{
-	struct out *o = &m->ctx->out;
-
-	if (!m->want[MON_PAGE_POOL])
-		return 0;
-	mon_begin(m, MON_PAGE_POOL, action, nsid);
-	out_obj_open(o, "page-pool");
-	out_uint(o, "id", "page-pool %llu", p->id);
-	if (p->ifindex) {
-		out_uint(o, "ifindex", " ifindex %llu", (unsigned int)p->ifindex);
-		print_ifname(m, nsid, p->ifindex, " (%s)");
-	}
-	if (p->have & POOL_HAVE_NAPI)
-		out_uint(o, "napi-id", " napi-id %llu", p->napi_id);
-	nk_print_pool_state(o, p);
+	mon_print_ifname(m, ev->nsid, ifindex, " (%s)");
 	out_text(o, "\n");
 	out_obj_close(o);
 	return mon_end(m);

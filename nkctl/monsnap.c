@@ -12,10 +12,10 @@
 #include <linux/rtnetlink.h>
 
 #include "compat.h"
-#include "monitor.h"
+#include "devview.h"
+#include "monsnap.h"
 #include "netdev.h"
 #include "rtnl.h"
-#include "show.h"
 
 /* ---- devices ---- */
 
@@ -25,6 +25,15 @@ struct mon_link *mon_link_find(struct mon_links *l, int32_t nsid, int ifindex)
 		if (l->v[i].nsid == nsid && l->v[i].ifindex == ifindex)
 			return &l->v[i];
 	return NULL;
+}
+
+/* "ifname" of the device, when the snapshot knows it. */
+void mon_print_ifname(struct monitor *m, int32_t nsid, int ifindex, const char *fmt)
+{
+	const struct mon_link *l = mon_link_find(&m->links, nsid, ifindex);
+
+	if (l)
+		out_str(&m->ctx->out, "ifname", fmt, l->ifname);
 }
 
 static void link_from(struct mon_link *ml, const struct nk_link *l, int32_t nsid)
@@ -383,6 +392,28 @@ int mon_holders_sync(struct monitor *m, bool print)
 }
 
 /* ---- page pools ---- */
+
+int mon_print_pool(struct monitor *m, const char *action, const struct nk_pool *p,
+		   int32_t nsid)
+{
+	struct out *o = &m->ctx->out;
+
+	if (!m->want[MON_PAGE_POOL])
+		return 0;
+	mon_begin(m, MON_PAGE_POOL, action, nsid);
+	out_obj_open(o, "page-pool");
+	out_uint(o, "id", "page-pool %llu", p->id);
+	if (p->ifindex) {
+		out_uint(o, "ifindex", " ifindex %llu", (unsigned int)p->ifindex);
+		mon_print_ifname(m, nsid, p->ifindex, " (%s)");
+	}
+	if (p->have & POOL_HAVE_NAPI)
+		out_uint(o, "napi-id", " napi-id %llu", p->napi_id);
+	nk_print_pool_state(o, p);
+	out_text(o, "\n");
+	out_obj_close(o);
+	return mon_end(m);
+}
 
 static struct nk_pool *pool_find(struct nk_pool_list *l, uint32_t id)
 {

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "compat.h"
+#include "cmd.h"
 #include "leases.h"
+#include "lookup.h"
 #include "netdev.h"
 #include "nicsupport.h"
 #include "nicreserve.h"

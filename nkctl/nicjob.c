@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "kernel.h"
+#include "lookup.h"
 #include "netdev.h"
 #include "nicjob.h"
 #include "rtnl.h"

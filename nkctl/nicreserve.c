@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compat.h"
+#include "kernel.h"
 #include "nicreserve.h"
 #include "nicrssctx.h"
 #include "nicrule.h"

@@ -25,8 +25,9 @@
 #include <sys/types.h>
 
 #include "args.h"
+#include "cmd.h"
+#include "ctx.h"
 #include "ethtool.h"
-#include "nkctl.h"
 #include "rtnl.h"
 
 #define NK_NIC_RUN_DIR "/run/nkctl"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
+#include "kernel.h"
 #include "nicsupport.h"
 
 /* The Linux 7.3 drivers with netdev_queue_mgmt_ops, which leasing needs

@@ -7,7 +7,7 @@
 #ifndef NKCTL_NICSUPPORT_H
 #define NKCTL_NICSUPPORT_H
 
-#include "nkctl.h"
+#include "ctx.h"
 #include "ethtool.h"
 #include "out.h"
 #include "rtnl.h"

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "compat.h"
+#include "lookup.h"
 #include "niclease.h"
 #include "nicreserve.h"
 #include "nicsweep.h"

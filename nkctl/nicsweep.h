@@ -8,7 +8,6 @@
 #ifndef NKCTL_NICSWEEP_H
 #define NKCTL_NICSWEEP_H
 
-#include "nkctl.h"
 
 int nk_nic_unlease_stale(struct nk_ctx *ctx);
 /* For "unlease dev NAME" when hns has no NAME: if a live lease's record names

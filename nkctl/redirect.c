@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nkctl redirect attach | detach | show | prune, on the route tables of
- * routes.c: nkctl's steering programs (bpf/redirect.bpf.c, embedded), one per
- * (device, hook), routing by destination to target devices. The program is
- * loaded and attached on a hook's first route; after that, a target's routes
- * are map updates under the device's pin-directory lock, and a target's
- * record is read by its key (no command walks every target of a table but
- * show, prune and a table's removal).
+ * routes.c (removals: routedrop.c): nkctl's steering programs
+ * (bpf/redirect.bpf.c, embedded), one per (device, hook), routing by
+ * destination to target devices. The program is loaded and attached on a
+ * hook's first route; after that, a target's routes are map updates under
+ * the device's pin-directory lock, and a target's record is read by its key
+ * (no command walks every target of a table but show, prune and a table's
+ * removal).
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -18,7 +19,9 @@
 #include <bpf/bpf.h>
 
 #include "compat.h"
-#include "routes.h"
+#include "cmd.h"
+#include "lookup.h"
+#include "routedrop.h"
 
 struct redirect_args {
 	const char *dev, *to;
@@ -129,75 +132,6 @@ static int want_prefixes(const struct redirect_args *a, struct nk_target *want)
 	return ret;
 }
 
-/* ---- output ---- */
-
-/* One target's routes; live: the device now at its ifindex (NULL with
- * check: gone, so defunct; check false: not looked at). */
-static void print_route(struct out *o, const struct nk_target *r, bool check,
-			const struct nk_link *live)
-{
-	bool defunct = check && !target_is(r, live);
-	char buf[INET6_ADDRSTRLEN + 8];
-
-	out_obj_open(o, NULL);
-	out_obj_open(o, "target");
-	out_uint(o, "ifindex", NULL, r->ifindex);
-	out_str(o, "ifname", "\n\tto %s", r->ifname);
-	out_obj_close(o);
-	out_arr_open(o, "prefixes");
-	for (uint32_t i = 0; i < r->n && i < NK_RECORD_PREFIXES; i++) {
-		rt_format_prefix(&r->p[i], buf, sizeof(buf));
-		out_str(o, NULL, " prefix %s", buf);
-	}
-	out_arr_close(o);
-	out_bool(o, "defunct", NULL, defunct);
-	if (defunct)
-		out_text(o, live ? " DEFUNCT (the target is gone: another device has its ifindex)" :
-			 " DEFUNCT (the target is gone)");
-	out_obj_close(o);
-}
-
-static void print_routes(struct out *o, const struct nk_target *v, size_t n,
-			 const struct nk_link_list *links)
-{
-	out_arr_open(o, "routes");
-	for (size_t i = 0; i < n; i++)
-		print_route(o, &v[i], links, links ? nk_link_find(links, (int)v[i].ifindex) : NULL);
-	out_arr_close(o);
-}
-
-static void print_orphans(struct out *o, const struct orphan *v, size_t n, const char *why)
-{
-	char buf[INET6_ADDRSTRLEN + 8];
-
-	out_arr_open(o, "orphans");
-	for (size_t i = 0; i < n; i++) {
-		rt_format_prefix(&v[i].p, buf, sizeof(buf));
-		out_obj_open(o, NULL);
-		out_str(o, "prefix", "\n\tORPHAN prefix %s", buf);
-		out_uint(o, "ifindex", " to ifindex %llu", v[i].ifindex);
-		out_text(o, " %s", why);
-		out_obj_close(o);
-	}
-	out_arr_close(o);
-}
-
-/* The device and hook of a table: the live device, or what was recorded. */
-static void print_hook_id(struct out *o, const struct table *t, const struct nk_link *dev,
-			  uint32_t hook)
-{
-	char name[IF_NAMESIZE + 8];
-
-	if (dev)
-		snprintf(name, sizeof(name), "%s", dev->ifname);
-	else if (t->info.ifname[0])
-		snprintf(name, sizeof(name), "%s", t->info.ifname);
-	else
-		snprintf(name, sizeof(name), "dev%u", t->info.ifindex);
-	out_uint(o, "ifindex", NULL, dev ? (unsigned int)dev->ifindex : t->info.ifindex);
-	out_str(o, "ifname", "%s", name);
-	out_str(o, "hook", " %s", rt_hook_name(hook));
-}
 
 /* What attach did, for its output. */
 struct attach_result {
@@ -248,129 +182,6 @@ static void print_table(struct out *o, const struct table_view *tv,
 			      "(no record: prune removes it)");
 	out_text(o, "\n");
 	out_obj_close(o);
-}
-
-/* What detach, prune or link del took from one device and hook. */
-struct removed {
-	struct table t;                 /* fds closed: for its names */
-	uint32_t hook;
-	bool dev_live;
-	struct nk_link dev;
-	struct nk_target *v;
-	size_t n;
-	struct orphan *orphans;
-	size_t norphans;
-	bool hook_removed;
-};
-
-struct removed_list {
-	struct removed *v;
-	size_t n;
-};
-
-static struct removed *removed_add(struct removed_list *l, const struct table *t, uint32_t hook,
-				   const struct nk_link *dev)
-{
-	struct removed *nv = realloc(l->v, (l->n + 1) * sizeof(*nv)), *r;
-
-	if (!nv)
-		return NULL;
-	l->v = nv;
-	r = memset(&nv[l->n++], 0, sizeof(*r));
-	r->t = *t;
-	r->hook = hook;
-	r->dev_live = dev && !t->defunct;
-	if (r->dev_live)
-		r->dev = *dev;
-	return r;
-}
-
-static void removed_free(struct removed_list *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].v);
-		free(l->v[i].orphans);
-	}
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
-static void print_removed(struct out *o, const char *verb, const struct removed_list *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		const struct removed *r = &l->v[i];
-
-		out_obj_open(o, NULL);
-		out_text(o, "%s ", verb);
-		print_hook_id(o, &r->t, r->dev_live ? &r->dev : NULL, r->hook);
-		out_bool(o, "hook-removed", NULL, r->hook_removed);
-		if (r->hook_removed)
-			out_text(o, " (program detached)");
-		print_routes(o, r->v, r->n, NULL);
-		print_orphans(o, r->orphans, r->norphans, "(no record)");
-		out_text(o, "\n");
-		out_obj_close(o);
-	}
-}
-
-/* Is the table empty of targets now (its program may go)? */
-static bool table_empty(const struct table *t)
-{
-	uint32_t key = 0, next;
-
-	return bpf_map_get_next_key(t->fd[PIN_TARGETS], &key, &next) != 0;
-}
-
-/* Remove the whole hook (detach without to, a defunct table, link del):
- * what it held goes into the list. */
-static int remove_hook(struct removed_list *l, const char *dir, const struct table *t,
-		       uint32_t hook, const struct nk_link *dev)
-{
-	struct removed *r = removed_add(l, t, hook, dev);
-
-	if (!r)
-		return -ENOMEM;
-	targets_list(t, &r->v, &r->n);
-	for (size_t i = 0; i < r->n; i++)
-		target_live_prefixes(t, &r->v[i]);
-	table_sweep(t, false, &r->orphans, &r->norphans);
-	r->hook_removed = true;
-	pins_remove(dir, hook);
-	return 0;
-}
-
-/* Remove the given targets' routes; the program goes with the last. */
-static int remove_targets(struct removed_list *l, const char *dir, const struct table *t,
-			  uint32_t hook, const struct nk_link *dev, const struct nk_target *v,
-			  size_t n, const struct orphan *orphans, size_t norphans)
-{
-	struct removed *r;
-	int ret = 0;
-
-	/* Empty: a detach killed between the last record and the program. */
-	if (!n && !norphans && !table_empty(t))
-		return 0;
-	r = removed_add(l, t, hook, dev);
-	if (!r)
-		return -ENOMEM;
-	r->v = n ? malloc(n * sizeof(*v)) : NULL;
-	r->orphans = norphans ? malloc(norphans * sizeof(*orphans)) : NULL;
-	if ((n && !r->v) || (norphans && !r->orphans))
-		return -ENOMEM;
-	if (norphans)
-		memcpy(r->orphans, orphans, norphans * sizeof(*orphans));
-	r->norphans = norphans;
-	for (size_t i = 0; !ret && i < n; i++) {
-		r->v[r->n] = v[i];
-		target_live_prefixes(t, &r->v[r->n]);
-		ret = target_remove(t, &v[i]);
-		r->n++;
-	}
-	if (!ret && table_empty(t)) {
-		r->hook_removed = true;
-		pins_remove(dir, hook);
-	}
-	return ret;
 }
 
 /* ---- attach ---- */
@@ -781,21 +592,6 @@ static int here_links(struct nk_ctx *ctx, struct nk_link_list *links)
 	return 0;
 }
 
-/* A table's records as routed now: the prefixes the tries hold for each,
- * targets without any left out. */
-static void live_targets(const struct table *t, struct nk_target **v, size_t *n)
-{
-	size_t k = 0;
-
-	targets_list(t, v, n);
-	for (size_t i = 0; i < *n; i++) {
-		target_live_prefixes(t, &(*v)[i]);
-		if ((*v)[i].n)
-			(*v)[k++] = (*v)[i];
-	}
-	*n = k;
-}
-
 /* nkctl's tables in dir (one device's): print each, note its link id. */
 static void show_dir(struct out *o, const char *dir, int ifindex, const struct nk_link_list *links,
 		     uint32_t *ours, size_t *nours)
@@ -1115,209 +911,6 @@ static int cmd_redirect_prune(struct nk_ctx *ctx, const void *args)
 	return NK_EXIT_OK;
 }
 
-/* ---- link del ---- */
-
-enum { HOOKS_MAX = 8 };
-
-/* Which pins of each hook's table the locked directory dir holds (bit
- * 1 << PIN_*), from one listing, so that a hook without a table costs no
- * failed opens; false when it cannot be listed. */
-static bool pins_held(const char *dir, unsigned int have[HOOKS_MAX])
-{
-	char pin[PIN_LEN];
-	struct dirent *e;
-	DIR *dd;
-	size_t k;
-
-	for (k = 0; k < HOOKS_MAX; k++)
-		have[k] = 0;
-	for (k = 0; rt_hook_words[k].name; k++)
-		;
-	if (k > HOOKS_MAX || !(dd = opendir(dir)))
-		return false;
-	while ((e = readdir(dd)))
-		for (k = 0; rt_hook_words[k].name; k++)
-			for (int i = 0; i < PIN_N; i++) {
-				pin_path(dir, rt_hook_words[k].value, i, pin);
-				if (!strcmp(strrchr(pin, '/') + 1, e->d_name))
-					have[k] |= 1u << i;
-			}
-	closedir(dd);
-	return true;
-}
-
-/* Might hook's table in dir route to gone? Its targets map alone answers
- * (one open and a lookup) where opening the whole table takes a dozen
- * calls; every directory of the namespace is asked at each link del. */
-static bool may_route_to(const char *dir, uint32_t hook, const struct nk_link *gone)
-{
-	char pin[PIN_LEN];
-	struct nk_target rec;
-	struct table t;
-	bool maybe;
-	int ret;
-
-	memset(&t, 0, sizeof(t));
-	for (int i = 0; i < PIN_N; i++)
-		t.fd[i] = -1;
-	pin_path(dir, hook, PIN_TARGETS, pin);
-	t.fd[PIN_TARGETS] = bpf_obj_get(pin);
-	if (t.fd[PIN_TARGETS] < 0)
-		return true;
-	ret = target_get(&t, (uint32_t)gone->ifindex, &rec);
-	maybe = ret ? ret != -ENOENT : target_is(&rec, gone);
-	table_close(&t);
-	return maybe;
-}
-
-/* The routes of every device of gone in the tables of one device directory
- * (its own: all), the directory locked once. */
-static void forget_in(const char *dir, const struct nk_link *gone, size_t n, bool own,
-		      struct removed_list *l)
-{
-	struct pin_dir d = { .lock_fd = -1 };
-	unsigned int have[HOOKS_MAX];
-	bool listed;
-
-	snprintf(d.path, sizeof(d.path), "%s", dir);
-	if (pin_dir_lock(&d, NULL, NULL, false))
-		return;
-	listed = pins_held(d.path, have);
-	for (size_t i = 0; i < n; i++) {
-		size_t k = 0;
-
-		for (const struct nk_choice *h = rt_hook_words; h->name; h++, k++) {
-			/* as table_complete: an older table has no device map */
-			bool complete = (have[k] & ((1u << PIN_DEVS) - 1)) == (1u << PIN_DEVS) - 1;
-			struct nk_target rec;
-			struct table t;
-
-			if (listed && (!(have[k] & (1u << PIN_LINK)) ||
-				       (!own && complete && !may_route_to(d.path, h->value, &gone[i]))))
-				continue;
-			if (table_open(d.path, h->value, &t))
-				continue;
-			if (own || !table_complete(&t))
-				remove_hook(l, d.path, &t, h->value, NULL);
-			else if (target_get(&t, (uint32_t)gone[i].ifindex, &rec) == 0 &&
-				 target_is(&rec, &gone[i]))
-				remove_targets(l, d.path, &t, h->value, NULL, &rec, 1, NULL, 0);
-			table_close(&t);
-		}
-	}
-	pin_dir_close(&d);
-}
-
-/* The gone devices of namespace where, in its tables. */
-static void forget_ns(struct nk_ns *where, const struct nk_gone *gone, size_t n,
-		      struct removed_list *l)
-{
-	char root[ROOT_LEN], ns[NS_LEN], dir[DIR_LEN];
-	struct nk_link here[NK_GONE_MAX];
-	struct dirent *e;
-	DIR *dd = NULL;
-	size_t m = 0;
-
-	for (size_t i = 0; i < n && m < NK_GONE_MAX; i++)
-		if (gone[i].ns == where)
-			here[m++] = *gone[i].link;
-	if (!nk_bpffs_root(false, root, sizeof(root)) && !rt_ns_dir(where, root, ns))
-		dd = opendir(ns);
-	while (dd && (e = readdir(dd))) {
-		int ifindex;
-		bool own = false;
-
-		if (sscanf(e->d_name, "dev%d", &ifindex) != 1)
-			continue;
-		for (size_t i = 0; i < n; i++)
-			own |= gone[i].ns == where && gone[i].link->ifindex == ifindex;
-		snprintf(dir, sizeof(dir), "%s/%.24s", ns, e->d_name);
-		forget_in(dir, here, m, own, l);
-	}
-	if (dd)
-		closedir(dd);
-}
-
-void nk_redirect_forget(struct nk_ctx *ctx, const struct nk_gone *gone, size_t n)
-{
-	struct removed_list l = { 0 };
-
-	for (size_t i = 0; i < n; i++) {
-		bool done = false;
-
-		for (size_t j = 0; j < i; j++)
-			done |= gone[j].ns == gone[i].ns;
-		if (!done && gone[i].ns)
-			forget_ns(gone[i].ns, gone, n, &l);
-	}
-	out_arr_open(&ctx->out, "detached");
-	print_removed(&ctx->out, "detached", &l);
-	out_arr_close(&ctx->out);
-	removed_free(&l);
-}
-
-/* ---- readers for doctor ---- */
-
-/* The pin directory of device ifindex of the command's namespace. */
-static int dev_dir(struct nk_ctx *ctx, int ifindex, char *dir)
-{
-	char root[ROOT_LEN], ns[NS_LEN];
-	int ret = nk_bpffs_root(false, root, sizeof(root));
-
-	if (ret)
-		return ret;
-	if (rt_here_dir(ctx, root, ns))
-		return -EIO;
-	snprintf(dir, DIR_LEN, "%s/dev%d", ns, ifindex);
-	return 0;
-}
-
-int nk_redirect_read(struct nk_ctx *ctx, int ifindex, uint32_t hook, struct nk_redirect_table *out)
-{
-	char dir[DIR_LEN];
-	struct table t;
-	int ret = dev_dir(ctx, ifindex, dir);
-
-	memset(out, 0, sizeof(*out));
-	if (!ret)
-		ret = table_open(dir, hook, &t);
-	if (ret)
-		return ret;
-	out->defunct = t.defunct;
-	out->action = t.action;
-	live_targets(&t, &out->targets, &out->n);
-	table_close(&t);
-	return 0;
-}
-
-void nk_redirect_table_free(struct nk_redirect_table *t)
-{
-	free(t->targets);
-	memset(t, 0, sizeof(*t));
-}
-
-uint32_t nk_redirect_route(struct nk_ctx *ctx, int ifindex, uint32_t hook,
-			   const struct nk_prefix *addr, uint8_t *len)
-{
-	char dir[DIR_LEN];
-	unsigned char key[20];
-	struct nk_route r = { 0 };
-	struct table t;
-
-	if (dev_dir(ctx, ifindex, dir) || table_open(dir, hook, &t))
-		return 0;
-	route_key(addr, key);
-	if (route_fd(&t, addr) < 0 || bpf_map_lookup_elem(route_fd(&t, addr), key, &r))
-		r.ifindex = 0;
-	table_close(&t);
-	*len = (uint8_t)r.prefixlen;
-	return r.ifindex;
-}
-
-void nk_format_prefix(const struct nk_prefix *p, char *buf, size_t len)
-{
-	rt_format_prefix(p, buf, len);
-}
 
 static const struct nk_cmd redirect_cmds[] = {
 	{ "attach", cmd_redirect_attach, NULL, &attach_p, NULL,

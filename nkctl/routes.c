@@ -27,6 +27,8 @@
 #include <bpf/libbpf.h>
 
 #include "compat.h"
+#include "kernel.h"
+#include "lookup.h"
 #include "netns.h"
 #include "routes.h"
 #include "store.h"
@@ -330,6 +332,14 @@ bool table_complete(const struct table *t)
 		if (t->fd[i] < 0)
 			return false;
 	return true;
+}
+
+/* Is the table empty of targets now (its program may go)? */
+bool table_empty(const struct table *t)
+{
+	uint32_t key = 0, next;
+
+	return bpf_map_get_next_key(t->fd[PIN_TARGETS], &key, &next) != 0;
 }
 
 static int attach_error(struct nk_ctx *ctx, int err, const char *dev, uint32_t hook)

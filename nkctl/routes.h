@@ -10,8 +10,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "args.h"
 #include "bpfutil.h"
-#include "nkctl.h"
+#include "ctx.h"
 #include "redirect.h"
 #include "rtnl.h"
 
@@ -83,6 +84,8 @@ struct table {
 int table_open(const char *dir, uint32_t hook, struct table *t);
 void table_close(struct table *t);
 bool table_complete(const struct table *t);
+/* Is the table empty of targets now (its program may go)? */
+bool table_empty(const struct table *t);
 /* The hook's live table, made when there is none (or a defunct one). */
 int table_get(struct nk_ctx *ctx, const struct nk_link *dev, uint32_t hook, int action,
 	      const char *dir, struct table *t, bool *created);

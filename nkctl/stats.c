@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "show.h"
+#include "devview.h"
 
 struct counter {
 	const char *key;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "cmd.h"
+#include "lookup.h"
 #include "nicjob.h"
 #include "nicrule.h"
 #include "rtnl.h"

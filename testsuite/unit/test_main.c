@@ -4,7 +4,7 @@
 
 #include "unit.h"
 
-#include "nkctl.h"
+#include "cmd.h"
 
 static int split(const char *line, char **words, int max, char *buf, size_t len)
 {

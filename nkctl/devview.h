@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Printing of links, queues and NAPIs, shared by show and link show. */
-#ifndef NKCTL_SHOW_H
-#define NKCTL_SHOW_H
+/* Devices as nkctl shows them, with their queues, NAPIs and counters
+ * (devview.c, stats.c): shared by show, link and show leases. */
+#ifndef NKCTL_DEVVIEW_H
+#define NKCTL_DEVVIEW_H
 
 #include <errno.h>
 
 #include "netdev.h"
-#include "nkctl.h"
 #include "rtnl.h"
 
 #include "leases.h"
@@ -61,6 +61,10 @@ struct nk_interval {
 	{ "count", NKP_U32, offsetof(type, member) + offsetof(struct nk_interval, count), \
 	  "N", 1, 1000000, NULL, false, NULL }
 #define NK_INTERVAL_RULE { NK_RULE_NEEDS, { "count", "interval" } }
+/* show ... interval S [ count N ]: dev's counters (NULL: every device's)
+ * read S seconds apart, printed as per-second rates, one document per
+ * interval (JSON: one per line). */
+int nk_show_rates(struct nk_ctx *ctx, const char *dev, const struct nk_interval *every);
 struct nk_show_leases_args {
 	struct nk_interval every;
 };

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What one nkctl monitor holds (struct monitor), and its event records
+ * (monrecord.c), under the notifications (monitor.c) and the snapshots
+ * (monsnap.c).
+ */
+#ifndef NKCTL_MONRECORD_H
+#define NKCTL_MONRECORD_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bindings.h"
+#include "ctx.h"
+#include "event.h"
+#include "leases.h"
+#include "pagepool.h"
+
+/* What monitor reports, in the order of its keywords. */
+enum mon_obj {
+	MON_LINK, MON_NSID, MON_NETDEV, MON_PAGE_POOL, MON_LEASE, MON_BINDING, MON_HOLDER,
+	MON_LOST,
+	MON_N
+};
+
+/* A device as the link snapshot keeps it. nsid: NK_EV_NSID_LOCAL for the
+ * command's namespace, else the id it gives the device's namespace. */
+struct mon_link {
+	int32_t nsid;
+	int ifindex;
+	unsigned int flags;
+	unsigned int have;        /* LINK_HAVE_MTU, LINK_HAVE_OPERSTATE */
+	uint32_t mtu;
+	uint8_t operstate;
+	char ifname[IF_NAMESIZE];
+	char kind[16];
+};
+struct mon_links { struct mon_link *v; size_t n, cap; };
+
+
+struct monitor {
+	struct nk_ctx *ctx;
+	bool want[MON_N];
+	bool all_nsid;
+	bool lookups;              /* name namespaces, re-dump on related events
+				      (false: decode and print only, the fuzzer) */
+	uint32_t count;            /* 0: no limit */
+	uint64_t printed;
+	int status;                /* the exit status once the loop ends */
+	struct nk_ns *here;
+	struct nk_ev_loop ev;
+	int rtnl_src, genl_src;
+	struct mon_links links;
+	struct nk_lease_list leases;       /* namespaces by value only */
+	struct nk_binding_list bindings;   /* alive ones, and the kernel's */
+	struct nk_binding_list holders;    /* alive holders' state */
+	struct nk_pool_list pools;         /* the command's namespace's page pools */
+};
+
+/* One event record: mon_begin, its object's keys, mon_end. mon_end returns
+ * non-zero when the monitor must stop (count reached, output closed). */
+void mon_begin(struct monitor *m, enum mon_obj obj, const char *action, int32_t nsid);
+int mon_end(struct monitor *m);
+/* The name nkctl knows the namespace by that has nsid here, or NULL. */
+const char *mon_nsid_name(struct monitor *m, int32_t nsid);
+
+#endif
