@@ -34,7 +34,13 @@ trap _run_deferred EXIT
 defer() { _DEFERRED+=("$*"); }
 
 skip() { echo "SKIP: $*"; exit 4; }
-fail() { echo "FAIL: $*"; exit 1; }
+# fail MESSAGE: the test fails; the last nkctl run through nk is named with
+# its exit status and stderr, whatever the message says.
+fail() {
+	echo "FAIL: $*"
+	[ -z "${NK_ARGS+x}" ] || echo "# last nkctl run: nkctl $NK_ARGS: exit status $RC; stderr: ${ERR:-(empty)}"
+	exit 1
+}
 pass() { T_CHECKS=$((T_CHECKS + 1)); echo "ok - $*"; }
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
@@ -64,8 +70,16 @@ print(struct.unpack("Q", socket.socket().getsockopt(socket.SOL_SOCKET, 71, 8))[0
 # nk ARGS...: run nkctl; sets RC, OUT (stdout), ERR (stderr). Every JSON
 # document it prints is kept and checked against doc/nkctl.schema.json when
 # the test ends (done_testing).
+# An exit status of its own for a memory checker's report (valgrind's
+# wrapper: 99; the sanitizers: 98, set here), never one of nkctl's documented
+# ones (ASan's default, 1, is the usage error's): nk fails the test on either.
+if [ "${NKCTL_MEMCHECK:-}" = sanitizers ]; then
+	export ASAN_OPTIONS="exitcode=98${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+	export UBSAN_OPTIONS="halt_on_error=1:exitcode=98${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+fi
 T_JSON=0
 nk() {
+	NK_ARGS="$*"
 	"$NKCTL" "$@" > "$T_TMP/out" 2> "$T_TMP/err"
 	RC=$?
 	# $(< FILE), not $(cat FILE): no process to start (under TCG that is
@@ -78,6 +92,9 @@ nk() {
 		printf '%s\n' "$OUT" > "$T_TMP/json/$T_JSON.json"
 		printf '%s\n' "$*" > "$T_TMP/json/$T_JSON.cmd"
 	fi
+	case "${NKCTL_MEMCHECK:-}:$RC" in
+	sanitizers:98 | valgrind:99) fail "nkctl $*: the memory checker reported an error (exit status $RC): $ERR" ;;
+	esac
 }
 
 # expect_rc N DESC ARGS...: nkctl ARGS exits N.
@@ -96,9 +113,9 @@ expect_error() {
 	shift 2
 	nk -j "$@"
 	[ "$RC" = "$want" ] || fail "$desc: nkctl -j $* exited $RC, expected $want; stderr: $ERR"
-	[ -z "$OUT" ] || fail "$desc: stdout not empty: $OUT"
-	case "$ERR" in *$'\n'*) fail "$desc: not one stderr line: $ERR" ;; esac
-	case "$ERR" in Error:*) ;; *) fail "$desc: stderr is not an Error: line: $ERR" ;; esac
+	[ -z "$OUT" ] || fail "$desc: exit status $RC, but stdout not empty: $OUT"
+	case "$ERR" in *$'\n'*) fail "$desc: exit status $RC, but not one stderr line: $ERR" ;; esac
+	case "$ERR" in Error:*) ;; *) fail "$desc: exit status $RC, but stderr is not an Error: line: $ERR" ;; esac
 	pass "$desc"
 }
 
@@ -293,14 +310,19 @@ killed() {
 	KRC=$?
 }
 
-# kill_cycle NAME SETUP CMD RECOVER CLEANUP [STEP]: for each kill point (every
-# rename, every ioctl, every STEP-th sendto, default every one) until CMD
-# completes: SETUP, nkctl CMD killed there, RECOVER, CLEANUP; then the test's
-# snapshot must print BASE again.
+# kill_cycle NAME SETUP CMD RECOVER CLEANUP [STEP [NONE]]: for each kill point
+# (every rename, every ioctl, every STEP-th sendto, default every one) until
+# CMD completes: SETUP, nkctl CMD killed there, RECOVER, CLEANUP; then the
+# test's snapshot must print BASE again. Each class must have been a kill
+# point at least once (else it tested nothing: nkctl no longer makes that
+# call), except the classes NONE names (space-separated), which CMD must not
+# make at all.
 kill_cycle() {
-	local name=$1 setup=$2 cmd=$3 recover=$4 cleanup=$5 sc n step kills=0 got t0=$SECONDS
+	local name=$1 setup=$2 cmd=$3 recover=$4 cleanup=$5 none=" ${7:-} " sc n step kills=0 got t0=$SECONDS
+	local class_kills
 	for sc in rename ioctl sendto; do
 		step=1
+		class_kills=0
 		[ "$sc" = sendto ] && step=${6:-1}
 		for n in $(seq 1 "$step" 200); do
 			eval "$setup"
@@ -309,7 +331,7 @@ kill_cycle() {
 			# killed (137) or done (0): any other exit is the command failing
 			case $KRC in
 			0) ;;
-			137) kills=$((kills + 1)) ;;
+			137) kills=$((kills + 1)) class_kills=$((class_kills + 1)) ;;
 			*) fail "$name: exited $KRC at $sc #$n without being killed" ;;
 			esac
 			eval "$recover" || fail "$name: recovery after SIGKILL at $sc #$n failed: $ERR"
@@ -319,6 +341,10 @@ kill_cycle() {
 			[ "$KRC" = 0 ] && break
 		done
 		[ "$KRC" = 0 ] || fail "$name: never completed within 200 ${sc}s"
+		case "$none" in
+		*" $sc "*) [ "$class_kills" = 0 ] || fail "$name: killed at $class_kills ${sc}s, but said to make none" ;;
+		*) [ "$class_kills" -gt 0 ] || fail "$name: never killed at a $sc (the command made none: that class tested nothing)" ;;
+		esac
 	done
 	pass "$name: killed at $kills points, every time as before ($((SECONDS - t0)) s)"
 }

@@ -3,8 +3,10 @@
 # timeout: 1500
 # Crash order of the route tables (issue 23): redirect attach (a table's
 # first route, a changed set, a replace) and detach are killed with SIGKILL at
-# every bpf(2) call, every unlink and rmdir in turn (strace's fault
-# injection). After each kill, show is truthful (its routes are the trie
+# every bpf(2) call (every third for a table's first route, whose program
+# load makes libbpf's many probing calls), every unlink and rmdir in turn
+# (strace's fault injection); each of the three kinds must have been a kill
+# point at least once per cycle. After each kill, show is truthful (its routes are the trie
 # entries whose owner has a record listing them, its orphans the others: read
 # from the maps with bpftool by helpers/routecheck.py), and one command heals:
 # the same attach, a detach, or prune. After healing no prefix is routed to a
@@ -57,14 +59,21 @@ killed() {
 # completes: SETUP, CMD killed at N, show truthful, HEAL, show truthful
 # without orphans, WANT (a check of the healed state). STEP: every STEPth
 # bpf call only (a table's first route loads the program: libbpf's probes).
+# A syscall CMD never made (no kill at any N) fails: it tested nothing.
 cycle() {
-	local name=$1 setup=$2 cmd=$3 heal=$4 want=$5 sc n kills=0 orphans=0 got
+	local name=$1 setup=$2 cmd=$3 heal=$4 want=$5 sc n kills=0 orphans=0 got class_kills
 	for sc in bpf unlink rmdir; do
+		class_kills=0
 		for n in $(seq 1 "$(($([ "$sc" = bpf ] && echo "${6:-1}" || echo 1) * STRIDE))" 300); do
-			eval "$setup" || fail "$name: setup before $sc #$n: $ERR"
+			eval "$setup" || fail "$name: setup before $sc #$n failed (exit status $RC): $ERR"
 			# shellcheck disable=SC2086
 			killed "$sc" "$n" $cmd
-			[ "$KRC" = 0 ] || kills=$((kills + 1))
+			# killed (137) or done (0): any other exit is the command failing
+			case $KRC in
+			0) ;;
+			137) kills=$((kills + 1)) class_kills=$((class_kills + 1)) ;;
+			*) fail "$name: exited $KRC at $sc #$n without being killed" ;;
+			esac
 			got=$(check) || fail "$name: killed at $sc #$n: show is not truthful: $got"
 			case "$got" in *" 0 orphans") ;; *) orphans=$((orphans + 1)) ;; esac
 			eval "$heal" || fail "$name: healing after $sc #$n failed: $ERR"
@@ -72,6 +81,8 @@ cycle() {
 			eval "$want" || fail "$name: killed at $sc #$n: not the state wanted after healing"
 			[ "$KRC" = 0 ] && break
 		done
+		[ "$KRC" = 0 ] || fail "$name: never completed within 300 ${sc} calls"
+		[ "$class_kills" -gt 0 ] || fail "$name: never killed at a $sc call (the command made none: that kind tested nothing)"
 	done
 	pass "$name: killed at $kills points (orphans seen after $orphans), truthful and healed every time"
 }
