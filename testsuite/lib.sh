@@ -205,6 +205,23 @@ topo_nic_remote() {
 	ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0
 }
 
+# state_files DIR: the entries of nkctl's state directory DIR, sorted, one a
+# line, dotfiles too (the temp file a killed writer leaves: .tmp.PID of a NIC
+# record, .ID.PID of a binding) except the lock files meant to stay (.lock-*).
+state_files() { ls -A "$1" 2> /dev/null | grep -v '^\.lock-' | sort; }
+
+# stale_temps DIR: the temp files in DIR (.tmp.PID, .ID.PID) whose writer is
+# gone: left behind, never to be renamed. (Live writers' are not: tests run
+# beside each other.)
+stale_temps() {
+	local f pid
+	for f in "$1"/.tmp.* "$1"/.[0-9]*.*; do
+		pid=${f##*.}
+		[ -e "$f" ] && [ ! -d "/proc/$pid" ] && [ -e "$f" ] && echo "${f##*/}"
+	done
+	return 0
+}
+
 # ifindex_of NS NAME
 ifindex_of() { nlread -n "$1" link "$2" | jq .ifindex; }
 

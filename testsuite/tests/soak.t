@@ -145,6 +145,6 @@ esac
 pass "bindings ($n) consistent with the last successful commands (${last:-none})"
 NKCTL=$FAKE nk -n "$HOST" unbind dev "$SIM"
 sleep 0.5
-expect_eq "$(ls /run/nkctl/bindings 2>/dev/null | wc -l)" 0 "unbind leaves no holder state"
+expect_eq "$(state_files /run/nkctl/bindings | wc -l)" 0 "unbind leaves no holder state"
 expect_eq "$(ip netns pids "$HOST" | wc -l)" 0 "no holder process left"
 done_testing
