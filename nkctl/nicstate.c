@@ -19,6 +19,14 @@ static void state_path(char *buf, size_t len, const char *name)
 	snprintf(buf, len, NK_NIC_STATE_DIR "/%s", name);
 }
 
+/* The record's next version before its rename: one per key, written under
+ * the key's lock, so that what a writer killed before the rename left is
+ * overwritten by the next save or removed with the record. */
+static void temp_path(char *buf, size_t len, const char *key)
+{
+	snprintf(buf, len, NK_NIC_STATE_DIR "/.tmp-%s", key);
+}
+
 /* The name of a first-format file: "<netns-dev>-<netns-ino>-<ifindex>". */
 static void legacy_name(char *buf, size_t len, dev_t dev, ino_t ino, int ifindex)
 {
@@ -493,13 +501,13 @@ static int drop_legacy(const struct nk_nic_state *st)
 
 int nk_nic_state_save(const struct nk_nic_state *st)
 {
-	char path[NK_NIC_KEY_MAX + 64], tmp[200];
+	char path[NK_NIC_KEY_MAX + 64], tmp[NK_NIC_KEY_MAX + 64];
 	int fd, ret = state_dirs();
 
 	if (ret)
 		return ret;
 	state_path(path, sizeof(path), st->key);
-	snprintf(tmp, sizeof(tmp), NK_NIC_STATE_DIR "/.tmp.%d", (int)getpid());
+	temp_path(tmp, sizeof(tmp), st->key);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -525,6 +533,8 @@ int nk_nic_state_drop(const struct nk_nic_state *st)
 	char path[NK_NIC_KEY_MAX + 64];
 	int ret = drop_legacy(st);
 
+	temp_path(path, sizeof(path), st->key);
+	unlink(path);   /* a killed writer's */
 	state_path(path, sizeof(path), st->key);
 	return unlink(path) && errno != ENOENT ? -errno : ret;
 }
