@@ -38,7 +38,7 @@ skip() { echo "SKIP: $*"; exit 4; }
 # its exit status and stderr, whatever the message says.
 fail() {
 	echo "FAIL: $*"
-	[ -z "${NK_ARGS+x}" ] || echo "# last nkctl run: nkctl $NK_ARGS: exit status $RC; stderr: ${ERR:-(empty)}"
+	[ -z "${NK_ARGS+x}" ] || echo "# last nkctl run through nk: nkctl $NK_ARGS: exit status $NK_RC"
 	exit 1
 }
 pass() { T_CHECKS=$((T_CHECKS + 1)); echo "ok - $*"; }
@@ -67,7 +67,8 @@ print(struct.unpack("Q", socket.socket().getsockopt(socket.SOL_SOCKET, 71, 8))[0
 	echo "/sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$1")-$cookie"
 }
 
-# nk ARGS...: run nkctl; sets RC, OUT (stdout), ERR (stderr). Every JSON
+# nk ARGS...: run nkctl; sets RC and NK_RC (its exit status: nk itself
+# always returns 0, check them), OUT (stdout), ERR (stderr). Every JSON
 # document it prints is kept and checked against doc/nkctl.schema.json when
 # the test ends (done_testing).
 # An exit status of its own for a memory checker's report (valgrind's
@@ -82,6 +83,7 @@ nk() {
 	NK_ARGS="$*"
 	"$NKCTL" "$@" > "$T_TMP/out" 2> "$T_TMP/err"
 	RC=$?
+	NK_RC=$RC
 	# $(< FILE), not $(cat FILE): no process to start (under TCG that is
 	# most of a second; tests call nk thousands of times)
 	OUT=$(< "$T_TMP/out")
@@ -206,16 +208,16 @@ topo_nic_remote() {
 }
 
 # state_files DIR: the entries of nkctl's state directory DIR, sorted, one a
-# line, dotfiles too (the temp file a killed writer leaves: .tmp.PID of a NIC
+# line, dotfiles too (the temp file a killed writer leaves: .tmp-KEY of a NIC
 # record, .ID.PID of a binding) except the lock files meant to stay (.lock-*).
 state_files() { ls -A "$1" 2> /dev/null | grep -v '^\.lock-' | sort; }
 
-# stale_temps DIR: the temp files in DIR (.tmp.PID, .ID.PID) whose writer is
+# stale_temps DIR: the binding temp files in DIR (.ID.PID) whose writer is
 # gone: left behind, never to be renamed. (Live writers' are not: tests run
 # beside each other.)
 stale_temps() {
 	local f pid
-	for f in "$1"/.tmp.* "$1"/.[0-9]*.*; do
+	for f in "$1"/.[0-9]*.[0-9]*; do
 		pid=${f##*.}
 		[ -e "$f" ] && [ ! -d "/proc/$pid" ] && [ -e "$f" ] && echo "${f##*/}"
 	done
