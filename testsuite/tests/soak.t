@@ -18,10 +18,10 @@ WORKERS=16
 ns_new HOST
 sim_new SIM "$HOST" 8
 for i in 0 1 2; do
-	nk -n "$HOST" link add "nkr$i" peer "nkr${i}p" || fail "netkit nkr$i"
+	expect_rc 0 "netkit nkr$i" -n "$HOST" link add "nkr$i" peer "nkr${i}p"
 done
 for q in 0 1 2 3; do
-	nk -n "$HOST" link add "nkl$q" type single rxqueues 2 || fail "netkit nkl$q"
+	expect_rc 0 "netkit nkl$q" -n "$HOST" link add "nkl$q" type single rxqueues 2
 done
 LOG=$T_TMP/log
 mkdir -p "$LOG"
