@@ -106,6 +106,10 @@ int nk_nic_lock(const char *key, bool wait, int *fd)
 		close(*fd);
 		return ret;
 	}
+	/* Temp files are written under this lock: one there now is a killed
+	 * writer's, whose record was never renamed into place. */
+	temp_path(path, sizeof(path), key);
+	unlink(path);
 	return 0;
 }
 
