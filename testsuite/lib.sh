@@ -294,6 +294,42 @@ topo_addresses() {
 # (up to 3 tries in 3 s: the first may wait for ARP/ND on a loaded VM)
 ping_ok() { ip netns exec "$1" ping -c 1 -i 0.5 -w 3 "$2" > /dev/null 2>&1; }
 
+# ping_start NS ADDR: a ping from NS to ADDR every 50 ms for as long as it
+# takes, until ping_stop; returns once the first reply came (it runs before
+# what it watches starts).
+ping_start() {
+	PING_LOG=$T_TMP/ping.$RANDOM.log
+	# A script's background command starts with SIGINT ignored: env gives
+	# ping the default back, for ping_stop's SIGINT.
+	ip netns exec "$1" env --default-signal=INT ping -i 0.05 -W 1 "$2" > "$PING_LOG" 2>&1 &
+	PINGER=$!
+	defer "kill $PINGER 2>/dev/null"
+	for _ in $(seq 600); do
+		grep -q 'icmp_seq=' "$PING_LOG" && break
+		sleep 0.05
+	done
+	grep -q 'icmp_seq=' "$PING_LOG" || fail "ping $2 from $1: no reply: $(tail -n 3 "$PING_LOG")"
+	PING_FROM=$(ping_last)
+}
+ping_last() { grep -o 'icmp_seq=[0-9]*' "$PING_LOG" | tail -n 1 | cut -d= -f2; }
+# ping_stop DESC: stops the ping; every request up to the last answered one
+# was answered (the one in flight at the stop is not counted as lost), and
+# answers kept coming after ping_start returned: it overlapped what it
+# watched from start to end.
+ping_stop() {
+	local seqs last n
+	kill -0 "$PINGER" 2> /dev/null || fail "$1: the ping ended before what it watched did: $(tail -n 3 "$PING_LOG")"
+	last=$(ping_last)
+	kill -INT "$PINGER"
+	wait "$PINGER" 2> /dev/null
+	seqs=$(grep -o 'icmp_seq=[0-9]*' "$PING_LOG" | cut -d= -f2 | sort -un)
+	n=$(printf '%s\n' "$seqs" | grep -c .)
+	[ "$last" -gt "$PING_FROM" ] || fail "$1: no answer while it ran (replies up to #$PING_FROM before, #$last after)"
+	[ "$n" = "$(printf '%s\n' "$seqs" | tail -n 1)" ] ||
+		fail "$1: requests lost: answered $n of the first $(printf '%s\n' "$seqs" | tail -n 1)"
+	pass "$1: $n pings answered in a row, #$PING_FROM to #$last while it ran"
+}
+
 # tcp_ok FROM_NS TO_NS ADDR: a TCP connection carries a line and its echo.
 tcp_ok() {
 	local port=$((20000 + RANDOM % 20000)) got
