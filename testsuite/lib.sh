@@ -224,6 +224,27 @@ stale_temps() {
 	return 0
 }
 
+# kernel_has FEATURE: yes or no, asked of the kernel with nlprobe, not of
+# nkctl (whose show kernel a test checks, never trusts to choose its checks):
+# netkit (a netkit device can be made in a scratch namespace), queue-create
+# (the netdev family offers the command, 16).
+kernel_has() {
+	local ns ok=no
+	case "$1" in
+	netkit)
+		ns="nkt-probe-$$-$RANDOM"
+		ip netns add "$ns" || fail "cannot create netns $ns"
+		$NLPROBE -n "$ns" netkit-add nkprobe0 > /dev/null 2>&1 && ok=yes
+		ip netns del "$ns"
+		;;
+	queue-create)
+		[ "$($NLPROBE family netdev | jq '.ops | has("16")')" = true ] && ok=yes
+		;;
+	*) fail "kernel_has: unknown feature $1" ;;
+	esac
+	echo "$ok"
+}
+
 # ifindex_of NS NAME
 ifindex_of() { nlread -n "$1" link "$2" | jq .ifindex; }
 
