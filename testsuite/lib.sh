@@ -257,7 +257,9 @@ ifindex_of() { nlread -n "$1" link "$2" | jq .ifindex; }
 nlprobe_serve() {
 	mkfifo "$T_TMP/nlp.in" "$T_TMP/nlp.out" || fail "mkfifo"
 	$NLPROBE ${1:+-n "$1"} serve < "$T_TMP/nlp.in" > "$T_TMP/nlp.out" &
-	NLP_PID=$! # killed at exit, not by run_deferred: it serves the whole test
+	# killed at exit, not by run_deferred: it serves the whole test (a bare
+	# "wait" would wait for it for ever: wait for your own jobs' pids)
+	NLP_PID=$!
 	exec {NLP_IN}<>"$T_TMP/nlp.in" {NLP_OUT}<>"$T_TMP/nlp.out"
 }
 nlp() {

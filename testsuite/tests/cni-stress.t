@@ -68,9 +68,9 @@ expect_clean() { # expect_clean WHEN: nothing of any pod is left
 }
 
 six() { # six ADD|DEL: the command for the six pods at once; each must succeed
-	local i f
-	for i in 1 2 3 4 5 6; do cni_bg "$1" "par$i" "/run/netns/${PODS[$i]}" "$T_TMP/$1$i"; done
-	wait
+	local i f pids=()
+	for i in 1 2 3 4 5 6; do cni_bg "$1" "par$i" "/run/netns/${PODS[$i]}" "$T_TMP/$1$i"; pids+=($!); done
+	wait "${pids[@]}" # not a bare wait: that waits for the nlprobe server too
 	for i in 1 2 3 4 5 6; do
 		f=$T_TMP/$1$i
 		[ "$(cat "$f.rc")" = 0 ] || fail "parallel $1 $i: $(cat "$f" "$f.err")"
@@ -106,8 +106,9 @@ expect_clean "after six DELs in parallel"
 # ADD of one pod while the previous one is deleted, 20 times.
 for n in $(seq 20); do
 	cni_bg ADD il$n "/run/netns/${PODS[$((n % 2 + 1))]}" "$T_TMP/il-add"
-	[ "$n" = 1 ] || cni_bg DEL il$((n - 1)) "/run/netns/${PODS[$(((n - 1) % 2 + 1))]}" "$T_TMP/il-del"
-	wait
+	pids=($!)
+	[ "$n" = 1 ] || { cni_bg DEL il$((n - 1)) "/run/netns/${PODS[$(((n - 1) % 2 + 1))]}" "$T_TMP/il-del"; pids+=($!); }
+	wait "${pids[@]}"
 	[ "$(cat "$T_TMP/il-add.rc")" = 0 ] || fail "interleaved ADD $n: $(cat "$T_TMP/il-add" "$T_TMP/il-add.err")"
 	[ "$n" = 1 ] || [ "$(cat "$T_TMP/il-del.rc")" = 0 ] ||
 		fail "interleaved DEL $((n - 1)): $(cat "$T_TMP/il-del" "$T_TMP/il-del.err")"
