@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -128,6 +129,31 @@ static pid_t host_pid(void)
 	return best;
 }
 
+/*
+ * Mount bpffs on NK_BPFFS unless it is one: under a lock, looking again once
+ * it is held, so that commands starting at once on a fresh machine mount one
+ * bpffs between them and all use it (two stacked mounts hide the lower one's
+ * pins from everyone who comes later).
+ */
+static int mount_bpffs_once(void)
+{
+	struct stat st;
+	int fd, ret = nk_private_dir(NK_BPFFS_LOCK_DIR);
+
+	if (ret)
+		return ret;
+	fd = open(NK_BPFFS_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX))
+		ret = -errno;
+	else if (!is_bpffs(NK_BPFFS, &st) &&
+		 mount("bpf", NK_BPFFS, "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700"))
+		ret = -errno;
+	close(fd);  /* drops the lock */
+	return ret;
+}
+
 int nk_bpffs_root(bool may_mount, char *buf, size_t len)
 {
 	struct stat here, host, self, init;
@@ -140,9 +166,12 @@ int nk_bpffs_root(bool may_mount, char *buf, size_t len)
 		/* The host's mount namespace (or no way to tell). */
 		if (!here_ok && !may_mount)
 			return -ENOENT;
-		if (!here_ok && mount("bpf", NK_BPFFS, "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-				      "mode=0700"))
-			return -errno;
+		if (!here_ok) {
+			int ret = mount_bpffs_once();
+
+			if (ret)
+				return ret;
+		}
 		snprintf(buf, len, "%s", NK_BPFFS);
 		return 0;
 	}

@@ -34,6 +34,10 @@ int nk_store_lock(const char *dir, const char *name, bool wait, int *fd)
 		close(*fd);
 		return ret;
 	}
+	/* Temporary files are written under this lock: one there now is a
+	 * killed writer's, whose record may never be written again. */
+	if (!store_path(path, sizeof(path), dir, ".tmp.", name))
+		unlink(path);
 	return 0;
 }
 

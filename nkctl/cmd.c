@@ -144,6 +144,15 @@ static int unknown_command(const struct nk_table *t, const char *word)
 			word, t->path, hint, names);
 }
 
+/* "Error: redirect detach failed: <strerror>" for an error no one reported. */
+static int unreported(const struct nk_table *t, const struct nk_cmd *c, int err)
+{
+	const char *path = strchr(t->path, ' ');
+
+	return nk_error_errno(err, "%s%s%s failed", path ? path + 1 : "",
+			      path && c->name ? " " : "", c->name ? c->name : "");
+}
+
 int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **argv)
 {
 	const struct nk_cmd *c = NULL, *d = default_cmd(t);
@@ -189,6 +198,10 @@ int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **a
 		nk_cmd_help(t, c);
 		return NK_EXIT_OK;
 	}
+	/* A -errno no one reported: an exit status other than 0 always comes
+	 * with its Error: line, and is one of the documented ones. */
+	if (ret < 0)
+		return unreported(t, c, -ret);
 	return ret;
 }
 

@@ -554,10 +554,12 @@ static int cmd_redirect_detach(struct nk_ctx *ctx, const void *args)
 	ret = nk_bpffs_root(false, root, sizeof(root));
 	if (ret && ret != -ENOENT)
 		return rt_pin_root(root, false);
-	if (!ret)
+	if (!ret) {
 		ret = rt_here_dir(ctx, root, ns);
-	else
+	} else {
 		ns[0] = '\0';    /* no bpffs: nothing to detach */
+		ret = 0;
+	}
 	if (!ret)
 		ret = detach_lookup(ctx, a, &nm, &dev, &to);
 	if (!ret && ns[0])

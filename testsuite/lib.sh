@@ -34,7 +34,13 @@ trap _run_deferred EXIT
 defer() { _DEFERRED+=("$*"); }
 
 skip() { echo "SKIP: $*"; exit 4; }
-fail() { echo "FAIL: $*"; exit 1; }
+# fail MESSAGE: the test fails; the last nkctl run through nk is named with
+# its exit status and stderr, whatever the message says.
+fail() {
+	echo "FAIL: $*"
+	[ -z "${NK_ARGS+x}" ] || echo "# last nkctl run through nk: nkctl $NK_ARGS: exit status $NK_RC"
+	exit 1
+}
 pass() { T_CHECKS=$((T_CHECKS + 1)); echo "ok - $*"; }
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
@@ -61,13 +67,23 @@ print(struct.unpack("Q", socket.socket().getsockopt(socket.SOL_SOCKET, 71, 8))[0
 	echo "/sys/fs/bpf/nkctl/net$(stat -L -c %i "/run/netns/$1")-$cookie"
 }
 
-# nk ARGS...: run nkctl; sets RC, OUT (stdout), ERR (stderr). Every JSON
+# nk ARGS...: run nkctl; sets RC and NK_RC (its exit status: nk itself
+# always returns 0, check them), OUT (stdout), ERR (stderr). Every JSON
 # document it prints is kept and checked against doc/nkctl.schema.json when
 # the test ends (done_testing).
+# An exit status of its own for a memory checker's report (valgrind's
+# wrapper: 99; the sanitizers: 98, set here), never one of nkctl's documented
+# ones (ASan's default, 1, is the usage error's): nk fails the test on either.
+if [ "${NKCTL_MEMCHECK:-}" = sanitizers ]; then
+	export ASAN_OPTIONS="exitcode=98${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+	export UBSAN_OPTIONS="halt_on_error=1:exitcode=98${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+fi
 T_JSON=0
 nk() {
+	NK_ARGS="$*"
 	"$NKCTL" "$@" > "$T_TMP/out" 2> "$T_TMP/err"
 	RC=$?
+	NK_RC=$RC
 	# $(< FILE), not $(cat FILE): no process to start (under TCG that is
 	# most of a second; tests call nk thousands of times)
 	OUT=$(< "$T_TMP/out")
@@ -78,6 +94,9 @@ nk() {
 		printf '%s\n' "$OUT" > "$T_TMP/json/$T_JSON.json"
 		printf '%s\n' "$*" > "$T_TMP/json/$T_JSON.cmd"
 	fi
+	case "${NKCTL_MEMCHECK:-}:$RC" in
+	sanitizers:98 | valgrind:99) fail "nkctl $*: the memory checker reported an error (exit status $RC): $ERR" ;;
+	esac
 }
 
 # expect_rc N DESC ARGS...: nkctl ARGS exits N.
@@ -96,9 +115,9 @@ expect_error() {
 	shift 2
 	nk -j "$@"
 	[ "$RC" = "$want" ] || fail "$desc: nkctl -j $* exited $RC, expected $want; stderr: $ERR"
-	[ -z "$OUT" ] || fail "$desc: stdout not empty: $OUT"
-	case "$ERR" in *$'\n'*) fail "$desc: not one stderr line: $ERR" ;; esac
-	case "$ERR" in Error:*) ;; *) fail "$desc: stderr is not an Error: line: $ERR" ;; esac
+	[ -z "$OUT" ] || fail "$desc: exit status $RC, but stdout not empty: $OUT"
+	case "$ERR" in *$'\n'*) fail "$desc: exit status $RC, but not one stderr line: $ERR" ;; esac
+	case "$ERR" in Error:*) ;; *) fail "$desc: exit status $RC, but stderr is not an Error: line: $ERR" ;; esac
 	pass "$desc"
 }
 
@@ -188,6 +207,44 @@ topo_nic_remote() {
 	ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0
 }
 
+# state_files DIR: the entries of nkctl's state directory DIR, sorted, one a
+# line, dotfiles too (the temp file a killed writer leaves: .tmp.KEY of a NIC
+# record, .ID.PID of a binding) except the lock files meant to stay (.lock-*).
+state_files() { ls -A "$1" 2> /dev/null | grep -v '^\.lock-' | sort; }
+
+# stale_temps DIR: the binding temp files in DIR (.ID.PID) whose writer is
+# gone: left behind, never to be renamed. (Live writers' are not: tests run
+# beside each other.)
+stale_temps() {
+	local f pid
+	for f in "$1"/.[0-9]*.[0-9]*; do
+		pid=${f##*.}
+		[ -e "$f" ] && [ ! -d "/proc/$pid" ] && [ -e "$f" ] && echo "${f##*/}"
+	done
+	return 0
+}
+
+# kernel_has FEATURE: yes or no, asked of the kernel with nlprobe, not of
+# nkctl (whose show kernel a test checks, never trusts to choose its checks):
+# netkit (a netkit device can be made in a scratch namespace), queue-create
+# (the netdev family offers the command, 16).
+kernel_has() {
+	local ns ok=no
+	case "$1" in
+	netkit)
+		ns="nkt-probe-$$-$RANDOM"
+		ip netns add "$ns" || fail "cannot create netns $ns"
+		$NLPROBE -n "$ns" netkit-add nkprobe0 > /dev/null 2>&1 && ok=yes
+		ip netns del "$ns"
+		;;
+	queue-create)
+		[ "$($NLPROBE family netdev | jq '.ops | has("16")')" = true ] && ok=yes
+		;;
+	*) fail "kernel_has: unknown feature $1" ;;
+	esac
+	echo "$ok"
+}
+
 # ifindex_of NS NAME
 ifindex_of() { nlread -n "$1" link "$2" | jq .ifindex; }
 
@@ -200,7 +257,9 @@ ifindex_of() { nlread -n "$1" link "$2" | jq .ifindex; }
 nlprobe_serve() {
 	mkfifo "$T_TMP/nlp.in" "$T_TMP/nlp.out" || fail "mkfifo"
 	$NLPROBE ${1:+-n "$1"} serve < "$T_TMP/nlp.in" > "$T_TMP/nlp.out" &
-	NLP_PID=$! # killed at exit, not by run_deferred: it serves the whole test
+	# killed at exit, not by run_deferred: it serves the whole test (a bare
+	# "wait" would wait for it for ever: wait for your own jobs' pids)
+	NLP_PID=$!
 	exec {NLP_IN}<>"$T_TMP/nlp.in" {NLP_OUT}<>"$T_TMP/nlp.out"
 }
 nlp() {
@@ -258,6 +317,42 @@ topo_addresses() {
 # (up to 3 tries in 3 s: the first may wait for ARP/ND on a loaded VM)
 ping_ok() { ip netns exec "$1" ping -c 1 -i 0.5 -w 3 "$2" > /dev/null 2>&1; }
 
+# ping_start NS ADDR: a ping from NS to ADDR every 50 ms for as long as it
+# takes, until ping_stop; returns once the first reply came (it runs before
+# what it watches starts).
+ping_start() {
+	PING_LOG=$T_TMP/ping.$RANDOM.log
+	# A script's background command starts with SIGINT ignored: env gives
+	# ping the default back, for ping_stop's SIGINT.
+	ip netns exec "$1" env --default-signal=INT ping -i 0.05 -W 1 "$2" > "$PING_LOG" 2>&1 &
+	PINGER=$!
+	defer "kill $PINGER 2>/dev/null"
+	for _ in $(seq 600); do
+		grep -q 'icmp_seq=' "$PING_LOG" && break
+		sleep 0.05
+	done
+	grep -q 'icmp_seq=' "$PING_LOG" || fail "ping $2 from $1: no reply: $(tail -n 3 "$PING_LOG")"
+	PING_FROM=$(ping_last)
+}
+ping_last() { grep -o 'icmp_seq=[0-9]*' "$PING_LOG" | tail -n 1 | cut -d= -f2; }
+# ping_stop DESC: stops the ping; every request up to the last answered one
+# was answered (the one in flight at the stop is not counted as lost), and
+# answers kept coming after ping_start returned: it overlapped what it
+# watched from start to end.
+ping_stop() {
+	local seqs last n
+	kill -0 "$PINGER" 2> /dev/null || fail "$1: the ping ended before what it watched did: $(tail -n 3 "$PING_LOG")"
+	last=$(ping_last)
+	kill -INT "$PINGER"
+	wait "$PINGER" 2> /dev/null
+	seqs=$(grep -o 'icmp_seq=[0-9]*' "$PING_LOG" | cut -d= -f2 | sort -un)
+	n=$(printf '%s\n' "$seqs" | grep -c .)
+	[ "$last" -gt "$PING_FROM" ] || fail "$1: no answer while it ran (replies up to #$PING_FROM before, #$last after)"
+	[ "$n" = "$(printf '%s\n' "$seqs" | tail -n 1)" ] ||
+		fail "$1: requests lost: answered $n of the first $(printf '%s\n' "$seqs" | tail -n 1)"
+	pass "$1: $n pings answered in a row, #$PING_FROM to #$last while it ran"
+}
+
 # tcp_ok FROM_NS TO_NS ADDR: a TCP connection carries a line and its echo.
 tcp_ok() {
 	local port=$((20000 + RANDOM % 20000)) got
@@ -293,14 +388,19 @@ killed() {
 	KRC=$?
 }
 
-# kill_cycle NAME SETUP CMD RECOVER CLEANUP [STEP]: for each kill point (every
-# rename, every ioctl, every STEP-th sendto, default every one) until CMD
-# completes: SETUP, nkctl CMD killed there, RECOVER, CLEANUP; then the test's
-# snapshot must print BASE again.
+# kill_cycle NAME SETUP CMD RECOVER CLEANUP [STEP [NONE]]: for each kill point
+# (every rename, every ioctl, every STEP-th sendto, default every one) until
+# CMD completes: SETUP, nkctl CMD killed there, RECOVER, CLEANUP; then the
+# test's snapshot must print BASE again. Each class must have been a kill
+# point at least once (else it tested nothing: nkctl no longer makes that
+# call), except the classes NONE names (space-separated), which CMD must not
+# make at all.
 kill_cycle() {
-	local name=$1 setup=$2 cmd=$3 recover=$4 cleanup=$5 sc n step kills=0 got t0=$SECONDS
+	local name=$1 setup=$2 cmd=$3 recover=$4 cleanup=$5 none=" ${7:-} " sc n step kills=0 got t0=$SECONDS
+	local class_kills
 	for sc in rename ioctl sendto; do
 		step=1
+		class_kills=0
 		[ "$sc" = sendto ] && step=${6:-1}
 		for n in $(seq 1 "$step" 200); do
 			eval "$setup"
@@ -309,7 +409,7 @@ kill_cycle() {
 			# killed (137) or done (0): any other exit is the command failing
 			case $KRC in
 			0) ;;
-			137) kills=$((kills + 1)) ;;
+			137) kills=$((kills + 1)) class_kills=$((class_kills + 1)) ;;
 			*) fail "$name: exited $KRC at $sc #$n without being killed" ;;
 			esac
 			eval "$recover" || fail "$name: recovery after SIGKILL at $sc #$n failed: $ERR"
@@ -319,6 +419,10 @@ kill_cycle() {
 			[ "$KRC" = 0 ] && break
 		done
 		[ "$KRC" = 0 ] || fail "$name: never completed within 200 ${sc}s"
+		case "$none" in
+		*" $sc "*) [ "$class_kills" = 0 ] || fail "$name: killed at $class_kills ${sc}s, but said to make none" ;;
+		*) [ "$class_kills" -gt 0 ] || fail "$name: never killed at a $sc (the command made none: that class tested nothing)" ;;
+		esac
 	done
 	pass "$name: killed at $kills points, every time as before ($((SECONDS - t0)) s)"
 }

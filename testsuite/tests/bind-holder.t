@@ -61,7 +61,7 @@ expect_rc 0 "unbind id" -n "$HOST" -j unbind id "$id"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.unbound[] | [.id, .holder.alive]]')" "[[$id,false]]" "reports what it ended"
 wait_gone "$pid" || fail "holder $pid still runs after unbind"
 pass "the holder is gone"
-expect_eq "$(ls $STATE)" "" "its state is gone"
+expect_eq "$(state_files $STATE)" "" "its state is gone"
 expect_error 3 "unbind it again" -n "$HOST" unbind id "$id"
 
 # --- SIGKILL: the lock dies with the holder, so the state is stale, never alive
@@ -81,7 +81,7 @@ expect_rc 0 "text show after SIGKILL" -n "$HOST" show bindings
 expect_match "$OUT" "STALE: the holder is gone" "and says so in text"
 expect_error 3 "unbind a stale binding" -n "$HOST" unbind id "$id"
 expect_match "$ERR" "no longer held: its holder \(pid $pid\) died; removed its stale state" "explains and cleans up"
-expect_eq "$(ls $STATE)" "" "the stale state is removed"
+expect_eq "$(state_files $STATE)" "" "the stale state is removed"
 
 # --- foreground: until SIGTERM
 "$FAKE" -n "$HOST" -j bind-rx dev "$SIM" queue 2 dmabuf udmabuf size 2M foreground > "$T_TMP/fg.out" 2> "$T_TMP/fg.err" &
@@ -93,7 +93,7 @@ alive "$fg" || fail "foreground holder exited"
 kill -TERM "$fg"
 wait "$fg"
 expect_eq "$?" 0 "SIGTERM ends it with status 0"
-expect_eq "$(ls $STATE)" "" "foreground cleans its state"
+expect_eq "$(state_files $STATE)" "" "foreground cleans its state"
 
 # --- -- CMD: the command gets the dmabuf and the variables
 cat > "$T_TMP/child.sh" <<'CHILD'
@@ -123,11 +123,11 @@ CHILD_OUT=$T_TMP/child.out EXPECT_DEV=$SIM EXPECT_IDX=$sim_idx nkf -n "$HOST" -j
 expect_eq "$RC" 7 "nkctl exits with the command's status ($(cat "$T_TMP/child.out"))"
 expect_eq "$(cat "$T_TMP/child.out")" 'child ok' "the command checked the fd and the variables"
 expect_eq "$(printf '%s' "$OUT" | jq -r '.bindings[0].holder.mode')" command "the binding is printed before the command runs"
-expect_eq "$(ls $STATE)" "" "the state goes with the command"
+expect_eq "$(state_files $STATE)" "" "the state goes with the command"
 nkf -n "$HOST" bind-rx dev "$SIM" queue 1 dmabuf udmabuf size 4M -- /nonexistent/cmd
 expect_eq "$RC" 127 "a command that cannot run: 127"
 expect_match "$ERR" '^Error: cannot run "/nonexistent/cmd": No such file or directory$' "one Error: line"
-expect_eq "$(ls $STATE)" "" "nothing left behind"
+expect_eq "$(state_files $STATE)" "" "nothing left behind"
 nkf -n "$HOST" bind-rx dev "$SIM" queue 1 dmabuf udmabuf size 4M -- sh -c 'kill -TERM $$'
 expect_eq "$RC" 143 "a command killed by a signal: 128+N"
 
@@ -146,7 +146,7 @@ wait "$fg"
 expect_eq "$?" 3 "the foreground holder exits with not found"
 # (bind-rx may first warn that the queue still receives RSS traffic)
 expect_eq "$(grep -v '^Warning: ' "$T_TMP/gone.err")" "Error: $SIM2 is gone; its binding ended" "with a message"
-expect_eq "$(ls $STATE)" "" "both cleaned their state"
+expect_eq "$(state_files $STATE)" "" "both cleaned their state"
 
 # --- unbind dev ends every binding of the device
 for q in 0 1; do
@@ -155,8 +155,8 @@ for q in 0 1; do
 done
 expect_rc 0 "unbind dev" -n "$HOST" -j unbind dev "$SIM"
 expect_eq "$(printf '%s' "$OUT" | jq '.unbound | length')" 2 "both bindings"
-for _ in $(seq 50); do [ -z "$(ls $STATE)" ] && break; sleep 0.1; done
-expect_eq "$(ls $STATE)" "" "no state left"
+for _ in $(seq 50); do [ -z "$(state_files $STATE)" ] && break; sleep 0.1; done
+expect_eq "$(state_files $STATE)" "" "no state left"
 
 # --- batch: a detached holder does not stop the batch
 printf 'bind-rx dev %s queue 2 dmabuf udmabuf size 4M\nshow bindings\nunbind dev %s\n' "$SIM" "$SIM" > "$T_TMP/batch"
@@ -180,7 +180,7 @@ expect_rc 0 "show the pod's bindings" -n "$POD" show bindings
 expect_match "$OUT" "^binding [0-9]+ rx dev nkp \\(netns $POD\\) queues 1 via $SIM \\(netns $HOST\\)" "text names the NIC"
 expect_rc 0 "unbind the pod's device" -n "$POD" -j unbind dev nkp
 expect_eq "$(printf '%s' "$OUT" | jq '.unbound | length')" 2 "both bindings of nkp"
-for _ in $(seq 50); do [ -z "$(ls $STATE)" ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -z "$(state_files $STATE)" ] && break; sleep 0.1; done
 
 # --- the state directory is checked before it is trusted
 chmod 0755 $STATE
@@ -188,7 +188,7 @@ nkf -n "$HOST" -j bind-rx dev "$SIM" queue 0 dmabuf udmabuf size 4M
 chmod 0700 $STATE
 expect_eq "$RC" 6 "a state directory others can read is refused"
 expect_match "$ERR" "must be a directory owned by this user with mode 0700" "says why"
-expect_eq "$(ls $STATE)" "" "and nothing is held"
+expect_eq "$(state_files $STATE)" "" "and nothing is held"
 mv $STATE $STATE.real
 ln -s "$T_TMP" $STATE
 nkf -n "$HOST" -j bind-rx dev "$SIM" queue 0 dmabuf udmabuf size 4M

@@ -14,7 +14,12 @@ done
 
 if command -v strace >/dev/null 2>&1; then
 	# LeakSanitizer cannot run under ptrace.
-	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=socket -o "$T_TMP/trace" "$NKCTL" show help > /dev/null
+	# The trace must show strace ran (no ptrace here would leave it empty
+	# and prove nothing): nkctl's execve is traced too.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -qq -e trace=execve,socket -o "$T_TMP/trace" "$NKCTL" show help > /dev/null ||
+		fail "show help under strace exited $?: $(cat "$T_TMP/trace" 2>&1 | head -n 5)"
+	grep -q 'execve(' "$T_TMP/trace" || fail "strace traced nothing: $(head -n 5 "$T_TMP/trace" 2>&1)"
 	if grep -q 'AF_NETLINK' "$T_TMP/trace"; then
 		fail "show help opened a netlink socket"
 	fi

@@ -8,8 +8,8 @@
 # interleaved 20 times leave nothing; dual-stack and IPv6-only pods have
 # every address with its prefix length, a steering rule and a NIC route each,
 # reach the remote and are reached; CHECK catches a removed IPv6 rule and a
-# removed address; ten ADDs killed (with nkctl) at a random moment,
-# each followed by DEL, leave no device, lease, rule, reservation, route or
+# removed address; ten ADDs killed (with nkctl) at a random moment while
+# they run (at least five must still have been running), each followed by DEL, leave no device, lease, rule, reservation, route or
 # IPAM reservation, and the RSS table as it was.
 . "$TESTSUITE/lib.sh"
 . "$TESTSUITE/cni.sh"
@@ -34,8 +34,15 @@ cni_conflist "$T_TMP/nk.conflist" "$(conf nk '[[{"subnet": "10.20.0.0/16", "gate
 cni_conflist "$T_TMP/dual.conflist" "$(conf dual "[$V4, $V6]")"
 cni_conflist "$T_TMP/v6.conflist" "$(conf v6 "[$V6ONLY]")"
 
-nk -n "$HOST" -j nic show dev "$SIM"
-RSS0=$(printf '%s' "$OUT" | jq -c '.nics[0].rss')
+# The NIC's leases, n-tuple rules ([address, queue]) and RSS table as the
+# kernel has them (nlprobe), not as nkctl shows them.
+nlprobe_serve "$HOST"
+SIDX=$(ifindex_of "$HOST" "$SIM")
+k_leased() { nlp queues "$SIDX" | jq -c '[.[] | select(.type == "rx" and .lease != null) | .id] | sort'; }
+k_rules() { nlp ntuple "$SIM" | jq -c '[.rules[] | [.["dst-ip"], .action]] | sort'; }
+k_indir() { nlp rss "$SIDX" | jq -c .indir; }
+RSS0=$(k_indir)
+[ -n "$RSS0" ] && [ "$RSS0" != null ] || fail "the NIC's RSS table: $RSS0"
 nk_addr() { printf '%s' "$1" | jq -r ".ips[$2].address | split(\"/\")[0]"; }
 
 expect_clean() { # expect_clean WHEN: nothing of any pod is left
@@ -44,26 +51,26 @@ expect_clean() { # expect_clean WHEN: nothing of any pod is left
 	expect_eq "$(ip -n "$HOST" -o link show | grep -o 'n[kl][0-9a-f]\{10\}' | sort -u | paste -sd' ')" "" \
 		"$1: no pod device left"
 	for _ in $(seq 60); do # a namespace's devices go a little after ip netns del
-		nk -n "$HOST" -j show leases
-		n=$(printf '%s' "$OUT" | jq '.leases | length')
-		[ "$n" = 0 ] && break
+		n=$(k_leased)
+		[ "$n" = "[]" ] && break
 		sleep 0.5
 	done
-	expect_eq "$n" 0 "$1: no lease left"
+	expect_eq "$n" "[]" "$1: no lease left (nlprobe)"
 	nk -n "$HOST" -j redirect show
 	expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | .ifname]')" '[]' "$1: no route or redirect left"
 	[ "$(reservations)" = 0 ] || find "$IPAMDIR" -type f -exec sh -c 'echo "# IPAM: $1: $(cat "$1")"' sh {} \;
 	expect_eq "$(reservations)" 0 "$1: no IPAM reservation left"
+	expect_eq "$(k_rules)" "[]" "$1: no steering rule left (nlprobe)"
 	nk -n "$HOST" -j nic show dev "$SIM"
-	expect_eq "$(printf '%s' "$OUT" | jq -c '[(.nics[0].rules | length),
-		([.nics[0].queues[] | select(.reserved)] | length)]')" '[0,0]' "$1: no steering rule or reservation left"
-	expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss')" "$RSS0" "$1: the RSS table as before"
+	expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | select(.reserved)] | length')" 0 \
+		"$1: no reservation left in nkctl's records"
+	expect_eq "$(k_indir)" "$RSS0" "$1: the RSS table as before (nlprobe)"
 }
 
 six() { # six ADD|DEL: the command for the six pods at once; each must succeed
-	local i f
-	for i in 1 2 3 4 5 6; do cni_bg "$1" "par$i" "/run/netns/${PODS[$i]}" "$T_TMP/$1$i"; done
-	wait
+	local i f pids=()
+	for i in 1 2 3 4 5 6; do cni_bg "$1" "par$i" "/run/netns/${PODS[$i]}" "$T_TMP/$1$i"; pids+=($!); done
+	wait "${pids[@]}" # not a bare wait: that waits for the nlprobe server too
 	for i in 1 2 3 4 5 6; do
 		f=$T_TMP/$1$i
 		[ "$(cat "$f.rc")" = 0 ] || fail "parallel $1 $i: $(cat "$f" "$f.err")"
@@ -75,16 +82,14 @@ six() { # six ADD|DEL: the command for the six pods at once; each must succeed
 PODS=()
 for i in 1 2 3 4 5 6; do ns_new P; PODS[$i]=$P; done
 six ADD
-nk -n "$HOST" -j show leases
-expect_eq "$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname == $s) | .id] | sort')" \
-	'[1,2,3,4,5,6]' "each leased its own queue of the pool"
-LEASES=$OUT
+expect_eq "$(k_leased)" '[1,2,3,4,5,6]' "each queue of the pool is leased (nlprobe)"
+RULES=$(k_rules)
 for i in 1 2 3 4 5 6; do
 	a=$(nk_addr "$(cat "$T_TMP/ADD$i")" 0)
-	expect_eq "$(printf '%s' "$LEASES" | jq -c --arg a "$a" --arg s "$SIM" \
-		'[.leases[] | select(.ifname == $s and .rules[]?.dst == $a)] | length')" 1 \
-		"pod $i's address is steered to its queue"
+	expect_match "$(printf '%s' "$RULES" | jq -c --arg a "$a" '[.[] | select(.[0] == $a) | .[1]]')" '^\[[1-6]\]$' \
+		"pod $i's address is steered to one queue of the pool (nlprobe)"
 done
+expect_eq "$(printf '%s' "$RULES" | jq -c '[.[][1]] | sort')" '[1,2,3,4,5,6]' "each pod to its own queue (nlprobe)"
 for i in 1 6; do
 	a=$(nk_addr "$(cat "$T_TMP/ADD$i")" 0)
 	ping_ok "$REMOTE" "$a" && ping_ok "${PODS[$i]}" 10.10.2.2 || fail "pod $i and the remote ($a)"
@@ -101,8 +106,9 @@ expect_clean "after six DELs in parallel"
 # ADD of one pod while the previous one is deleted, 20 times.
 for n in $(seq 20); do
 	cni_bg ADD il$n "/run/netns/${PODS[$((n % 2 + 1))]}" "$T_TMP/il-add"
-	[ "$n" = 1 ] || cni_bg DEL il$((n - 1)) "/run/netns/${PODS[$(((n - 1) % 2 + 1))]}" "$T_TMP/il-del"
-	wait
+	pids=($!)
+	[ "$n" = 1 ] || { cni_bg DEL il$((n - 1)) "/run/netns/${PODS[$(((n - 1) % 2 + 1))]}" "$T_TMP/il-del"; pids+=($!); }
+	wait "${pids[@]}"
 	[ "$(cat "$T_TMP/il-add.rc")" = 0 ] || fail "interleaved ADD $n: $(cat "$T_TMP/il-add" "$T_TMP/il-add.err")"
 	[ "$n" = 1 ] || [ "$(cat "$T_TMP/il-del.rc")" = 0 ] ||
 		fail "interleaved DEL $((n - 1)): $(cat "$T_TMP/il-del" "$T_TMP/il-del.err")"
@@ -128,15 +134,17 @@ expect_eq "$(ip -n "${PODS[1]}" -j addr show dev eth0 | jq -c '[.[].addr_info[] 
 	"the pod has exactly the result's addresses"
 expect_eq "$(printf '%s' "$V6RES" | jq -c '[[.ips[] | .address | test("^fd21::.*/64$")], [.routes[].dst]]')" \
 	'[[true],["::/0"]]' "the IPv6-only result: one /64 address, one default route"
+KRULES=$(k_rules)
+for a in $(nk_addr "$DUAL" 0) $(nk_addr "$DUAL" 1) $(nk_addr "$V6RES" 0); do
+	expect_eq "$(printf '%s' "$KRULES" | jq --arg a "$a" '[.[] | select(.[0] == $a)] | length')" 1 \
+		"$a is steered to a queue (nlprobe)"
+done
 nk -n "$HOST" -j nic show dev "$SIM"
 RULES=$OUT
-for a in $(nk_addr "$DUAL" 0) $(nk_addr "$DUAL" 1) $(nk_addr "$V6RES" 0); do
-	expect_eq "$(printf '%s' "$RULES" | jq --arg a "$a" '[.nics[0].rules[] | select(.dst == $a)] | length')" 1 \
-		"$a is steered to a queue"
-done
 nk -n "$HOST" -j redirect show dev "$SIM"
-expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[].routes[].prefixes[]] | map(test("/(32|128)$")) | length')" 3 \
-	"the NIC routes all three addresses"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[].routes[].prefixes[]] | sort')" \
+	"$(jq -cn --arg a "$(nk_addr "$DUAL" 0)/32" --arg b "$(nk_addr "$DUAL" 1)/128" --arg c "$(nk_addr "$V6RES" 0)/128" '[$a, $b, $c] | sort')" \
+	"the NIC routes exactly the three addresses, each alone (/32, /128)"
 for a in $(nk_addr "$DUAL" 0) $(nk_addr "$DUAL" 1); do
 	ping_ok "$REMOTE" "$a" || fail "the remote cannot reach the dual-stack pod at $a"
 done
@@ -161,10 +169,18 @@ cni DEL v6 "/run/netns/${PODS[2]}" "$T_TMP/v6.conflist"
 expect_eq "$RC" 0 "IPv6-only DEL"
 expect_clean "after dual-stack and IPv6-only pods"
 
-# ADD killed with everything it started at a random moment, then DEL.
+# ADD killed with everything it started at a random moment while it runs
+# (within 90 % of how long an ADD took here), then DEL.
+t0=$EPOCHREALTIME
+cni ADD timed "/run/netns/${PODS[3]}" "$T_TMP/dual.conflist"
+[ "$RC" = 0 ] || fail "an ADD to time: $OUT $(cat "$T_TMP/cni.err")"
+took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+cni DEL timed "/run/netns/${PODS[3]}" "$T_TMP/dual.conflist"
+[ "$RC" = 0 ] || fail "its DEL: $OUT $(cat "$T_TMP/cni.err")"
+echo "# an ADD takes $took s here"
 killed=0
 for r in $(seq 10); do
-	delay=$(awk -v s="$RANDOM" 'BEGIN { srand(s); printf "%.1f", 0.1 + rand() * 2.9 }')
+	delay=$(awk -v s="$RANDOM" -v t="$took" 'BEGIN { srand(s); printf "%.2f", 0.05 + rand() * (t * 0.9 - 0.05) }')
 	setsid nsenter --net="/run/netns/$HOST" env CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" \
 		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" add "$T_TMP/dual.conflist" kill$r \
 		"/run/netns/${PODS[3]}" eth0 > "$T_TMP/kill.out" 2>&1 &
@@ -184,5 +200,7 @@ for r in $(seq 10); do
 	expect_eq "$(ip -n "${PODS[3]}" -o link show | grep -vc ': lo:')" 0 "round $r: nothing left in the pod"
 done
 echo "# $killed of 10 ADDs were still running when killed"
+[ "$killed" -ge 5 ] || fail "only $killed of 10 ADDs were still running when killed: the rounds tested DEL after a finished ADD"
+pass "$killed of 10 ADDs killed while running"
 expect_clean "after 10 killed ADDs and their DELs"
 done_testing

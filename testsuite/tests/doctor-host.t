@@ -10,8 +10,10 @@ need_cmd jq
 
 ns_new NS
 ip -n "$NS" link add vA type veth peer name vB || fail "veth"
+netkit=$(kernel_has netkit)
 nk -j show kernel
-netkit=$(printf '%s' "$OUT" | jq -r '.kernel.features[] | select(.name == "netkit") | .state')
+expect_eq "$(printf '%s' "$OUT" | jq -r '.kernel.features[] | select(.name == "netkit") | if .supported then "yes" else "no" end')" "$netkit" \
+	"show kernel says netkit is $netkit, as nlprobe found"
 
 nk -n "$NS" -j doctor
 json_valid "doctor -j"

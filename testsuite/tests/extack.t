@@ -16,8 +16,7 @@ expect_eq "$RC" 2 "EINVAL is exit status 2"
 run_nlerr missing-id
 expect_eq "$ERR" "Error: missing-id: Invalid argument (missing attribute id)" "missing attribute by name"
 
-nk -j show kernel
-if [ "$(printf '%s' "$OUT" | jq -r '.kernel.features[] | select(.name=="queue-create") | .supported')" = true ]; then
+if [ "$(kernel_has queue-create)" = yes ]; then
 	run_nlerr lease-type
 	expect_match "$ERR" '^Error: lease-type: .*\(lease\.queue\.type\)$' "a nested attribute's path"
 fi

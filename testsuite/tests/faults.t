@@ -95,6 +95,6 @@ expect_rc 0 "namespace deleted: redirect show" -n "$HOST" -j redirect show
 expect_eq "$(printf '%s' "$OUT" | jq -c "[.redirects[] | select(.ifindex==$nkh_idx) | .defunct]")" '[true]' "namespace deleted: the primary's pin is defunct"
 expect_error 3 "namespace deleted: unlease" -n "$HOST" unlease from "$SIM" queue 3
 expect_error 3 "namespace deleted: -n of the deleted namespace" -n "$POD" show
-ls /run/nkctl/bindings | grep -q . && fail "state left: $(ls /run/nkctl/bindings)"
+[ -z "$(state_files /run/nkctl/bindings)" ] || fail "state left: $(state_files /run/nkctl/bindings)"
 pass "namespace deleted: no binding state left"
 done_testing

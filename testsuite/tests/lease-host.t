@@ -5,8 +5,7 @@
 . "$TESTSUITE/lib.sh"
 need_root
 
-nk -j show kernel
-if [ "$(printf '%s' "$OUT" | jq -r '.kernel.features[] | select(.name=="queue-create") | .supported')" = false ]; then
+if [ "$(kernel_has queue-create)" = no ]; then
 	expect_error 5 "lease without kernel queue-create" lease dev nk0 from eth0 queue 1
 	expect_match "$ERR" 'no netdev queue-create' "says what the kernel lacks"
 fi

@@ -100,20 +100,25 @@ expect_eq "$(bindir | jq -c 'unique')" '[0,1,22,23]' "only queues 0, 1, 22, 23 i
 expect_rc 0 "unlease" -n "$HOST" unlease dev nkb
 expect_eq "$(bindir)" "$bindir_before" "every queue back: the table as before (nlprobe)"
 
-# 8 takers, 20 rounds each, a pool of 6.
+# 8 takers, 20 rounds each, a pool of 6. A taker surely holds its queue from
+# the moment its lease returned to the moment its unlease starts
+# ($EPOCHREALTIME: no process to start): "got QUEUE FROM TO". No two takers'
+# spans of one queue may overlap.
 worker() {
-	local i=$1 dev=nkp$1 rc
+	local i=$1 dev=nkp$1 rc id from
 	for round in $(seq 20); do
 		"$NKCTL" -n "$HOST" link add "$dev" type single rxqueues 2 > /dev/null 2>&1 ||
 			{ echo "round $round: link add failed"; continue; }
 		"$NKCTL" -n "$HOST" -j lease dev "$dev" from "$SIM" pool 2-7 count 1 \
 			steer dst "10.9.1.$i" > "$T_TMP/w$i.out" 2> "$T_TMP/w$i.err"
 		rc=$?
+		from=$EPOCHREALTIME
 		case $rc in
-		0) echo "got $(jq -r '.leases[0].id' "$T_TMP/w$i.out")" ;;
+		0) id=$(jq -r '.leases[0].id' "$T_TMP/w$i.out") ;;
 		4) echo busy ;;
 		*) echo "round $round: rc $rc: $(cat "$T_TMP/w$i.err")" ;;
 		esac
+		[ "$rc" = 0 ] && echo "got $id $from $EPOCHREALTIME"
 		"$NKCTL" -n "$HOST" unlease dev "$dev" > /dev/null 2>&1 ||
 			"$NKCTL" -n "$HOST" link del "$dev" > /dev/null 2>&1
 	done
@@ -146,6 +151,16 @@ pass "leases were made"
 bad=$(awk '{ for (i = 1; i <= NF; i++) { split($i, a, ":"); if (a[1] < 2 || a[1] > 7) print "outside: " $0 } }' "$T_TMP/samples")
 [ -z "$bad" ] || fail "a lease outside the pool: $bad"
 pass "every lease seen was on a pool queue ($(wc -l < "$T_TMP/samples") samples)"
+bad=$(awk '$1 == "got" && ($2 < 2 || $2 > 7) { print "outside the pool: " FILENAME ": " $0 }' "$T_TMP"/w?.log)
+[ -z "$bad" ] || fail "a taker got a queue outside the pool: $bad"
+# Each queue's spans in order of their start: each starts after every
+# earlier one ended.
+bad=$(awk '$1 == "got" { print $2, $3, $4, FILENAME }' "$T_TMP"/w?.log | sort -k1,1n -k2,2n |
+	awk '$1 != q { q = $1; end = 0; who = "" }
+	     $2 < end { print "queue " q " held by " who " until " end " and by " $4 " from " $2 }
+	     $3 > end { end = $3; who = $4 }')
+[ -z "$bad" ] || fail "two takers held one queue at once: $bad"
+pass "no queue held by two takers at once ($got spans, checked against each other)"
 expect_eq "$(leased)" "" "no lease left"
 expect_eq "$(kernel_rules)" "[]" "no rule left (nlprobe)"
 expect_eq "$(indir)" "$indir_before" "the indirection table as before (nlprobe)"

@@ -8,8 +8,7 @@ need_root
 ns_new NS
 ip -n "$NS" link add vA type veth peer name vB || fail "veth"
 
-nk -n "$NS" -j show kernel
-if [ "$(printf '%s' "$OUT" | jq -r '.kernel.features[] | select(.name=="netkit") | .supported')" = false ]; then
+if [ "$(kernel_has netkit)" = no ]; then
 	expect_error 5 "link add without kernel netkit" -n "$NS" link add nk0
 	expect_match "$ERR" 'no netkit devices' "the error says the kernel lacks netkit"
 	expect_rc 0 "nothing was left behind" -n "$NS" -j show

@@ -24,7 +24,10 @@ nlprobe_serve "$HOST"
 snapshot() {
 	local f files=0
 	nlp rings "$idx" && nlp rss "$idx" && nlp ntuple "$SIM" || return 1
-	for f in /run/nkctl/nic/netdevsim-netdevsim"$SIM_ID"-*; do [ -e "$f" ] && files=$((files + 1)); done
+	# a record's temp file (.tmp.KEY) a killed writer left counts too
+	for f in /run/nkctl/nic/netdevsim-netdevsim"$SIM_ID"-* /run/nkctl/nic/.tmp.netdevsim-netdevsim"$SIM_ID"-*; do
+		[ -e "$f" ] && files=$((files + 1))
+	done
 	echo "state files: $files"
 }
 BASE=$(snapshot) || fail "the NIC's state: $BASE"

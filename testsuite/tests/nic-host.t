@@ -9,7 +9,7 @@ ns_new NS
 ip -n "$NS" link add vA type veth peer name vB || fail "veth"
 ip -n "$NS" link set vA up
 ip -n "$NS" link set vB up
-before_state=$(ls /run/nkctl/nic 2>/dev/null | grep -v '^\.' | sort)
+before_state=$(state_files /run/nkctl/nic)
 
 expect_rc 0 "nic show of a veth" -n "$NS" nic show dev vA
 expect_match "$OUT" '^vA:' "names the device"
@@ -35,7 +35,7 @@ expect_rc 0 "steer show of every NIC" -n "$NS" -j steer show
 expect_eq "$(printf '%s' "$OUT" | jq -c '.nics')" "[]" "nothing listed"
 expect_error 5 "steer del on veth" -n "$NS" steer del dev vA id 0
 
-expect_eq "$(ls /run/nkctl/nic 2>/dev/null | grep -v '^\.' | sort)" "$before_state" "no state file written"
+expect_eq "$(state_files /run/nkctl/nic)" "$before_state" "no state file written"
 if [ -d /run/nkctl/nic ]; then
 	expect_eq "$(stat -c %a /run/nkctl/nic)" 700 "the state directory is 0700"
 fi

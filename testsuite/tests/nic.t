@@ -225,25 +225,37 @@ expect_eq "$($NLPROBE -n "$AWAY" ntuple "$MV" | jq -c .rules)" "[]" "the lease's
 expect_rc 0 "release there" -n "$AWAY" nic release dev "$MV"
 expect_eq "$($NLPROBE -n "$AWAY" rss "$newidx" | jq -c .indir)" "$mvindir_before" \
 	"the table as before the move, entry for entry (nlprobe)"
-[ -z "$(ls /run/nkctl/nic | grep -- "netdevsim$MV_ID-")" ] || fail "state left: $(ls /run/nkctl/nic)"
+# (a record's temp file, .tmp.KEY, too)
+[ -z "$(state_files /run/nkctl/nic | grep -- "netdevsim$MV_ID-")" ] || fail "state left: $(ls -A /run/nkctl/nic)"
 pass "no state left"
 
 # One lock per NIC: a process holding the SIM's lock holds up SIM's commands
 # only; a lease from BIG goes through meanwhile.
 expect_rc 0 "reserve" -n "$HOST" nic reserve dev "$SIM" queue 1
 lockf=/run/nkctl/nic/.lock-${own##*/}
-flock "$lockf" sleep 60 &
+# /proc/locks names the lock file by inode: its holder's line, and with
+# "->" a waiter's; polled, no sleep stands in for the other side's progress.
+flock -F "$lockf" sleep 3600 &  # -F: the lock is sleep's, gone when it is killed
 holder=$!
 defer "kill $holder 2>/dev/null"
-sleep 0.5
+ino=$(stat -c %i "$lockf")
+for _ in $(seq 100); do grep -q "^[0-9]*: FLOCK .* WRITE $holder [0-9a-f:]*:$ino " /proc/locks && break; sleep 0.1; done
+grep -q "^[0-9]*: FLOCK .* WRITE $holder [0-9a-f:]*:$ino " /proc/locks || fail "flock never took SIM's lock"
 nk -n "$HOST" link add nkl type single rxqueues 2
-start=$(date +%s)
 expect_rc 0 "a lease from BIG while SIM is locked" -n "$HOST" lease dev nkl from "$BIG" pool 3-4 reserve steer dst 10.9.7.1
-expect_eq "$(( $(date +%s) - start < 30 ))" 1 "it did not wait for SIM's lock"
-timeout 5 "$NKCTL" -n "$HOST" nic reserve dev "$SIM" queue 2 > /dev/null 2>&1
-expect_eq "$?" 124 "a command on SIM waits for its lock"
+kill -0 "$holder" 2> /dev/null && grep -q "^[0-9]*: FLOCK .* WRITE $holder [0-9a-f:]*:$ino " /proc/locks ||
+	fail "SIM's lock was not held throughout"
+pass "it did not wait for SIM's lock (held throughout)"
+"$NKCTL" -n "$HOST" nic reserve dev "$SIM" queue 2 > /dev/null 2> "$T_TMP/waiter.err" &
+waiter=$!
+for _ in $(seq 300); do grep -q "^[0-9]*: *-> *FLOCK .* WRITE $waiter [0-9a-f:]*:$ino " /proc/locks && break; sleep 0.1; done
+grep -q "^[0-9]*: *-> *FLOCK .* WRITE $waiter [0-9a-f:]*:$ino " /proc/locks ||
+	fail "a command on SIM did not wait for its lock (/proc/locks: $(grep ":$ino " /proc/locks))"
+pass "a command on SIM waits for its lock (/proc/locks)"
 kill "$holder"
 wait "$holder" 2> /dev/null
+wait "$waiter"
+expect_eq "$?" 0 "and goes on once it is free: $(cat "$T_TMP/waiter.err")"
 expect_rc 0 "unlease" -n "$HOST" unlease dev nkl
 expect_eq "$(bindir)" "$bindir_before" "BIG's table as before (nlprobe)"
 expect_rc 0 "release" -n "$HOST" nic release dev "$SIM"

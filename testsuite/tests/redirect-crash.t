@@ -3,8 +3,10 @@
 # timeout: 1500
 # Crash order of the route tables (issue 23): redirect attach (a table's
 # first route, a changed set, a replace) and detach are killed with SIGKILL at
-# every bpf(2) call, every unlink and rmdir in turn (strace's fault
-# injection). After each kill, show is truthful (its routes are the trie
+# every bpf(2) call (every third for a table's first route, whose program
+# load makes libbpf's many probing calls), every unlink and rmdir in turn
+# (strace's fault injection); each of the three kinds must have been a kill
+# point at least once per cycle. After each kill, show is truthful (its routes are the trie
 # entries whose owner has a record listing them, its orphans the others: read
 # from the maps with bpftool by helpers/routecheck.py), and one command heals:
 # the same attach, a detach, or prune. After healing no prefix is routed to a
@@ -57,14 +59,22 @@ killed() {
 # completes: SETUP, CMD killed at N, show truthful, HEAL, show truthful
 # without orphans, WANT (a check of the healed state). STEP: every STEPth
 # bpf call only (a table's first route loads the program: libbpf's probes).
+# NONE: the syscalls CMD does not make (space-separated); any other it never
+# made (no kill at any N) fails: it tested nothing.
 cycle() {
-	local name=$1 setup=$2 cmd=$3 heal=$4 want=$5 sc n kills=0 orphans=0 got
+	local name=$1 setup=$2 cmd=$3 heal=$4 want=$5 none=" ${7:-} " sc n kills=0 orphans=0 got class_kills
 	for sc in bpf unlink rmdir; do
+		class_kills=0
 		for n in $(seq 1 "$(($([ "$sc" = bpf ] && echo "${6:-1}" || echo 1) * STRIDE))" 300); do
-			eval "$setup" || fail "$name: setup before $sc #$n: $ERR"
+			eval "$setup" || fail "$name: setup before $sc #$n failed (exit status $RC): $ERR"
 			# shellcheck disable=SC2086
 			killed "$sc" "$n" $cmd
-			[ "$KRC" = 0 ] || kills=$((kills + 1))
+			# killed (137) or done (0): any other exit is the command failing
+			case $KRC in
+			0) ;;
+			137) kills=$((kills + 1)) class_kills=$((class_kills + 1)) ;;
+			*) fail "$name: exited $KRC at $sc #$n without being killed" ;;
+			esac
 			got=$(check) || fail "$name: killed at $sc #$n: show is not truthful: $got"
 			case "$got" in *" 0 orphans") ;; *) orphans=$((orphans + 1)) ;; esac
 			eval "$heal" || fail "$name: healing after $sc #$n failed: $ERR"
@@ -72,6 +82,11 @@ cycle() {
 			eval "$want" || fail "$name: killed at $sc #$n: not the state wanted after healing"
 			[ "$KRC" = 0 ] && break
 		done
+		[ "$KRC" = 0 ] || fail "$name: never completed within 300 ${sc} calls"
+		case "$none" in
+		*" $sc "*) [ "$class_kills" = 0 ] || fail "$name: killed at $class_kills $sc calls, but said to make none" ;;
+		*) [ "$class_kills" -gt 0 ] || fail "$name: never killed at a $sc call (the command made none: that kind tested nothing)" ;;
+		esac
 	done
 	pass "$name: killed at $kills points (orphans seen after $orphans), truthful and healed every time"
 }
@@ -91,13 +106,14 @@ OLD2='["10.20.2.0/25","fd20:2::/64","10.22.0.0/16"]'
 part_of_want() { jq -e --argjson w "$(jq -nc --argjson a "$WANT2" --argjson b "$OLD2" '$a + $b')" \
 	'[.redirects[].routes[] | select(.target.ifname=="h2") | .prefixes[]] | all(.[]; IN($w[]))' "$T_TMP/show.json" > /dev/null; }
 cycle "a table's first route" first "$A" 'ok $A' '[ "$(routes_of h2)" = "$WANT2" ]' 3
+# A changed set and a replace rewrite the maps in place: no unlink.
 cycle "a changed set beside another pod" "first && others" "$A" 'ok $A' \
-	'[ "$(routes_of h2)" = "$WANT2" ] && h1_kept'
+	'[ "$(routes_of h2)" = "$WANT2" ] && h1_kept' 1 unlink
 cycle "a changed set, healed by prune" "first && others" "$A" 'ok -n "$HOST" redirect prune' \
-	'part_of_want && h1_kept'
+	'part_of_want && h1_kept' 1 unlink
 cycle "replace" "first && others" "-n $HOST redirect attach dev vN to h2 prefix 10.20.1.0/24 replace" \
 	'ok -n "$HOST" redirect attach dev vN to h2 prefix 10.20.1.0/24 replace' \
-	'[ "$(routes_of h2)" = "[\"10.20.1.0/24\"]" ] && [ "$(routes_of h1)" = "[]" ]'
+	'[ "$(routes_of h2)" = "[\"10.20.1.0/24\"]" ] && [ "$(routes_of h1)" = "[]" ]' 1 unlink
 cycle "detach" "first && others" "-n $HOST redirect detach dev vN to h2" \
 	'ok -n "$HOST" -force redirect detach dev vN to h2' '[ "$(routes_of h2)" = "[]" ] && h1_kept'
 cycle "the last route's detach" "first && ok $A" "-n $HOST redirect detach dev vN to h2" \

@@ -52,16 +52,14 @@ ping_ok "$REMOTE" 10.10.1.2 || fail "remote cannot reach .2 in the /32"
 ping_ok "$REMOTE" 10.10.1.3 && fail "remote reaches .3 outside the prefix"
 pass "prefixes filter what is redirected"
 
-# Atomic replace: traffic keeps flowing while the configuration flips.
-ip netns exec "$POD" ping -c 80 -i 0.05 -W1 10.10.2.2 > "$T_TMP/ping.log" 2>&1 &
-pinger=$!
+# Atomic replace: traffic keeps flowing while the configuration flips (the
+# ping runs from before the first replacement to after the last).
+ping_start "$POD" 10.10.2.2
 for i in $(seq 10); do
 	"$NKCTL" -n "$HOST" redirect attach dev vN to vH prefix 10.10.1.0/24 prefix fd01::/64 > /dev/null || fail "re-attach $i"
 	"$NKCTL" -n "$HOST" redirect attach dev vN to vH prefix 10.10.1.0/25 prefix fd01::/64 > /dev/null || fail "re-attach $i'"
 done
-wait "$pinger"
-loss=$(grep -o '[0-9.]*% packet loss' "$T_TMP/ping.log")
-expect_eq "$loss" "0% packet loss" "no packet lost during 20 replacements"
+ping_stop "no packet lost during 20 replacements"
 
 # show: ours with their configuration.
 expect_rc 0 "redirect show" -n "$HOST" -j redirect show

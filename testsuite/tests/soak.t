@@ -18,10 +18,10 @@ WORKERS=16
 ns_new HOST
 sim_new SIM "$HOST" 8
 for i in 0 1 2; do
-	nk -n "$HOST" link add "nkr$i" peer "nkr${i}p" || fail "netkit nkr$i"
+	expect_rc 0 "netkit nkr$i" -n "$HOST" link add "nkr$i" peer "nkr${i}p"
 done
 for q in 0 1 2 3; do
-	nk -n "$HOST" link add "nkl$q" type single rxqueues 2 || fail "netkit nkl$q"
+	expect_rc 0 "netkit nkl$q" -n "$HOST" link add "nkl$q" type single rxqueues 2
 done
 LOG=$T_TMP/log
 mkdir -p "$LOG"
@@ -145,6 +145,6 @@ esac
 pass "bindings ($n) consistent with the last successful commands (${last:-none})"
 NKCTL=$FAKE nk -n "$HOST" unbind dev "$SIM"
 sleep 0.5
-expect_eq "$(ls /run/nkctl/bindings 2>/dev/null | wc -l)" 0 "unbind leaves no holder state"
+expect_eq "$(state_files /run/nkctl/bindings | wc -l)" 0 "unbind leaves no holder state"
 expect_eq "$(ip netns pids "$HOST" | wc -l)" 0 "no holder process left"
 done_testing
