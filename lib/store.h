@@ -9,8 +9,8 @@
  * <dir>/.lock-<name>, never removed (removing it would let two writers lock
  * two files). Its record <dir>/<name> is written under that lock through a
  * temporary file of its own, <dir>/.tmp.<name>, created O_EXCL (one left by
- * a writer killed before its rename is removed first: under the lock no one
- * else writes it), flushed and fsynced, then renamed over the record and the
+ * a writer killed before its rename is removed when the lock is taken and
+ * before each write: under the lock no one else writes it), flushed and fsynced, then renamed over the record and the
  * directory fsynced: a reader sees the old record or the new one, whole.
  */
 #ifndef NKCTL_STORE_H
