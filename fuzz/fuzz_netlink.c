@@ -55,7 +55,7 @@
 #include "err.h"
 #include "ethtool.h"
 #include "nicrule.h"
-#include "leases.h"
+#include "leaseview.h"
 #include "monitor.h"
 #include "netdev.h"
 #include "netkit.h"

@@ -20,7 +20,7 @@
 
 #include "ctx.h"
 #include "dmabuf.h"
-#include "leases.h"
+#include "leaseview.h"
 
 #define NK_RUN_DIR "/run/nkctl"
 #define NK_BIND_STATE_DIR NK_RUN_DIR "/bindings"

@@ -11,7 +11,7 @@
 
 #include "compat.h"
 #include "devview.h"
-#include "leases.h"
+#include "leaseview.h"
 #include "lookup.h"
 #include "netdev.h"
 #include "rtnl.h"

@@ -9,7 +9,7 @@
 #include "netdev.h"
 #include "rtnl.h"
 
-#include "leases.h"
+#include "leaseview.h"
 #include "pagepool.h"
 #include "qstats.h"
 

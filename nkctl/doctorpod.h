@@ -11,7 +11,7 @@
 
 #include "bindings.h"
 #include "doctorreport.h"
-#include "leases.h"
+#include "leaseview.h"
 #include "nicjob.h"
 #include "routesvc.h"
 #include "rtnl.h"

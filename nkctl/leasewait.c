@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "leases.h"
+#include "leaseview.h"
 
 #define POLL_MS 100
 

@@ -15,7 +15,7 @@
 #include "bindings.h"
 #include "ctx.h"
 #include "event.h"
-#include "leases.h"
+#include "leaseview.h"
 #include "pagepool.h"
 
 /* What monitor reports, in the order of its keywords. */

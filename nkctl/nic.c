@@ -13,7 +13,7 @@
 
 #include "compat.h"
 #include "cmd.h"
-#include "leases.h"
+#include "leaseview.h"
 #include "lookup.h"
 #include "netdev.h"
 #include "nicsupport.h"

@@ -3,7 +3,7 @@
 #include "unit.h"
 
 #include "compat.h"
-#include "leases.h"
+#include "lease.h"
 #include "nicjob.h"
 
 static struct nk_queue queues[16];

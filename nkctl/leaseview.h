@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The lease table: every lease visible from the namespaces nkctl can reach. */
-#ifndef NKCTL_LEASES_H
-#define NKCTL_LEASES_H
+#ifndef NKCTL_LEASEVIEW_H
+#define NKCTL_LEASEVIEW_H
 
 #include <net/if.h>
 #include <sys/types.h>
@@ -11,12 +11,6 @@
 #include "nicjob.h"
 #include "qstats.h"
 
-
-/* pool LIST [count N] (lease.c): the lowest want RX queues of the ascending
- * pool[0..npool) that the NIC read in nic shows with no lease and no memory
- * provider, appended to ids[*n]; none when fewer are free. How many are free. */
-size_t lease_pool_pick(const struct nic_job *nic, const uint32_t *pool, size_t npool,
-		       size_t want, uint32_t *ids, size_t *n);
 
 /* One namespace of a lease by value, so that a record outlives the handles
  * of the scan that made it (monitor compares one scan's records with the
@@ -84,6 +78,10 @@ const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
 /* -s: fill each record's stats with its NIC queue's qstats, one dump per
  * NIC namespace; a namespace that cannot be read leaves them empty. */
 void nk_lease_stats(struct nk_lease_list *l);
+/* Each lease of now with its counters as rates since before, matched by its
+ * NIC queue; a lease new since then has no counters. */
+void nk_lease_rates(struct nk_lease_list *now, const struct nk_lease_list *before,
+		    uint32_t seconds);
 /* Set both namespaces of r (nk_ns NULL: one nkctl cannot reach), as
  * handles and by value. */
 void nk_lease_set_ns(struct nk_lease_rec *r, struct nk_ns *nic_ns, struct nk_ns *nk_ns);

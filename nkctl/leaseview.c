@@ -17,7 +17,7 @@
 #include "compat.h"
 #include "cmd.h"
 #include "devview.h"
-#include "leases.h"
+#include "leaseview.h"
 #include "netdev.h"
 #include "netns.h"
 #include "nicrule.h"
@@ -261,10 +261,8 @@ void nk_lease_stats(struct nk_lease_list *l)
 	}
 }
 
-/* Each lease of now with its counters as rates since before, matched by its
- * NIC queue; a lease new since then has no counters. */
-static void lease_rates(struct nk_lease_list *now, const struct nk_lease_list *before,
-			uint32_t seconds)
+void nk_lease_rates(struct nk_lease_list *now, const struct nk_lease_list *before,
+		    uint32_t seconds)
 {
 	for (size_t i = 0; i < now->n; i++) {
 		struct nk_lease_rec *r = &now->v[i];
@@ -280,90 +278,4 @@ static void lease_rates(struct nk_lease_list *now, const struct nk_lease_list *b
 		else
 			r->stats.have = 0;
 	}
-}
-
-static void print_leases(struct nk_ctx *ctx, struct nk_lease_list *l, uint32_t interval)
-{
-	out_begin(&ctx->out);
-	if (interval)
-		out_uint(&ctx->out, "interval", "counters per second over %llu s\n", interval);
-	out_arr_open(&ctx->out, "leases");
-	for (size_t i = 0; i < l->n; i++) {
-		struct nk_lease_nic nic;
-
-		if (nk_nic_lease_info(ctx, l->v[i].nic_ns, l->v[i].nic_ifindex, l->v[i].nic_queue,
-				      &nic))
-			l->v[i].nic = &nic;
-		nk_print_lease(&ctx->out, &l->v[i], false);
-		l->v[i].nic = NULL;
-	}
-	out_arr_close(&ctx->out);
-	out_end(&ctx->out);
-}
-
-static int scan_leases(struct nk_ctx *ctx, struct nk_lease_list *l, bool stats)
-{
-	int ret = nk_lease_scan(ctx, l);
-
-	if (ret)
-		return nk_error_errno(-ret, "cannot scan the leases");
-	if (stats)
-		nk_lease_stats(l);
-	return 0;
-}
-
-/* Print now's leases with rates since before; now keeps its counters. */
-static int print_lease_rates(struct nk_ctx *ctx, const struct nk_lease_list *now,
-			     const struct nk_lease_list *before, uint32_t seconds)
-{
-	struct nk_lease_list rate = *now;
-
-	rate.v = malloc((now->n ? now->n : 1) * sizeof(*now->v));
-	if (!rate.v)
-		return nk_error_errno(ENOMEM, "cannot compute the rates");
-	if (now->n)
-		memcpy(rate.v, now->v, now->n * sizeof(*now->v));
-	lease_rates(&rate, before, seconds);
-	print_leases(ctx, &rate, seconds);
-	nk_ctx_flush(ctx);
-	free(rate.v);
-	return 0;
-}
-
-/* show leases interval S [ count N ]: as show's, one document per interval. */
-static int show_lease_rates(struct nk_ctx *ctx, const struct nk_interval *every)
-{
-	struct nk_lease_list before = { 0 }, now = { 0 };
-	uint32_t count = every->count ? every->count : 1;
-	int ret = scan_leases(ctx, &before, true);
-
-	for (uint32_t i = 0; !ret && i < count; i++) {
-		nk_sleep(every->interval);
-		ret = scan_leases(ctx, &now, true);
-		if (ret)
-			break;
-		ret = print_lease_rates(ctx, &now, &before, every->interval);
-		nk_lease_list_free(&before);
-		before = now;
-		memset(&now, 0, sizeof(now));
-	}
-	nk_lease_list_free(&before);
-	nk_lease_list_free(&now);
-	return ret;
-}
-
-int cmd_show_leases(struct nk_ctx *ctx, const void *args)
-{
-	const struct nk_show_leases_args *a = args;
-	struct nk_lease_list l;
-	int ret;
-
-	if (a->every.interval)
-		return show_lease_rates(ctx, &a->every);
-	ret = scan_leases(ctx, &l, ctx->stats);
-	if (ret)
-		return ret;
-	print_leases(ctx, &l, 0);
-	nk_lease_list_free(&l);
-	return NK_EXIT_OK;
 }
