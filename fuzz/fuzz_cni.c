@@ -55,24 +55,7 @@ static const char *const env_names[] = {
 	"CNI_COMMAND", "CNI_CONTAINERID", "CNI_IFNAME", "CNI_NETNS", "CNI_PATH",
 };
 
-/* ASan's default quarantine (256 MB) gives every allocation fresh pages:
- * on the 2-core VM this ran on, page faults took 7/8 of the time (2.6 k
- * against 20 k inputs a second). 8 MB still holds far more than one input
- * frees, so a use after free within an input is still seen. ASAN_OPTIONS
- * overrides it. */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-	return "quarantine_size_mb=8";
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	devnull = fuzz_hide_stderr(&real_stderr);
-	return 0;
-}
+FUZZ_QUIET_HARNESS()
 
 /* ---- cni_fail's way out ---- */
 

@@ -38,4 +38,25 @@ static inline FILE *fuzz_hide_stderr(FILE **real)
 	return devnull;
 }
 
+/* A harness's set-up, for those that keep nkctl's errors quiet in static
+ * devnull and real_stderr. ASan's default quarantine (256 MB) gives every
+ * allocation fresh pages: on a 2-core machine page faults took 7/8 of the
+ * time (2.6 k against 20 k inputs a second). 8 MB still holds far more than
+ * one input frees, so a use after free within an input is still seen;
+ * ASAN_OPTIONS overrides it. */
+#define FUZZ_QUIET_HARNESS()                                            \
+	const char *__asan_default_options(void);                       \
+	const char *__asan_default_options(void)                        \
+	{                                                               \
+		return "quarantine_size_mb=8";                          \
+	}                                                               \
+	int LLVMFuzzerInitialize(int *argc, char ***argv);              \
+	int LLVMFuzzerInitialize(int *argc, char ***argv)               \
+	{                                                               \
+		(void)argc;                                             \
+		(void)argv;                                             \
+		devnull = fuzz_hide_stderr(&real_stderr);               \
+		return 0;                                               \
+	}
+
 #endif

@@ -49,24 +49,7 @@ static struct nk_binding bind1, bind2;
 #define die(what, detail, output, len) \
 	fuzz_die(real_stderr, "fuzz_state", what, detail, output, len)
 
-/* ASan's default quarantine (256 MB) gives every allocation fresh pages:
- * on the 2-core VM this ran on, page faults took 7/8 of the time (2.6 k
- * against 20 k inputs a second). 8 MB still holds far more than one input
- * frees, so a use after free within an input is still seen. ASAN_OPTIONS
- * overrides it. */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-	return "quarantine_size_mb=8";
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	devnull = fuzz_hide_stderr(&real_stderr);
-	return 0;
-}
+FUZZ_QUIET_HARNESS()
 
 /* ---- files in memory ---- */
 
