@@ -140,6 +140,76 @@ int nk_store_write(const char *dir, const char *name, int (*put)(FILE *f, const 
 	return 0;
 }
 
+/* A killed claimer's temporary file at tmp goes; one whose lock is held, or
+ * that is no longer the file at tmp, stays. 0, or -EBUSY when it is held. */
+static int drop_dead_claim(const char *tmp)
+{
+	struct stat a, b;
+	int fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB))
+		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
+	else if (fstat(fd, &a) == 0 && stat(tmp, &b) == 0 && a.st_dev == b.st_dev &&
+		 a.st_ino == b.st_ino)
+		unlink(tmp);
+	close(fd);
+	return ret;
+}
+
+int nk_store_claim(const char *dir, const char *name, int *fd)
+{
+	char tmp[PATH_MAX];
+	int ret = store_path(tmp, sizeof(tmp), dir, ".tmp.", name);
+
+	for (int tries = 0; !ret && tries < 3; tries++) {
+		*fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (*fd < 0) {
+			ret = errno == EEXIST ? drop_dead_claim(tmp) : -errno;
+			continue;
+		}
+		if (!flock(*fd, LOCK_EX | LOCK_NB))
+			return 0;
+		ret = -errno;
+		close(*fd);
+		unlink(tmp);
+	}
+	*fd = -1;
+	return ret ? ret : -EBUSY;
+}
+
+int nk_store_publish(const char *dir, const char *name, int fd,
+		     int (*put)(FILE *f, const void *rec), const void *rec)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int dupfd, ret = store_path(path, sizeof(path), dir, "", name);
+
+	if (!ret)
+		ret = store_path(tmp, sizeof(tmp), dir, ".tmp.", name);
+	if (ret)
+		return ret;
+	/* fill closes what it is given; the claim's fd keeps the lock. */
+	dupfd = dup(fd);
+	if (dupfd < 0)
+		return -errno;
+	ret = fill(dupfd, put, rec);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		return ret;
+	sync_dir(dir);
+	return 0;
+}
+
+int nk_store_abandon(const char *dir, const char *name)
+{
+	char tmp[PATH_MAX];
+	int ret = store_path(tmp, sizeof(tmp), dir, ".tmp.", name);
+
+	return ret ? ret : unlink(tmp) && errno != ENOENT ? -errno : 0;
+}
+
 int nk_store_remove(const char *dir, const char *name)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];

@@ -2,8 +2,9 @@
 /*
  * Records kept one file per object in a directory of ours (the caller makes
  * it, 0700): lock an object, read its record, write it atomically. The NIC
- * state (nicstate.c) keeps its records here; the route table (routes.c)
- * locks its pin directories with nk_store_lock_dir.
+ * state (nicstate.c) keeps its records here, the bind holders theirs
+ * (holder.c: a record that is the holder's lock, below); the route table
+ * (routes.c) locks its pin directories with nk_store_lock_dir.
  *
  * An object is locked by an exclusive flock on a lock file of its own,
  * <dir>/.lock-<name>, never removed (removing it would let two writers lock
@@ -38,5 +39,19 @@ int nk_store_write(const char *dir, const char *name, int (*put)(FILE *f, const 
 /* Remove the record of name (and a temporary file a killed writer left).
  * 0 (also when there was none) or -errno. */
 int nk_store_remove(const char *dir, const char *name);
+
+/*
+ * A record that is its writer's lock for as long as the writer lives (a bind
+ * holder's: readers tell a live holder by the lock). claim creates
+ * <dir>/.tmp.<name> O_EXCL and locks it in *fd (one there whose lock nobody
+ * holds is a killed claimer's and goes first; a held one is -EBUSY);
+ * publish writes the record with put through the claim and renames it into
+ * place, still locked by *fd; abandon removes a claim never published. The
+ * record goes with nk_store_remove. 0 or -errno.
+ */
+int nk_store_claim(const char *dir, const char *name, int *fd);
+int nk_store_publish(const char *dir, const char *name, int fd,
+		     int (*put)(FILE *f, const void *rec), const void *rec);
+int nk_store_abandon(const char *dir, const char *name);
 
 #endif

@@ -73,8 +73,7 @@ int nk_binding_states(struct nk_binding_list *out);
 void nk_binding_list_free(struct nk_binding_list *l);
 /* The state file of a binding, and writing one (holder.c). */
 void nk_binding_state_path(char *buf, size_t len, uint32_t id);
-int nk_binding_state_write(int fd, const struct nk_binding *b);
-/* The text nk_binding_state_write writes. */
+/* The record's text (holder.c writes it through lib/store). */
 void nk_binding_state_format(FILE *f, const struct nk_binding *b);
 /* Parse one state file; false when it is not one of ours. */
 bool nk_binding_state_parse(FILE *f, struct nk_binding *b);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bindings.h"
+#include "store.h"
 
 #define STATE_MAGIC "nkctl-binding 1"
 
@@ -51,27 +52,6 @@ void nk_binding_state_format(FILE *f, const struct nk_binding *b)
 		nk_dmabuf_kind_name(b->kind), (unsigned long long)b->size,
 		b->hugepages, b->heap);
 	fprintf(f, "pid %d\nmode %s\n", (int)b->pid, nk_hold_mode_name(b->mode));
-}
-
-int nk_binding_state_write(int fd, const struct nk_binding *b)
-{
-	FILE *f;
-	int dupfd = dup(fd);
-
-	if (dupfd < 0)
-		return -errno;
-	f = fdopen(dupfd, "w");
-	if (!f) {
-		close(dupfd);
-		return -errno;
-	}
-	nk_binding_state_format(f, b);
-	if (fflush(f) || ferror(f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	return 0;
 }
 
 static void copy_word(char *dst, size_t len, const char *src)
@@ -238,10 +218,10 @@ void nk_binding_state_path(char *buf, size_t len, uint32_t id)
 
 void nk_binding_forget(const struct nk_binding *b)
 {
-	char path[128];
+	char name[16];
 
-	nk_binding_state_path(path, sizeof(path), b->id);
-	unlink(path);
+	snprintf(name, sizeof(name), "%u", b->id);
+	nk_store_remove(NK_BIND_STATE_DIR, name);
 }
 
 static void sleep_ms(long ms)

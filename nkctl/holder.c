@@ -26,6 +26,7 @@
 #include "bpfutil.h"
 #include "event.h"
 #include "rtnl.h"
+#include "store.h"
 
 struct holder {
 	struct nk_ctx *ctx;
@@ -35,7 +36,7 @@ struct holder {
 	struct nk_ev_loop ev;    /* RTNLGRP_LINK of the command's namespace, signals */
 	bool ev_open;
 	int status;              /* the exit status once holder_event ends the wait */
-	char tmp_path[160], path[128];
+	char name[16], path[128];   /* the record in the store; its path */
 	pid_t child;             /* NK_HOLD_COMMAND */
 };
 
@@ -215,19 +216,24 @@ static void holder_end(struct nk_ctx *ctx, struct holder *h, struct nk_dmabuf *d
 {
 	nk_ctx_release(ctx);
 	nk_dmabuf_close(d);
-	unlink(h->path);
+	nk_store_remove(NK_BIND_STATE_DIR, h->name);
 	nk_ev_close(&h->ev);
 	close(h->state_fd);
 }
 
+static int put_binding(FILE *f, const void *rec)
+{
+	nk_binding_state_format(f, rec);
+	return 0;
+}
+
+/* The record in place, still locked by state_fd (the holder's lock). */
 static int state_publish(struct holder *h)
 {
-	int ret = nk_binding_state_write(h->state_fd, h->b);
+	int ret = nk_store_publish(NK_BIND_STATE_DIR, h->name, h->state_fd, put_binding, h->b);
 
-	if (!ret && rename(h->tmp_path, h->path))
-		ret = -errno;
 	if (ret)
-		unlink(h->tmp_path);
+		nk_store_abandon(NK_BIND_STATE_DIR, h->name);
 	return ret;
 }
 
@@ -309,22 +315,17 @@ static int holder_setup(struct nk_ctx *ctx, struct holder *h, struct nk_binding 
 	if (ret)
 		return nk_error_errno(-ret, "cannot create %s", NK_BIND_STATE_DIR);
 	nk_binding_state_path(h->path, sizeof(h->path), b->id);
-	snprintf(h->tmp_path, sizeof(h->tmp_path), NK_BIND_STATE_DIR "/.%u.%d", b->id,
-		 (int)getpid());
-	h->state_fd = open(h->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			   0600);
-	if (h->state_fd < 0)
-		return nk_error_errno(errno, "cannot create %s", h->tmp_path);
-	if (flock(h->state_fd, LOCK_EX | LOCK_NB)) {
-		ret = nk_error_errno(errno, "cannot lock %s", h->tmp_path);
-		goto fail;
-	}
+	snprintf(h->name, sizeof(h->name), "%u", b->id);
+	ret = nk_store_claim(NK_BIND_STATE_DIR, h->name, &h->state_fd);
+	if (ret)
+		return nk_error_errno(-ret, "cannot create and lock the record of binding %u in %s",
+				      b->id, NK_BIND_STATE_DIR);
 	ret = holder_events(h);
 	if (ret)
 		goto fail;
 	return 0;
 fail:
-	unlink(h->tmp_path);
+	nk_store_abandon(NK_BIND_STATE_DIR, h->name);
 	if (h->ev_open)
 		nk_ev_close(&h->ev);
 	close(h->state_fd);
@@ -334,7 +335,7 @@ fail:
 
 static void holder_abort(struct holder *h)
 {
-	unlink(h->tmp_path);
+	nk_store_abandon(NK_BIND_STATE_DIR, h->name);
 	nk_ev_close(&h->ev);
 	close(h->state_fd);
 	signals_unblock();

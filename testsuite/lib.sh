@@ -209,17 +209,16 @@ topo_nic_remote() {
 
 # state_files DIR: the entries of nkctl's state directory DIR, sorted, one a
 # line, dotfiles too (the temp file a killed writer leaves: .tmp.KEY of a NIC
-# record, .ID.PID of a binding) except the lock files meant to stay (.lock-*).
+# record, .tmp.ID of a binding) except the lock files meant to stay (.lock-*).
 state_files() { ls -A "$1" 2> /dev/null | grep -v '^\.lock-' | sort; }
 
-# stale_temps DIR: the binding temp files in DIR (.ID.PID) whose writer is
-# gone: left behind, never to be renamed. (Live writers' are not: tests run
-# beside each other.)
+# stale_temps DIR: the binding temp files in DIR (.tmp.ID) whose writer is
+# gone (their lock is free): left behind, never to be renamed. (Live
+# writers' are not: tests run beside each other.)
 stale_temps() {
-	local f pid
-	for f in "$1"/.[0-9]*.[0-9]*; do
-		pid=${f##*.}
-		[ -e "$f" ] && [ ! -d "/proc/$pid" ] && [ -e "$f" ] && echo "${f##*/}"
+	local f
+	for f in "$1"/.tmp.*; do
+		[ -e "$f" ] && flock -n "$f" true 2> /dev/null && echo "${f##*/}"
 	done
 	return 0
 }

@@ -28,7 +28,7 @@ no_trace() {
 	s=$(state_files /run/nkctl/bindings | grep -c . || true)
 	expect_eq "$($NLPROBE -n "$HOST" queues "$sim_idx" | jq -c '[.[] | select(has("dmabuf"))]')" "[]" "$1: no dmabuf on the NIC"
 	expect_eq "$(ip netns pids "$HOST"; ip netns pids "$POD")" "" "$1: no holder process"
-	expect_eq "$(grep -l "netns-ino $(stat -L -c %i /run/netns/$HOST)\$\|netns-ino $(stat -L -c %i /run/netns/$POD)\$" /run/nkctl/bindings/* /run/nkctl/bindings/.[0-9]* 2>/dev/null)" "" "$1: no state file (of $s)"
+	expect_eq "$(grep -l "netns-ino $(stat -L -c %i /run/netns/$HOST)\$\|netns-ino $(stat -L -c %i /run/netns/$POD)\$" /run/nkctl/bindings/* /run/nkctl/bindings/.tmp.* 2>/dev/null)" "" "$1: no state file (of $s)"
 	expect_eq "$(stale_temps /run/nkctl/bindings)" "" "$1: no temp file left"
 }
 
