@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -12,6 +11,7 @@
 #include <linux/bpf.h>
 
 #include "bpfutil.h"
+#include "store.h"
 
 #define BPF_FS_MAGIC 0xcafe4a11
 
@@ -140,15 +140,12 @@ static int mount_bpffs_once(void)
 	struct stat st;
 	int fd, ret = nk_private_dir(NK_BPFFS_LOCK_DIR);
 
+	if (!ret)
+		ret = nk_store_lock(NK_BPFFS_LOCK_DIR, "bpffs", true, &fd);
 	if (ret)
 		return ret;
-	fd = open(NK_BPFFS_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (flock(fd, LOCK_EX))
-		ret = -errno;
-	else if (!is_bpffs(NK_BPFFS, &st) &&
-		 mount("bpf", NK_BPFFS, "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700"))
+	if (!is_bpffs(NK_BPFFS, &st) &&
+	    mount("bpf", NK_BPFFS, "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700"))
 		ret = -errno;
 	close(fd);  /* drops the lock */
 	return ret;

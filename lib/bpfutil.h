@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 #define NK_BPFFS "/sys/fs/bpf"
-/* Held while mounting bpffs on NK_BPFFS; the file stays. */
+/* Its lock (lib/store: .lock-bpffs, never removed) is held while mounting
+ * bpffs on NK_BPFFS. */
 #define NK_BPFFS_LOCK_DIR "/run/nkctl"
-#define NK_BPFFS_LOCK NK_BPFFS_LOCK_DIR "/.lock-bpffs"
 
 struct nk_bpf_link {
 	uint32_t type, id, prog_id;
