@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -41,9 +42,17 @@ int nk_store_lock(const char *dir, const char *name, bool wait, int *fd)
 	return 0;
 }
 
-int nk_store_lock_dir(const char *path, int *fd)
+/* Is fd still the file at path (not removed or replaced meanwhile)? */
+static bool is_file_at(int fd, const char *path)
 {
 	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+int nk_store_lock_dir(const char *path, int *fd)
+{
 	int ret;
 
 	*fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -55,8 +64,7 @@ int nk_store_lock_dir(const char *path, int *fd)
 		*fd = -1;
 		return ret;
 	}
-	if (fstat(*fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino)
+	if (is_file_at(*fd, path))
 		return 0;
 	close(*fd);
 	*fd = -1;
@@ -144,15 +152,13 @@ int nk_store_write(const char *dir, const char *name, int (*put)(FILE *f, const 
  * that is no longer the file at tmp, stays. 0, or -EBUSY when it is held. */
 static int drop_dead_claim(const char *tmp)
 {
-	struct stat a, b;
 	int fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), ret = 0;
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (flock(fd, LOCK_EX | LOCK_NB))
 		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
-	else if (fstat(fd, &a) == 0 && stat(tmp, &b) == 0 && a.st_dev == b.st_dev &&
-		 a.st_ino == b.st_ino)
+	else if (is_file_at(fd, tmp))
 		unlink(tmp);
 	close(fd);
 	return ret;
