@@ -13,6 +13,10 @@ T_NAME=$(basename "$0" .t)
 T_CHECKS=0
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nkctl-test.XXXXXX")
 _DEFERRED=()
+# The test's own shell: a background job forked from it holds the EXIT trap
+# until it execs, and a signal in that window (sigint.t sends SIGTERM to such
+# jobs) must not run the test's cleanups from the child.
+T_MAIN_PID=$BASHPID
 
 # run_deferred: run the cleanups queued so far, now (between the phases of a
 # test that sets up several times).
@@ -24,6 +28,7 @@ run_deferred() {
 	_DEFERRED=()
 }
 _run_deferred() {
+	[ "$BASHPID" = "$T_MAIN_PID" ] || return 0
 	run_deferred
 	[ -z "${NLP_PID:-}" ] || kill "$NLP_PID" 2>/dev/null
 	rm -rf "$T_TMP"
