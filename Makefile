@@ -115,8 +115,9 @@ $(CNITOOL): testsuite/helpers/cnitool/main.go
 	$(Q)GOPATH=$(GOCODE) GO111MODULE=off GOFLAGS= CGO_ENABLED=0 GOCACHE=$(abspath $(BUILD))/gocache \
 		$(GO) build -o $@ ./testsuite/helpers/cnitool
 
-# The CNI plugin example (examples/cni/README.md), built as a test helper
-# where json-c is installed (libjson-c-dev); never linked into nkctl.
+# The CNI plugin (examples/cni/README.md), built by "all" and installed into
+# CNIDIR where json-c is installed (libjson-c-dev); the CNI tests run it from
+# the helpers' directory. Never linked into nkctl.
 PKG_CONFIG ?= pkg-config
 JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 JSONC_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
@@ -124,6 +125,7 @@ CNI_PLUGIN := $(BUILD)/helpers/nkctl-cni
 CNI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/cni/*.c))
 ifneq ($(JSONC_LIBS),)
 HELPERS += $(CNI_PLUGIN)
+all: $(CNI_PLUGIN)
 endif
 $(CNI_OBJS): ALL_CFLAGS += $(JSONC_CFLAGS)
 $(CNI_PLUGIN): $(CNI_OBJS)
@@ -260,6 +262,8 @@ install: all
 	install -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/nkctl
 	$(if $(MANS),install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man8/)
 	$(if $(wildcard completions/nkctl),install -m 0644 completions/nkctl $(DESTDIR)$(BASHCOMPDIR)/nkctl)
+	$(if $(JSONC_LIBS),install -d $(DESTDIR)$(CNIDIR))
+	$(if $(JSONC_LIBS),install -m 0755 $(CNI_PLUGIN) $(DESTDIR)$(CNIDIR)/nkctl-cni)
 
 deps:
 	sh scripts/install-deps --test

@@ -1,7 +1,8 @@
 #!/bin/bash
 # tier: host
-# make install DESTDIR=... PREFIX=/usr puts the binary, the man pages and the
-# completion where Debian keeps them, and the installed binary runs.
+# make install DESTDIR=... PREFIX=/usr puts the binary, the man pages, the
+# completion and (where json-c is installed) the CNI plugin where Debian keeps
+# them, and the installed binary runs.
 . "$TESTSUITE/lib.sh"
 need_cmd make
 top=$(cd "$TESTSUITE/.." && pwd)
@@ -20,4 +21,10 @@ pass "binary, man pages and completion installed"
 "$dest/usr/sbin/nkctl" -V | grep -q '^nkctl ' || fail "installed binary does not run"
 pass "the installed binary runs"
 expect_eq "$(stat -c %a "$dest/usr/share/man/man8/nkctl.8")" 644 "man pages are 0644"
+if pkg-config --exists json-c; then
+	# configure's default CNI directory: containernetworking-plugins' /usr/lib/cni.
+	expect_eq "$(stat -c %a "$dest/usr/lib/cni/nkctl-cni" 2>&1)" 755 "the CNI plugin is in /usr/lib/cni, 0755"
+else
+	echo "# no json-c (libjson-c-dev): the CNI plugin is neither built nor installed"
+fi
 done_testing

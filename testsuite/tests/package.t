@@ -89,6 +89,7 @@ dpkg -x "$deb" "$root" || fail "dpkg -x"
 	echo usr/share/doc/nkctl/changelog.gz
 	echo usr/share/doc/nkctl/copyright
 	echo usr/share/doc/nkctl/json.md.gz
+	echo usr/share/doc/nkctl/nics.md.gz
 	echo usr/share/doc/nkctl/nkctl.schema.json
 	git -C "$top" ls-files examples/cni | sed 's|^|usr/share/doc/nkctl/|'
 } | sort > "$T_TMP/want"
@@ -108,6 +109,22 @@ readelf -h "$bin" | grep -q 'DYN (' || fail "not a position-independent executab
 readelf -W --dyn-syms "$bin" | grep -q '__stack_chk_fail' || fail "no stack protector"
 readelf -W --dyn-syms "$bin" | grep -Eq '__[a-z]+_chk' || fail "no _FORTIFY_SOURCE checks"
 pass "hardened: PIE, RELRO, BIND_NOW, stack protector, fortified calls"
+
+# The second binary package: the CNI plugin where CNI runtimes look for it
+# (Debian's containernetworking-plugins keeps its plugins in /usr/lib/cni),
+# hardened too, with its README.
+cnideb=$T_TMP/nkctl-cni_${version}_$arch.deb
+[ -f "$cnideb" ] || fail "no $(basename "$cnideb"): $(ls "$T_TMP")"
+cniroot=$T_TMP/cniroot
+dpkg -x "$cnideb" "$cniroot" || fail "dpkg -x nkctl-cni"
+expect_eq "$(cd "$cniroot" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')" \
+	"usr/lib/cni/nkctl-cni usr/share/doc/nkctl-cni/README.md.gz usr/share/doc/nkctl-cni/changelog.gz usr/share/doc/nkctl-cni/copyright " \
+	"nkctl-cni holds the plugin in /usr/lib/cni and its README"
+expect_eq "$(dpkg-deb -f "$cnideb" Depends | grep -o "nkctl (= $version)")" "nkctl (= $version)" "nkctl-cni depends on this nkctl"
+plugin=$cniroot/usr/lib/cni/nkctl-cni
+readelf -d "$plugin" | grep -q 'FLAGS.*NOW' && readelf -l "$plugin" | grep -q GNU_RELRO &&
+	readelf -h "$plugin" | grep -q 'DYN (' || fail "the plugin is not hardened (PIE, RELRO, BIND_NOW)"
+expect_eq "$(CNI_COMMAND=VERSION "$plugin" < /dev/null | jq -c .supportedVersions)" '["1.0.0"]' "the packaged plugin answers VERSION"
 expect_eq "$("$bin" -V)" "nkctl $version" "nkctl -V prints the changelog's version"
 expect_eq "$("$bin" -j -V | jq -r .version)" "$version" "nkctl -j -V too"
 
