@@ -602,8 +602,8 @@ static void param_words(const struct nk_param *d, char *buf, size_t len)
 	} else if (d->type == NKP_REST) {
 		snprintf(buf, len, "%s %s [ ARGS... ]", d->kw, d->meta ? d->meta : "CMD");
 	} else if (d->type == NKP_ENUM && !long_enum(d)) {
-		nk_choice_words(d->choices, "|", choices, sizeof(choices));
-		snprintf(buf, len, "%s %s", d->kw, choices);
+		nk_choice_words(d->choices, " | ", choices, sizeof(choices));
+		snprintf(buf, len, "%s { %s }", d->kw, choices);
 	} else {
 		snprintf(buf, len, "%s %s", d->kw, d->meta ? d->meta : "VALUE");
 	}

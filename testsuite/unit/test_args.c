@@ -599,7 +599,7 @@ static void params_usage(void **state)
 	nk_params_usage(&tp, buf, sizeof(buf), 0, 4);
 	assert_non_null(strstr(buf, "dev DEV"));
 	/* colour needs count: nested under it, as "pool LIST [ count N ]" */
-	assert_non_null(strstr(buf, "[ count N [ colour red|green|blue|verde ] ]"));
+	assert_non_null(strstr(buf, "[ count N [ colour { red | green | blue | verde } ] ]"));
 	assert_non_null(strstr(buf, "[ force | address MAC ]"));
 	assert_non_null(strstr(buf, "..."));
 }
