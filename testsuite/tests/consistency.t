@@ -9,7 +9,7 @@
 # of "nkctl -j -V" is the one nkctl(8) and doc/json.md give; relative links
 # of the docs resolve.
 . "$TESTSUITE/lib.sh"
-need_cmd scdoc man jq
+need_cmd scdoc man groff jq
 top=$(cd "$TESTSUITE/.." && pwd)
 mandir=$(dirname "${NKCTL_REAL:-$NKCTL}")/man
 [ -f "$mandir/nkctl.8" ] || fail "no rendered pages in $mandir (run make)"
@@ -226,6 +226,17 @@ for src in "$top"/man/*.scd; do
 	done
 done
 pass "pages name only pages and files that exist"
+
+# Every page: its exit statuses as a table; a FILES section when it names
+# nkctl's state or pins.
+for src in "$top"/man/*.scd; do
+	awk '/^# EXIT STATUS$/ { on = 1; next } /^# / { on = 0 } on' "$src" | grep -q '^\[\[ ' ||
+		fail "$(basename "$src"): EXIT STATUS is no table"
+	if grep -q '/run/nkctl\|/sys/fs/bpf' "$src"; then
+		grep -q '^# FILES$' "$src" || fail "$(basename "$src") names nkctl's files but has no FILES section"
+	fi
+done
+pass "EXIT STATUS tables and FILES sections"
 
 # Rendered pages: the version in the footer, no warnings, and no line that
 # ends in a hyphen at any width (a keyword is never cut at its own hyphen).
