@@ -53,7 +53,12 @@ SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRCS))
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -I/usr/include/$(shell $(CC) -dumpmachine) -Ibpf
 
 MAN_SRCS := $(wildcard man/*.scd)
-MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS))
+# "man nkctl-WORD" for every command word: WORD=PAGE, a .so page each
+# (dh_installman turns them into symlinks).
+MAN_ALIASES := unlease=nkctl-lease steer=nkctl-nic bind-rx=nkctl-bind bind-tx=nkctl-bind \
+	unbind=nkctl-bind version=nkctl
+MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS)) \
+	$(foreach a,$(MAN_ALIASES),$(BUILD)/man/nkctl-$(firstword $(subst =, ,$(a))).8)
 
 .PHONY: all helpers check check-all check-host check-unit check-vm check-valgrind install clean deps fuzz cni
 all: $(BIN) $(MANS)
@@ -181,10 +186,21 @@ check-unit: $(if $(CMOCKA_LIBS),$(UNIT_TESTS),unit-needs-cmocka)
 unit-needs-cmocka:
 	@echo "make check-unit: cmocka is not installed (Debian package: libcmocka-dev)" >&2; exit 1
 
-$(BUILD)/man/%: man/%.scd
+# The version in the footer; after .TH (which turns hyphenation back on):
+# no hyphenation, and no line break at a keyword's own hyphens.
+# A "[ ... ]" group of a SYNOPSIS never breaks across lines (synopsis.awk).
+$(BUILD)/man/%: man/%.scd man/synopsis.awk debian/changelog
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  SCDOC   $<")
-	$(Q)$(SCDOC) < $< > $@
+	$(Q)sed 's/@VERSION@/$(VERSION)/g' $< | $(SCDOC) | sed '/^\.TH /a .nh\n.cflags 0 -' | \
+		awk -f man/synopsis.awk > $@.tmp && mv $@.tmp $@
+
+define man_alias
+$(BUILD)/man/nkctl-$(1).8: Makefile
+	@mkdir -p $$(dir $$@)
+	$(Q)printf '.so man8/$(2).8\n' > $$@
+endef
+$(foreach a,$(MAN_ALIASES),$(eval $(call man_alias,$(firstword $(subst =, ,$(a))),$(lastword $(subst =, ,$(a))))))
 
 # libFuzzer harnesses (fuzz/README.md): lib/ and nkctl/ rebuilt with clang,
 # coverage, ASan and UBSan in build-fuzz/. nkctl's main() is renamed so that

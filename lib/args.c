@@ -214,6 +214,18 @@ void nk_choice_list(const struct nk_choice *choices, const char *sep, char *buf,
 		append(buf, len, &used, "%s%s", used ? sep : "", c->name);
 }
 
+void nk_choice_words(const struct nk_choice *choices, const char *sep, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const struct nk_choice *c = choices; c && c->name; c++)
+		append(buf, len, &used, "%s%s", used ? sep : "", c->name);
+	for (const struct nk_choice *c = choices; c && c->name; c++)
+		if (c->alias)
+			append(buf, len, &used, "%s%s", used ? sep : "", c->alias);
+}
+
 /* Edit distance of a and b, or more than max (then it stops counting). */
 static size_t edits(const char *a, const char *b, size_t max)
 {
@@ -574,7 +586,7 @@ static bool long_enum(const struct nk_param *d)
 
 	if (d->type != NKP_ENUM || !d->meta)
 		return false;
-	nk_choice_list(d->choices, "|", choices, sizeof(choices));
+	nk_choice_words(d->choices, "|", choices, sizeof(choices));
 	return strlen(choices) > 24;
 }
 
@@ -590,8 +602,8 @@ static void param_words(const struct nk_param *d, char *buf, size_t len)
 	} else if (d->type == NKP_REST) {
 		snprintf(buf, len, "%s %s [ ARGS... ]", d->kw, d->meta ? d->meta : "CMD");
 	} else if (d->type == NKP_ENUM && !long_enum(d)) {
-		nk_choice_list(d->choices, "|", choices, sizeof(choices));
-		snprintf(buf, len, "%s %s", d->kw, choices);
+		nk_choice_words(d->choices, " | ", choices, sizeof(choices));
+		snprintf(buf, len, "%s { %s }", d->kw, choices);
 	} else {
 		snprintf(buf, len, "%s %s", d->kw, d->meta ? d->meta : "VALUE");
 	}
@@ -602,15 +614,40 @@ bool nk_param_repeats(const struct nk_param *d)
 	return d->type == NKP_LIST || (d->type == NKP_CUSTOM && d->max > 1);
 }
 
-static void param_item(const struct nk_param *d, char *buf, size_t len)
+/* The optional keywords that need keyword idx (a NEEDS rule, not in a
+ * group of their own): the synopsis nests them after it, "pool LIST
+ * [ count N ]". */
+static bool nested_under(const struct nk_params *p, size_t dep, size_t idx);
+static const struct nk_rule *group_of(const struct nk_params *p, size_t idx, size_t *first);
+
+static void param_words_nested(const struct nk_params *p, size_t idx, char *buf, size_t len)
 {
+	size_t used = 0;
 	char w[256];
 
-	param_words(d, w, sizeof(w));
+	param_words(&p->v[idx], w, sizeof(w));
+	buf[0] = '\0';
+	append(buf, len, &used, "%s", w);
+	for (size_t k = 0; k < p->n; k++) {
+		if (!nested_under(p, k, idx))
+			continue;
+		param_words(&p->v[k], w, sizeof(w));
+		append(buf, len, &used, " [ %s ]%s", w, nk_param_repeats(&p->v[k]) ? "..." : "");
+	}
+}
+
+static void param_item(const struct nk_params *p, size_t idx, char *buf, size_t len)
+{
+	const struct nk_param *d = &p->v[idx];
+	size_t used = 0;
+	char w[400];
+
+	param_words_nested(p, idx, w, sizeof(w));
+	buf[0] = '\0';
 	if (d->required)
-		snprintf(buf, len, "%s", w);
+		append(buf, len, &used, "%s", w);
 	else
-		snprintf(buf, len, "[ %s ]%s", w, nk_param_repeats(d) ? "..." : "");
+		append(buf, len, &used, "[ %s ]%s", w, nk_param_repeats(d) ? "..." : "");
 }
 
 /* The rule that groups keyword idx in the synopsis, if any. */
@@ -636,12 +673,37 @@ static const struct nk_rule *group_of(const struct nk_params *p, size_t idx, siz
 	return NULL;
 }
 
+static bool nested_under(const struct nk_params *p, size_t dep, size_t idx)
+{
+	size_t first;
+
+	if (p->v[dep].required || group_of(p, dep, &first))
+		return false;
+	for (size_t r = 0; r < p->nrules; r++) {
+		const struct nk_rule *rule = &p->rules[r];
+
+		if (rule->kind == NK_RULE_NEEDS && rule->kws[0] && rule->kws[1] &&
+		    nk_params_find(p, rule->kws[0]) == (int)dep &&
+		    nk_params_find(p, rule->kws[1]) == (int)idx)
+			return true;
+	}
+	return false;
+}
+
+int nk_params_nested(const struct nk_params *p, size_t dep)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (nested_under(p, dep, i))
+			return (int)i;
+	return -1;
+}
+
 static void group_item(const struct nk_params *p, const struct nk_rule *rule, char *buf,
 		       size_t len)
 {
 	bool one_of = rule->kind == NK_RULE_ONE_OF;
 	size_t used = 0;
-	char w[256];
+	char w[512];
 
 	buf[0] = '\0';
 	append(buf, len, &used, "%s", one_of ? "{ " : "[ ");
@@ -650,10 +712,33 @@ static void group_item(const struct nk_params *p, const struct nk_rule *rule, ch
 
 		if (i < 0)
 			continue;
-		param_words(&p->v[i], w, sizeof(w));
+		param_words_nested(p, (size_t)i, w, sizeof(w));
 		append(buf, len, &used, "%s%s", k ? " | " : "", w);
 	}
 	append(buf, len, &used, "%s", one_of ? " }" : " ]");
+}
+
+/* The "META := { a | b }" lines below a synopsis: long enums (once per
+ * META) and the table's own definitions. */
+void nk_params_defs(const struct nk_params *p, char *buf, size_t len)
+{
+	size_t used = strlen(buf);
+	char item[512];
+
+	for (size_t i = 0; i < p->n; i++) {
+		bool seen = false;
+
+		if (!long_enum(&p->v[i]))
+			continue;
+		for (size_t k = 0; k < i; k++)
+			seen |= long_enum(&p->v[k]) && !strcmp(p->v[k].meta, p->v[i].meta);
+		if (seen)
+			continue;
+		nk_choice_words(p->v[i].choices, " | ", item, sizeof(item));
+		append(buf, len, &used, "\n       %s := { %s }", p->v[i].meta, item);
+	}
+	if (p->defs)
+		append(buf, len, &used, "\n       %s", p->defs);
 }
 
 void nk_params_usage(const struct nk_params *p, char *buf, size_t len, size_t first_col,
@@ -667,21 +752,42 @@ void nk_params_usage(const struct nk_params *p, char *buf, size_t len, size_t fi
 		size_t first;
 		const struct nk_rule *rule = group_of(p, i, &first);
 
-		if (rule && first != i)
+		if ((rule && first != i) || nk_params_nested(p, i) >= 0)
 			continue;
 		if (rule)
 			group_item(p, rule, item, sizeof(item));
 		else
-			param_item(&p->v[i], item, sizeof(item));
+			param_item(p, i, item, sizeof(item));
 		put_wrapped(buf, len, &used, &col, indent, item, strlen(item));
 	}
-	for (size_t i = 0; i < p->n; i++) {
-		if (!long_enum(&p->v[i]))
-			continue;
-		nk_choice_list(p->v[i].choices, " | ", item, sizeof(item));
-		append(buf, len, &used, "\n       %s := { %s }", p->v[i].meta, item);
-	}
+	nk_params_defs(p, buf, len);
 }
+
+/* How many bytes of text, from a "[" or "{" word, up to and with its
+ * matching closing word; 0 when it does not close. */
+static size_t bracket_span(const char *text)
+{
+	const char *p = text;
+	int depth = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (n == 1 && (*p == '[' || *p == '{'))
+			depth++;
+		else if (n && (*p == ']' || *p == '}'))
+			depth--;
+		p += n;
+		if (!depth)
+			return (size_t)(p - text);
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+/* A bracketed group short enough to stay on one line is one item:
+ * "[ force ]" never breaks. */
+#define NK_WRAP_GROUP 40
 
 void nk_wrap(const char *text, char *buf, size_t len, size_t first_col, size_t indent)
 {
@@ -692,6 +798,14 @@ void nk_wrap(const char *text, char *buf, size_t len, size_t first_col, size_t i
 	while (*p) {
 		size_t n = strcspn(p, " ");
 
+		if (n == 1 && (*p == '[' || *p == '{')) {
+			size_t span = bracket_span(p);
+
+			if (span && span <= NK_WRAP_GROUP)
+				n = span + strcspn(p + span, " ");
+			else if (p[1] == ' ')   /* never "{" alone at a line's end */
+				n = 1 + strspn(p + 1, " ") + strcspn(p + 1 + strspn(p + 1, " "), " ");
+		}
 		put_wrapped(buf, len, &used, &col, indent, p, n);
 		p += n;
 		p += strspn(p, " ");

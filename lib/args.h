@@ -45,6 +45,9 @@ const char *nk_choice_name(const struct nk_choice *choices, uint32_t v, char *bu
 			   size_t len);
 /* "a|b|c": the names of choices, for help and errors. */
 void nk_choice_list(const struct nk_choice *choices, const char *sep, char *buf, size_t len);
+/* The same with the aliases after the names: what the synopsis and
+ * completion offer. */
+void nk_choice_words(const struct nk_choice *choices, const char *sep, char *buf, size_t len);
 
 #define NK_STRLIST_MAX 32
 struct nk_strlist {
@@ -95,6 +98,9 @@ struct nk_params {
 	/* Keywords of this table that are refused with "only at creation":
 	 * (link set refuses what only link add takes). */
 	const struct nk_params *creation;
+	/* A "META := { ... }" line the synopsis prints below, for a META the
+	 * keywords cannot spell out (a custom parser's words), or NULL. */
+	const char *defs;
 };
 #define NK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NK_PARAMS(name, type, arr) \
@@ -137,6 +143,12 @@ int nk_params_find(const struct nk_params *p, const char *kw);
 void nk_wrap(const char *text, char *buf, size_t len, size_t first_col, size_t indent);
 void nk_params_usage(const struct nk_params *p, char *buf, size_t len, size_t first_col,
 		     size_t indent);
+/* The keyword (its index) that optional keyword dep needs and is nested
+ * under in the synopsis ("pool LIST [ count N ]"), or -1. */
+int nk_params_nested(const struct nk_params *p, size_t dep);
+/* The "META := { ... }" lines of p, appended to buf (each on a line of its
+ * own): after a synopsis a command spells out itself. */
+void nk_params_defs(const struct nk_params *p, char *buf, size_t len);
 
 /* Stand-alone validators (also used by the table parser); 0 or NK_EXIT_USAGE
  * after printing an error that names kw. */

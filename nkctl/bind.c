@@ -113,11 +113,14 @@ static const struct nk_param bind_tx_param[] = {
 static const struct nk_rule bind_rules[] = {
 	{ NK_RULE_EXCLUSIVE, { "foreground", "--" } },
 };
+#define BIND_SOURCE_DEF "SOURCE := { udmabuf | heap NAME | fd N }"
 const struct nk_params cmd_bind_rx_params = {
 	NK_PARAMS("bind-rx", struct bind_args, bind_rx_param), NK_RULES(bind_rules),
+	.defs = BIND_SOURCE_DEF,
 };
 const struct nk_params cmd_bind_tx_params = {
 	NK_PARAMS("bind-tx", struct bind_args, bind_tx_param), NK_RULES(bind_rules),
+	.defs = BIND_SOURCE_DEF,
 };
 
 static bool is_pow2(uint64_t v)

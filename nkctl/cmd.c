@@ -54,9 +54,11 @@ static void print_usage_line(const char *lead, const struct nk_table *t,
 	}
 	col = (size_t)snprintf(head, sizeof(head), "%s %s%s%s", lead, t->path,
 			       c->name ? " " : "", c->name ? c->name : "");
-	if (c->usage)
+	if (c->usage) {
 		nk_wrap(c->usage, synopsis, sizeof(synopsis), col + 1, col + 1);
-	else if (c->params)
+		if (c->params)
+			nk_params_defs(c->params, synopsis, sizeof(synopsis));
+	} else if (c->params)
 		nk_params_usage(c->params, synopsis, sizeof(synopsis), col + 1, col + 1);
 	printf("%s%s%s\n", head, synopsis[0] ? " " : "", synopsis);
 }
@@ -205,6 +207,18 @@ int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **a
 	return ret;
 }
 
+/* need PATH KW NEEDED: completion offers KW only once NEEDED is given, as
+ * the synopsis nests it ("pool LIST [ count N ]"). */
+static void list_needs(const char *path, const struct nk_params *p)
+{
+	for (size_t k = 0; k < p->n; k++) {
+		int under = nk_params_nested(p, k);
+
+		if (under >= 0)
+			printf("need\t%s\t%s\t%s\n", path, p->v[k].kw, p->v[under].kw);
+	}
+}
+
 /* arg PATH KW META KIND CHOICES: KIND is value, flag, repeat or rest; the
  * choices (space-separated) are what completion offers for the value. An
  * empty field is "-" (a shell's read folds runs of tabs). */
@@ -218,7 +232,7 @@ static void list_param(const char *path, const struct nk_param *p)
 			   kinds[p->type] : "value";
 	char choices[256];
 
-	nk_choice_list(p->choices, " ", choices, sizeof(choices));
+	nk_choice_words(p->choices, " ", choices, sizeof(choices));
 	printf("arg\t%s\t%s\t%s\t%s\t%s\n", path, p->kw ? p->kw : "-", p->meta ? p->meta : "-",
 	       kind, choices[0] ? choices : "-");
 }
@@ -238,5 +252,7 @@ void nk_table_list(const struct nk_table *t, const char *prefix)
 		printf("cmd\t%s\n", path);
 		for (size_t k = 0; c->params && k < c->params->n; k++)
 			list_param(path, &c->params->v[k]);
+		if (c->params)
+			list_needs(path, c->params);
 	}
 }

@@ -81,6 +81,9 @@ static int parse_steer(const struct nk_param *d, int argc, char **argv, void *sl
 	return 2;
 }
 
+/* For completion and help: the word after "steer". */
+static const struct nk_choice steer_words[] = { { "dst", 0, NULL }, { NULL, 0, NULL } };
+
 #define LP(kw, type, field, meta, req) \
 	{ kw, type, offsetof(struct lease_args, field), meta, 0, 0, NULL, req, NULL }
 static const struct nk_param lease_params[] = {
@@ -93,7 +96,7 @@ static const struct nk_param lease_params[] = {
 	  false, NULL },
 	LP("reserve", NKP_FLAG, reserve, NULL, false),
 	{ "steer", NKP_CUSTOM, offsetof(struct lease_args, steer), "dst ADDR[,ADDR...]", 0,
-	  NK_LEASE_MAX_STEER, NULL, false, parse_steer },
+	  NK_LEASE_MAX_STEER, steer_words, false, parse_steer },
 };
 /* The exact queues, or how many of a pool. */
 static const struct nk_rule lease_rules[] = {

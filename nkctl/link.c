@@ -38,7 +38,7 @@ static const struct nk_param add_params[] = {
 	/* NEWNAME: completion offers no existing names here. */
 	[A_NAME] = { NULL, NKP_IFNAME, offsetof(struct add_args, name), "NEWNAME", 0, 0, NULL, true,
 		     NULL },
-	[A_PEER] = ADD("peer", NKP_IFNAME, peer, "NEWNAME", 0, 0, NULL),
+	[A_PEER] = ADD("peer", NKP_IFNAME, peer, "PEERNAME", 0, 0, NULL),
 	[A_NETNS] = ADD("netns", NKP_NETNS, netns, "NETNS", 0, 0, NULL),
 	[A_PEER_NETNS] = ADD("peer-netns", NKP_NETNS, peer_netns, "NETNS", 0, 0, NULL),
 	[A_TYPE] = ADD("type", NKP_ENUM, type, "TYPE", 0, 0, netkit_pairing_words),

@@ -52,7 +52,8 @@ static const struct nk_cmd top_cmds[] = {
 	  "BPF programs that steer packets between a netkit device and the NIC" },
 	{ "doctor", cmd_doctor, NULL, &cmd_doctor_params, NULL,
 	  "check pods' whole path and say what to run to fix each problem" },
-	{ "monitor", cmd_monitor, NULL, &cmd_monitor_params, NULL,
+	{ "monitor", cmd_monitor, NULL, &cmd_monitor_params,
+	  "[ all-nsid ] [ count N ] [ OBJECT... ]",
 	  "print events: links, nsids, page pools, leases, bindings, holders" },
 	{ "version", cmd_version, NULL, NULL, NULL, "print the version" },
 };

@@ -48,6 +48,7 @@ static const struct nk_param monitor_params[] = {
 #undef OBJ
 const struct nk_params cmd_monitor_params = {
 	NK_PARAMS("monitor", struct monitor_args, monitor_params),
+	.defs = "OBJECT := { link | nsid | netdev | page-pool | lease | binding | holder }",
 };
 
 /* ---- the kernel's notifications ---- */

@@ -13,7 +13,8 @@ pass "make install"
 for f in usr/sbin/nkctl usr/share/bash-completion/completions/nkctl \
 	usr/share/man/man8/nkctl.8 usr/share/man/man8/nkctl-show.8 \
 	usr/share/man/man8/nkctl-link.8 usr/share/man/man8/nkctl-lease.8 \
-	usr/share/man/man8/nkctl-redirect.8; do
+	usr/share/man/man8/nkctl-redirect.8 usr/share/man/man8/nkctl-steer.8 \
+	usr/share/man/man8/nkctl-unlease.8 usr/share/man/man8/nkctl-bind-rx.8; do
 	[ -f "$dest/$f" ] || fail "missing $f"
 done
 pass "binary, man pages and completion installed"
@@ -27,4 +28,5 @@ if pkg-config --exists json-c; then
 else
 	echo "# no json-c (libjson-c-dev): the CNI plugin is neither built nor installed"
 fi
+expect_eq "$(cat "$dest/usr/share/man/man8/nkctl-steer.8")" ".so man8/nkctl-nic.8" "man nkctl-steer is nkctl-nic(8)"
 done_testing

@@ -86,6 +86,10 @@ dpkg -x "$deb" "$root" || fail "dpkg -x"
 		p=$(basename "$p" .scd)
 		echo "usr/share/man/man${p##*.}/$p.gz"
 	done
+	# The .so alias of every command word (man nkctl-steer): a symlink.
+	for p in $(grep -l '^\.so ' "$src"/build/man/*.8); do
+		echo "usr/share/man/man8/$(basename "$p").gz"
+	done
 	echo usr/share/doc/nkctl/changelog.gz
 	echo usr/share/doc/nkctl/copyright
 	echo usr/share/doc/nkctl/json.md.gz
@@ -99,6 +103,9 @@ pass "$(wc -l < "$T_TMP/files") files, as expected (nothing under /usr/lib/bpf)"
 expect_eq "$(stat -c %a "$root/usr/sbin/nkctl")" 755 "the binary is 0755"
 zcat "$root/usr/share/man/man8/nkctl.8.gz" | grep -q '^\.TH "nkctl" "8"' || fail "nkctl.8 is not section 8"
 pass "man pages in section 8"
+[ "$(readlink "$root/usr/share/man/man8/nkctl-steer.8.gz")" = nkctl-nic.8.gz ] ||
+	fail "nkctl-steer.8.gz is no symlink to nkctl-nic.8.gz: $(ls -l "$root/usr/share/man/man8/")"
+pass "command words' man pages are symlinks"
 
 # The binary: hardened, the BPF object inside it, the changelog's version.
 bin=$root/usr/sbin/nkctl

@@ -598,8 +598,8 @@ static void params_usage(void **state)
 	(void)state;
 	nk_params_usage(&tp, buf, sizeof(buf), 0, 4);
 	assert_non_null(strstr(buf, "dev DEV"));
-	assert_non_null(strstr(buf, "[ count N ]"));
-	assert_non_null(strstr(buf, "red|green|blue"));
+	/* colour needs count: nested under it, as "pool LIST [ count N ]" */
+	assert_non_null(strstr(buf, "[ count N [ colour { red | green | blue | verde } ] ]"));
 	assert_non_null(strstr(buf, "[ force | address MAC ]"));
 	assert_non_null(strstr(buf, "..."));
 }
@@ -627,6 +627,11 @@ static void wrap_columns(void **state)
 	}
 	nk_wrap("short", buf, sizeof(buf), 0, 4);
 	assert_string_equal(buf, "short");
+	/* a short bracket group is one item: "[ force ]" never breaks */
+	nk_wrap("{ dev NKDEV | from PHYS [ phys-netns NETNS ] queue LIST } [ force ] [ wait S ]",
+		buf, sizeof(buf), 10, 4);
+	assert_non_null(strstr(buf, "[ force ]"));
+	assert_null(strstr(buf, "{\n"));
 }
 
 int main(void)
