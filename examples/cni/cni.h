@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* nkctl-cni: a CNI 1.0.0 plugin built on nkctl (README.md beside this file).
+/* nkctl-cni: a CNI 1.1.0 plugin (and 0.3.0 to 1.0.0) built on nkctl (README.md beside this file).
  * One nkctl process per command does nkctl's part (-j -batch -), the IPAM
  * plugin runs beside it, and the pod's addresses and routes are set over
  * rtnetlink. JSON goes through json-c. */
@@ -21,6 +21,9 @@ enum {
 	CNI_ERR_ENV = 4,
 	CNI_ERR_DECODE = 6,
 	CNI_ERR_CONFIG = 7,
+	CNI_ERR_TRY_LATER = 11,
+	CNI_ERR_UNAVAILABLE = 50,
+	CNI_ERR_UNAVAILABLE_LOSSY = 51, /* and existing pods lose connectivity */
 	CNI_ERR_STEP = 100,
 };
 
@@ -59,7 +62,7 @@ struct plugin {
 	/* configuration */
 	const char *conf_text;
 	json_object *conf;
-	const char *version, *nic, *queues, *ipam_type;
+	const char *version, *name, *nic, *queues, *ipam_type;
 	unsigned int per_pod;
 	bool steer;
 	/* names derived from the container id and interface */
@@ -76,6 +79,8 @@ bool cni_setup(struct plugin *p, const char *text);
 
 /* main.c: the configuration (any error exits with a CNI error object) */
 bool version_supported(const char *v);
+bool version_before_1(const char *v);
+bool version_at_least_1_1(const char *v);
 void read_conf(struct plugin *p);
 void need_batch_word(const struct plugin *p, int code, const char *what, const char *v);
 void derive_names(struct plugin *p);
@@ -94,6 +99,7 @@ struct child {
 int path_lookup(const char *dirs, const char *name, char *bin, size_t len);
 int child_start(struct child *c, char *const argv[], const char *cni_command);
 char *child_read_all(int fd);
+void child_read_out_err(struct child *c, char **out, char **err);
 int child_wait(struct child *c);
 
 /* ipam.c: the delegated IPAM plugin, run beside the rest */
@@ -131,6 +137,9 @@ struct rtnl *rtnl_open_in(int netns_fd);
 void rtnl_close(struct rtnl *r);
 int rtnl_ifindex(struct rtnl *r, const char *ifname);
 int rtnl_link_get(struct rtnl *r, const char *ifname, char *mac, size_t mac_len);
+/* rtnl_link_get with the device's IFF_* flags and MTU. */
+int rtnl_link_state(struct rtnl *r, const char *ifname, char *mac, size_t mac_len,
+		    unsigned int *flags, unsigned int *mtu);
 int rtnl_link_up(struct rtnl *r, int ifindex);
 int rtnl_link_move(struct rtnl *r, int ifindex, int netns_fd);
 int rtnl_link_del(struct rtnl *r, int ifindex);
@@ -154,10 +163,20 @@ void address_words(const struct pod_net *net, char *dsts, size_t dlen, char *pre
 void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl *host,
 		  struct rtnl *pod, json_object *ipam);
 
+/* status.c: STATUS's judgements of nkctl's documents */
+const char *status_kernel_lacks(json_object *doc, bool queues);
+bool pool_has(const char *list, unsigned long q);
+unsigned int status_pool_free(json_object *doc, const char *pool);
+
+/* check.c */
+bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
+		   const struct ipnet *want);
+
 /* commands */
 int cmd_add(struct plugin *p);
 int cmd_del(struct plugin *p);
 int cmd_check(struct plugin *p);
+int cmd_status(struct plugin *p);
 int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_t len);
 
 #endif
