@@ -41,6 +41,17 @@ static json_object *member(json_object *o, const char *key)
 	return v;
 }
 
+/* json-c asserts on what is not an array: nkctl's document may lack a key. */
+static size_t arr_len(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static json_object *arr_at(json_object *a, size_t i)
+{
+	return i < arr_len(a) ? json_object_array_get_idx(a, i) : NULL;
+}
+
 static bool is_true(json_object *o, const char *key)
 {
 	return json_object_get_boolean(member(o, key));
@@ -103,8 +114,8 @@ static bool is_ours(const char *nic, const char *holder, json_object *l)
 /* Is queue q one of the pod's leases? */
 static bool pod_holds(const char *nic, const char *holder, json_object *leases, int q)
 {
-	for (size_t i = 0; i < json_object_array_length(leases); i++) {
-		json_object *l = json_object_array_get_idx(leases, i);
+	for (size_t i = 0; i < arr_len(leases); i++) {
+		json_object *l = arr_at(leases, i);
 
 		if (is_ours(nic, holder, l) && json_object_get_int(member(l, "id")) == q)
 			return true;
@@ -118,18 +129,18 @@ static bool pod_holds(const char *nic, const char *holder, json_object *leases, 
 static bool context_is_pods(const char *nic, const char *holder, json_object *leases,
 			    json_object *nics, int64_t ctx)
 {
-	json_object *n = json_object_array_get_idx(member(nics, "nics"), 0);
+	json_object *n = arr_at(member(nics, "nics"), 0);
 	json_object *contexts = member(n, "rss-contexts");
 
-	for (size_t i = 0; i < json_object_array_length(contexts); i++) {
-		json_object *c = json_object_array_get_idx(contexts, i), *qs = member(c, "queues");
-		bool all = json_object_array_length(qs) > 0;
+	for (size_t i = 0; i < arr_len(contexts); i++) {
+		json_object *c = arr_at(contexts, i), *qs = member(c, "queues");
+		bool all = arr_len(qs) > 0;
 
 		if (json_object_get_int64(member(c, "context")) != ctx)
 			continue;
-		for (size_t k = 0; k < json_object_array_length(qs); k++)
+		for (size_t k = 0; k < arr_len(qs); k++)
 			all &= pod_holds(nic, holder, leases,
-					 json_object_get_int(json_object_array_get_idx(qs, k)));
+					 json_object_get_int(arr_at(qs, k)));
 		return all;
 	}
 	return false;
@@ -141,12 +152,12 @@ static bool context_is_pods(const char *nic, const char *holder, json_object *le
 bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
 		   const struct ipnet *want)
 {
-	for (size_t i = 0; i < json_object_array_length(leases); i++) {
-		json_object *l = json_object_array_get_idx(leases, i), *rules = member(l, "rules");
+	for (size_t i = 0; i < arr_len(leases); i++) {
+		json_object *l = arr_at(leases, i), *rules = member(l, "rules");
 		int id = json_object_get_int(member(l, "id"));
 
-		for (size_t j = 0; is_ours(nic, holder, l) && j < json_object_array_length(rules); j++) {
-			json_object *rule = json_object_array_get_idx(rules, j), *ctx = member(rule, "context");
+		for (size_t j = 0; is_ours(nic, holder, l) && j < arr_len(rules); j++) {
+			json_object *rule = arr_at(rules, j), *ctx = member(rule, "context");
 
 			if (!same_addr(str(rule, "dst"), want, false))
 				continue;
@@ -166,8 +177,8 @@ static void check_leases(struct check *c, json_object *doc)
 	unsigned int n = 0;
 	char buf[64];
 
-	for (size_t i = 0; i < json_object_array_length(leases); i++) {
-		json_object *l = json_object_array_get_idx(leases, i);
+	for (size_t i = 0; i < arr_len(leases); i++) {
+		json_object *l = arr_at(leases, i);
 
 		if (!is_ours(c->p->nic, c->p->holder, l))
 			continue;
@@ -195,21 +206,21 @@ static bool has_route(json_object *doc, const char *target, const struct ipnet *
 {
 	json_object *redirects = member(doc, "redirects");
 
-	for (size_t i = 0; i < json_object_array_length(redirects); i++) {
-		json_object *rd = json_object_array_get_idx(redirects, i), *routes;
+	for (size_t i = 0; i < arr_len(redirects); i++) {
+		json_object *rd = arr_at(redirects, i), *routes;
 
 		if (is_true(rd, "defunct"))
 			continue;
 		routes = member(rd, "routes");
-		for (size_t j = 0; j < json_object_array_length(routes); j++) {
-			json_object *rt = json_object_array_get_idx(routes, j), *pfx;
+		for (size_t j = 0; j < arr_len(routes); j++) {
+			json_object *rt = arr_at(routes, j), *pfx;
 			bool found = !want;
 
 			if (is_true(rt, "defunct") || strcmp(str(member(rt, "target"), "ifname"), target))
 				continue;
 			pfx = member(rt, "prefixes");
-			for (size_t k = 0; want && k < json_object_array_length(pfx); k++)
-				found |= same_addr(json_object_get_string(json_object_array_get_idx(pfx, k)),
+			for (size_t k = 0; want && k < arr_len(pfx); k++)
+				found |= same_addr(json_object_get_string(arr_at(pfx, k)),
 						   want, true);
 			if (found)
 				return true;

@@ -24,15 +24,29 @@ static json_object *member(json_object *o, const char *key)
 	return v;
 }
 
+/* json-c asserts on what is not an array: nkctl's document may lack a key. */
+static size_t arr_len(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static json_object *arr_at(json_object *a, size_t i)
+{
+	return i < arr_len(a) ? json_object_array_get_idx(a, i) : NULL;
+}
+
 /* A feature the probe found missing ("no"); "unknown" is not held against
  * the node (the probe could not run). */
 static bool feature_missing(json_object *features, const char *name)
 {
-	for (size_t i = 0; i < json_object_array_length(features); i++) {
-		json_object *f = json_object_array_get_idx(features, i);
+	for (size_t i = 0; i < arr_len(features); i++) {
+		json_object *f = arr_at(features, i);
 
-		if (!strcmp(json_object_get_string(member(f, "name")), name))
-			return !strcmp(json_object_get_string(member(f, "state")), "no");
+		const char *n = json_object_get_string(member(f, "name"));
+		const char *state = json_object_get_string(member(f, "state"));
+
+		if (n && !strcmp(n, name))
+			return state && !strcmp(state, "no");
 	}
 	return false;
 }
@@ -79,12 +93,12 @@ bool pool_has(const char *list, unsigned long q)
  * no memory provider uses. */
 unsigned int status_pool_free(json_object *doc, const char *pool)
 {
-	json_object *nic = json_object_array_get_idx(member(doc, "nics"), 0);
+	json_object *nic = arr_at(member(doc, "nics"), 0);
 	json_object *queues = member(nic, "queues");
 	unsigned int n = 0;
 
-	for (size_t i = 0; i < json_object_array_length(queues); i++) {
-		json_object *q = json_object_array_get_idx(queues, i);
+	for (size_t i = 0; i < arr_len(queues); i++) {
+		json_object *q = arr_at(queues, i);
 
 		if (pool_has(pool, (unsigned long)json_object_get_int64(member(q, "id"))) &&
 		    !member(q, "lease") && !member(q, "dmabuf") && !member(q, "io-uring") &&
@@ -158,8 +172,8 @@ static bool ipam_knows_status(const struct plugin *p)
 	doc = json_tokener_parse(run.out);
 	list = member(doc, "supportedVersions");
 	for (size_t i = 0; json_object_is_type(list, json_type_array) &&
-			   i < json_object_array_length(list); i++)
-		found |= !strcmp(json_object_get_string(json_object_array_get_idx(list, i)), "1.1.0");
+			   i < arr_len(list); i++)
+		found |= !strcmp(json_object_get_string(arr_at(list, i)), "1.1.0");
 	json_object_put(doc);
 	ipam_free(&run);
 	return found;
