@@ -307,6 +307,7 @@ bool cni_setup(struct plugin *p, const char *text)
 			 "CNI_CONTAINERID must start with a letter or digit, then letters, digits, '_', '.' or '-'");
 	p->ifname = need_env(p, "CNI_IFNAME");
 	need_ifname(p, p->ifname);
+	need_batch_word(p, CNI_ERR_ENV, "CNI_IFNAME", p->ifname);
 	p->netns = getenv("CNI_NETNS");
 	/* Only ADD puts the namespace's path on a batch line; DEL never reads it. */
 	if (!strcmp(p->command, "ADD"))
