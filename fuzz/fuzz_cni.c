@@ -31,7 +31,9 @@
  *   - an IPAM error's code is positive and its message a string;
  *   - nkctl's documents of any shape: STATUS's lacking feature is one of
  *     its names, its free queues at most the document's queues; CHECK's
- *     steering judgement returns (json-c asserts on a non-array).
+ *     steering judgement returns (json-c asserts on a non-array);
+ *   - GC's reading of a device's alias: ours only with the tag and the
+ *     network's name, its words NUL-terminated within their buffers.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -295,6 +297,16 @@ static void check_nk_docs(json_object *doc, const char *text)
 		check_steered("eth1", "nlpod", leases, doc, &want);
 }
 
+static void check_alias(const char *text)
+{
+	struct attachment a;
+
+	if (attachment_parse(text, "nk", &a) &&
+	    (!strstr(text, "nkctl-cni") || !memchr(a.id, '\0', sizeof(a.id)) ||
+	     !memchr(a.ifname, '\0', sizeof(a.ifname)) || !memchr(a.netns, '\0', sizeof(a.netns))))
+		die("attachment_parse", "took an alias that is not ours", text, strlen(text));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *nul = memchr(data, '\0', size);
@@ -328,6 +340,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_nk_docs(plugin.conf, text);
 	}
 	check_ipam_error(text);
+	check_alias(text);
 	json_object_put(plugin.conf);
 	free(text);
 	return 0;

@@ -124,7 +124,8 @@ static void configure(struct add *a)
 	int pod_if, host_if, holder_if, err;
 	struct ipnet gw_host;
 
-	a->host = rtnl_open_in(-1);
+	if (!a->host)
+		a->host = rtnl_open_in(-1);
 	a->pod = rtnl_open_in(a->netns_fd);
 	if (!a->host || !a->pod)
 		add_abort(a, "cannot open rtnetlink in the host or the pod");
@@ -162,6 +163,19 @@ static void configure(struct add *a)
 		if ((err = rtnl_route_add(a->host, host_if, &host, NULL)))
 			add_abort(a, "route to the pod: %s", strerror(-err));
 	}
+}
+
+/* The host side's alias names the attachment (gc.c): GC finds it so. */
+static void mark_attachment(struct add *a)
+{
+	char alias[512];
+	int ifindex;
+
+	a->host = rtnl_open_in(-1);
+	ifindex = a->host ? rtnl_ifindex(a->host, a->p->host) : -1;
+	if (attachment_alias(a->p, alias, sizeof(alias)) || ifindex < 0 ||
+	    rtnl_link_set_alias(a->host, ifindex, alias))
+		add_abort(a, "cannot mark %s with its attachment (its alias)", a->p->host);
 }
 
 static json_object *jstr(const struct ipnet *n, bool with_plen)
@@ -301,6 +315,7 @@ int cmd_add(struct plugin *p)
 	if (ipam_start(p, "ADD", p->conf_text, &a.ipam, why, sizeof(why)))
 		add_abort(&a, "%s", why);
 	nk_step(&a, "link add", "link add %s peer %s peer-netns %s", p->host, p->ifname, p->netns);
+	mark_attachment(&a);
 	if (p->queues)
 		nk_step(&a, "lease holder", "link add %s type single rxqueues %u", p->holder,
 			p->per_pod + 1);

@@ -141,6 +141,10 @@ int rtnl_link_get(struct rtnl *r, const char *ifname, char *mac, size_t mac_len)
 int rtnl_link_state(struct rtnl *r, const char *ifname, char *mac, size_t mac_len,
 		    unsigned int *flags, unsigned int *mtu);
 int rtnl_link_up(struct rtnl *r, int ifindex);
+int rtnl_link_set_alias(struct rtnl *r, int ifindex, const char *alias);
+/* fn for every device of the namespace that has an alias. */
+typedef void (*rtnl_alias_fn)(const char *ifname, const char *alias, void *data);
+int rtnl_link_aliases(struct rtnl *r, rtnl_alias_fn fn, void *data);
 int rtnl_link_move(struct rtnl *r, int ifindex, int netns_fd);
 int rtnl_link_del(struct rtnl *r, int ifindex);
 int rtnl_addr_add(struct rtnl *r, int ifindex, const struct ipnet *a);
@@ -172,11 +176,24 @@ unsigned int status_pool_free(json_object *doc, const char *pool);
 bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
 		   const struct ipnet *want);
 
+/* gc.c: a device's alias names its attachment, so that GC finds them */
+struct attachment {
+	char id[256], ifname[16], netns[256];
+};
+int attachment_alias(const struct plugin *p, char *buf, size_t len);
+bool attachment_parse(const char *alias, const char *network, struct attachment *a);
+/* Is (id, ifname) among conf's cni.dev/valid-attachments? */
+bool attachment_valid(json_object *valid, const char *id, const char *ifname);
+bool ipam_speaks_1_1(const struct plugin *p);
+
 /* commands */
 int cmd_add(struct plugin *p);
 int cmd_del(struct plugin *p);
 int cmd_check(struct plugin *p);
 int cmd_status(struct plugin *p);
 int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_t len);
+/* nkctl's and the holder's part of teardown: 0, or -1 with why. */
+int teardown_nk(const struct plugin *p, struct nk_session *s, char *why, size_t len);
+int cmd_gc(struct plugin *p);
 
 #endif

@@ -345,6 +345,8 @@ int main(void)
 		ret = cmd_check(&p);
 	else if (!strcmp(p.command, "STATUS"))
 		ret = cmd_status(&p);
+	else if (!strcmp(p.command, "GC"))
+		ret = cmd_gc(&p);
 	else
 		cni_fail(&p, CNI_ERR_ENV, "unknown CNI_COMMAND %s", p.command);
 	json_object_put(p.conf);

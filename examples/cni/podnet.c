@@ -206,6 +206,47 @@ int rtnl_link_del(struct rtnl *r, int ifindex)
 	return ack(r, (struct nlmsghdr *)buf);
 }
 
+int rtnl_link_set_alias(struct rtnl *r, int ifindex, const char *alias)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	link_msg(r, buf, RTM_NEWLINK, NLM_F_ACK, ifindex);
+	mnl_attr_put_strz((struct nlmsghdr *)buf, IFLA_IFALIAS, alias);
+	return ack(r, (struct nlmsghdr *)buf);
+}
+
+struct alias_walk {
+	rtnl_alias_fn fn;
+	void *data;
+};
+
+static int alias_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	const char *ifname = NULL, *alias = NULL;
+	struct alias_walk *w = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
+		if (mnl_attr_get_type(a) == IFLA_IFNAME && !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			ifname = mnl_attr_get_str(a);
+		if (mnl_attr_get_type(a) == IFLA_IFALIAS && !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			alias = mnl_attr_get_str(a);
+	}
+	if (ifname && alias)
+		w->fn(ifname, alias, w->data);
+	return MNL_CB_OK;
+}
+
+int rtnl_link_aliases(struct rtnl *r, rtnl_alias_fn fn, void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct alias_walk w = { fn, data };
+
+	link_msg(r, buf, RTM_GETLINK, NLM_F_DUMP, 0);
+	return talk(r, (struct nlmsghdr *)buf, alias_cb, &w);
+}
+
 static size_t addr_len(const struct ipnet *a)
 {
 	return a->family == AF_INET ? 4 : 16;

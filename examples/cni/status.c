@@ -155,8 +155,9 @@ static void status_pool(struct status *st)
 			    st->p->queues, st->p->nic, n, st->p->per_pod);
 }
 
-/* Does the IPAM plugin's VERSION list 1.1.0 (so that it knows STATUS)? */
-static bool ipam_knows_status(const struct plugin *p)
+/* Does the IPAM plugin's VERSION list 1.1.0 (so that it knows STATUS and
+ * GC)? */
+bool ipam_speaks_1_1(const struct plugin *p)
 {
 	struct ipam_run run;
 	json_object *doc, *list;
@@ -184,7 +185,7 @@ static void status_ipam(const struct plugin *p)
 	struct ipam_run run;
 	char why[512];
 
-	if (!ipam_knows_status(p))
+	if (!ipam_speaks_1_1(p))
 		return;
 	if (ipam_start(p, "STATUS", p->conf_text, &run, why, sizeof(why)))
 		cni_fail(p, CNI_ERR_UNAVAILABLE, "%s", why);

@@ -545,6 +545,48 @@ static void check_steering(void **state)
 	json_object_put(wrong);
 }
 
+/* GC's mark: the alias names network, container, interface, namespace;
+ * another network's or another tool's alias is not ours. */
+static void gc_alias(void **state)
+{
+	struct plugin p = { .name = "nk", .id = "c0ffee", .ifname = "eth0",
+			    .netns = "/run/netns/pod1" };
+	struct attachment a;
+	char alias[512], longns[300];
+
+	(void)state;
+	assert_int_equal(attachment_alias(&p, alias, sizeof(alias)), 0);
+	assert_string_equal(alias, "nkctl-cni nk c0ffee eth0 /run/netns/pod1");
+	assert_true(attachment_parse(alias, "nk", &a));
+	assert_string_equal(a.id, "c0ffee");
+	assert_string_equal(a.ifname, "eth0");
+	assert_string_equal(a.netns, "/run/netns/pod1");
+	assert_false(attachment_parse(alias, "nk2", &a));
+	assert_false(attachment_parse("cilium nk c0ffee eth0 -", "nk", &a));
+	assert_false(attachment_parse("nkctl-cni nk c0ffee", "nk", &a));
+	/* a namespace path too long for an alias is left out */
+	memset(longns, 'x', sizeof(longns) - 1);
+	longns[sizeof(longns) - 1] = '\0';
+	p.netns = longns;
+	assert_int_equal(attachment_alias(&p, alias, sizeof(alias)), 0);
+	assert_true(strlen(alias) < 256);
+	assert_true(attachment_parse(alias, "nk", &a));
+	assert_string_equal(a.netns, "");
+}
+
+static void gc_valid(void **state)
+{
+	json_object *valid = json_tokener_parse(
+		"[{\"containerID\":\"a\",\"ifname\":\"eth0\"},{\"containerID\":\"b\",\"ifname\":\"net1\"}]");
+
+	(void)state;
+	assert_true(attachment_valid(valid, "a", "eth0"));
+	assert_true(attachment_valid(valid, "b", "net1"));
+	assert_false(attachment_valid(valid, "b", "eth0"));
+	assert_false(attachment_valid(valid, "c", "eth0"));
+	json_object_put(valid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +612,8 @@ int main(void)
 		cmocka_unit_test(status_kernel),
 		cmocka_unit_test(status_pool),
 		cmocka_unit_test(check_steering),
+		cmocka_unit_test(gc_alias),
+		cmocka_unit_test(gc_valid),
 	};
 
 	return cmocka_run_group_tests_name("cni", tests, NULL, NULL);
