@@ -7,8 +7,9 @@
 # netdevsim NIC, each with its netkit pair, its lease from the pool (out of
 # RSS, its address flow-steered to it), its NIC route and egress redirect; a
 # linked netdevsim pings each. CHECK passes and fails precisely when tampered
-# with; DEL of one leaves the others working; an
-# exhausted pool and repeated ADD/DEL with the namespace gone before DEL leave
+# with; DEL of one leaves the others working; VERSION, STATUS, GC with
+# valid attachments, a 0.4.0 configuration, ADD of an existing interface; an
+# exhausted pool (11) and repeated ADD/DEL with the namespace gone before DEL leave
 # nothing behind. The error paths libcni cannot provoke (a bad cniVersion, a
 # configuration without IPAM) run the plugin directly with CNI_* variables.
 . "$TESTSUITE/lib.sh"
@@ -146,6 +147,31 @@ for i in 1 3; do
 	cni DEL "${CIDS[$i]}" "/run/netns/${PODS[$i]}"
 	expect_eq "$RC" 0 "DEL pod $i"
 done
+
+# GC: three pods, the runtime knows only the first; another network's
+# marked device stays.
+GP=() GC_IDS=()
+for i in 1 2 3; do
+	ns_new P
+	GP[$i]=$P GC_IDS[$i]=gc$i$RANDOM
+	cni ADD "${GC_IDS[$i]}" "/run/netns/$P"
+	[ "$RC" = 0 ] || fail "ADD gc pod $i: $OUT $(cat "$T_TMP/cni.err")"
+done
+ip -n "$HOST" link add nkt-other type dummy
+ip -n "$HOST" link set nkt-other alias "nkctl-cni other ${GC_IDS[2]} eth0 -"
+raw GC "" "" "$(conf 1.1.0 | jq -c --arg c "${GC_IDS[1]}" '. + {"cni.dev/valid-attachments": [{containerID: $c, ifname: "eth0"}]}')"
+expect_eq "$RC $OUT" "0 " "GC with one valid attachment of three succeeds"
+expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}@')" 1 "GC removed the two stale pairs"
+expect_eq "$(ip -n "${GP[2]}" -o link show | grep -vc ': lo:')" 0 "a stale pod's interface and holder are gone"
+nk -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq '[.leases[] | select(.ifname == "'"$SIM"'")] | length')" 1 "only the valid pod's lease is left"
+expect_eq "$(reservations)" 1 "and only its IPAM reservation"
+expect_eq "$(ip -n "$HOST" -o link show nkt-other | wc -l)" 1 "another network's device is not touched"
+ip -n "$HOST" link del nkt-other
+cni CHECK "${GC_IDS[1]}" "/run/netns/${GP[1]}"
+expect_eq "$RC $OUT" "0 " "the valid pod's CHECK passes after GC"
+cni DEL "${GC_IDS[1]}" "/run/netns/${GP[1]}"
+expect_eq "$RC" 0 "DEL of the valid pod"
 
 # 20 ADD/DEL cycles, the namespace deleted before DEL: nothing is left.
 for n in $(seq 20); do
