@@ -341,6 +341,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_ipam_error(text);
 	check_alias(text);
+	json_object_put(plugin.ipam_conf);
 	json_object_put(plugin.conf);
 	free(text);
 	return 0;

@@ -312,7 +312,7 @@ int cmd_add(struct plugin *p)
 		teardown(p, &a.s, true, why, sizeof(why));
 	rtnl_close(a.host);
 	a.host = NULL;
-	if (ipam_start(p, "ADD", p->conf_text, &a.ipam, why, sizeof(why)))
+	if (ipam_start(p, "ADD", p->ipam_text, &a.ipam, why, sizeof(why)))
 		add_abort(&a, "%s", why);
 	nk_step(&a, "link add", "link add %s peer %s peer-netns %s", p->host, p->ifname, p->netns);
 	mark_attachment(&a);

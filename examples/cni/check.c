@@ -272,7 +272,7 @@ int cmd_check(struct plugin *p)
 		cni_fail(p, CNI_ERR_CONFIG, "prevResult: %s", why);
 	if (nks_start(&c.s, p->nkctl))
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
-	if (ipam_start(p, "CHECK", p->conf_text, &c.ipam, why, sizeof(why)))
+	if (ipam_start(p, "CHECK", p->ipam_text, &c.ipam, why, sizeof(why)))
 		check_fail(&c, "%s", why);
 	check_pod(&c);
 	check_nk(&c);

@@ -62,6 +62,10 @@ struct plugin {
 	/* configuration */
 	const char *conf_text;
 	json_object *conf;
+	/* What the IPAM plugin's ADD, DEL and CHECK read: the configuration,
+	 * as 1.0.0 where it is 1.1.0 (ipam_conf owns it then). */
+	const char *ipam_text;
+	json_object *ipam_conf;
 	const char *version, *name, *nic, *queues, *ipam_type;
 	unsigned int per_pod;
 	bool steer;

@@ -60,7 +60,7 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 	int ret, ipam_failed = 0;
 
 	*why = '\0';
-	if (ipam && ipam_start(p, "DEL", p->conf_text, &run, why, len))
+	if (ipam && ipam_start(p, "DEL", p->ipam_text, &run, why, len))
 		ipam_failed = -1;
 	ret = teardown_nk(p, s, why, len);
 	if (ipam && !ipam_failed && ipam_finish(&run)) {

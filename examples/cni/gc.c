@@ -138,7 +138,7 @@ static int gc_ipam(const struct gc *g, char *why, size_t len)
 			setenv("CNI_NETNS", q.netns, 1);
 		else
 			unsetenv("CNI_NETNS");
-		if (ipam_start(&q, "DEL", q.conf_text, &run, msg, sizeof(msg))) {
+		if (ipam_start(&q, "DEL", q.ipam_text, &run, msg, sizeof(msg))) {
 			snprintf(why, len, "%s", msg);
 			return CNI_ERR_STEP;
 		}

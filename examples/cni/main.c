@@ -281,6 +281,19 @@ static void need_conf(struct plugin *p)
 	p->cni_path = getenv("CNI_PATH");
 }
 
+/* 1.1.0 adds only STATUS and GC, which IPAM gets as they are: its ADD,
+ * DEL and CHECK read the configuration as 1.0.0, which an IPAM plugin of
+ * before 1.1.0 (Debian's host-local) speaks too, the same for one of 1.1.0. */
+static void ipam_conf_for(struct plugin *p)
+{
+	p->ipam_text = p->conf_text;
+	if (!version_at_least_1_1(p->version) || json_object_deep_copy(p->conf, &p->ipam_conf, NULL))
+		return;
+	json_object_object_add(p->ipam_conf, "cniVersion", json_object_new_string("1.0.0"));
+	json_object_object_del(p->ipam_conf, "cniVersions");
+	p->ipam_text = json_object_to_json_string_ext(p->ipam_conf, JSON_C_TO_STRING_PLAIN);
+}
+
 /* STATUS and GC concern the network, not one container: they need no
  * CNI_CONTAINERID, CNI_IFNAME or CNI_NETNS. */
 static bool network_command(const char *command)
@@ -299,6 +312,7 @@ bool cni_setup(struct plugin *p, const char *text)
 	if (!strcmp(p->command, "VERSION"))
 		return false;
 	need_conf(p);
+	ipam_conf_for(p);
 	if (network_command(p->command))
 		return true;
 	p->id = need_env(p, "CNI_CONTAINERID");
@@ -349,6 +363,7 @@ int main(void)
 		ret = cmd_gc(&p);
 	else
 		cni_fail(&p, CNI_ERR_ENV, "unknown CNI_COMMAND %s", p.command);
+	json_object_put(p.ipam_conf);
 	json_object_put(p.conf);
 	free(text);
 	return ret;

@@ -171,6 +171,30 @@ static void conf_cni_versions(void **state)
 	json_object_put(p.conf);
 }
 
+/* IPAM reads a 1.1.0 configuration as 1.0.0 (an IPAM plugin of before
+ * 1.1.0 refuses 1.1.0); other versions as they are. */
+static void conf_ipam_version(void **state)
+{
+	struct plugin p = { 0 }, q = { 0 };
+	json_object *o, *v;
+
+	(void)state;
+	setenv("CNI_COMMAND", "STATUS", 1);
+	assert_true(cni_setup(&p, "{\"cniVersion\":\"1.1.0\",\"name\":\"nk\",\"nic\":\"eth1\","
+				  "\"ipam\":{\"type\":\"host-local\"}}"));
+	o = json_tokener_parse(p.ipam_text);
+	assert_true(json_object_object_get_ex(o, "cniVersion", &v));
+	assert_string_equal(json_object_get_string(v), "1.0.0");
+	assert_string_equal(p.version, "1.1.0");
+	json_object_put(o);
+	assert_true(cni_setup(&q, conf_ok));
+	assert_ptr_equal(q.ipam_text, q.conf_text);
+	json_object_put(p.ipam_conf);
+	json_object_put(p.conf);
+	json_object_put(q.conf);
+	unsetenv("CNI_COMMAND");
+}
+
 static void conf_full(void **state)
 {
 	struct plugin p = { 0 };
@@ -614,6 +638,7 @@ int main(void)
 		cmocka_unit_test(check_steering),
 		cmocka_unit_test(gc_alias),
 		cmocka_unit_test(gc_valid),
+		cmocka_unit_test(conf_ipam_version),
 	};
 
 	return cmocka_run_group_tests_name("cni", tests, NULL, NULL);
