@@ -160,14 +160,15 @@ bool rtnl_has_route(struct rtnl *r, int ifindex, const struct ipnet *dst, const 
 int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts, char *why,
 		    size_t len);
 
-/* add.c: the result. Routes that name no gateway get their family's; a
- * default route per family with a gateway, unless one is there. */
+/* add.c: the result. Routes that name no gateway get their family's; no
+ * route is added that IPAM did not return. */
 struct rtnl;
 void pod_net_routes(struct pod_net *net);
 /* "A,B" (steer dst) and " prefix A/32 prefix B/128" (the NIC route). */
 void address_words(const struct pod_net *net, char *dsts, size_t dlen, char *prefixes,
 		   size_t plen);
-/* The ADD result on stdout: the pair, every address, every route, IPAM's dns. */
+/* The ADD result on stdout, in the shape of p->version, after prevResult's:
+ * the pair and the holder, every address, every route, the dns. */
 void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl *host,
 		  struct rtnl *pod, json_object *ipam);
 
