@@ -233,13 +233,15 @@ void derive_names(struct plugin *p)
 static void find_nkctl(struct plugin *p, char *buf, size_t len)
 {
 	const char *env = getenv("NKCTL");
+	bool status = !strcmp(p->command, "STATUS");
 
 	if (env && strchr(env, '/')) {
 		p->nkctl = env;
 		return;
 	}
 	if (path_lookup(getenv("PATH"), env && *env ? env : "nkctl", buf, len))
-		cni_fail(p, CNI_ERR_CONFIG, "nkctl is not on PATH (or set NKCTL to its path)");
+		cni_fail(p, status ? CNI_ERR_UNAVAILABLE : CNI_ERR_CONFIG,
+			 "nkctl is not on PATH (or set NKCTL to its path)");
 	p->nkctl = buf;
 }
 

@@ -611,6 +611,57 @@ static void gc_valid(void **state)
 	json_object_put(valid);
 }
 
+/* A child that writes far more than a pipe holds to stderr before its
+ * answer: both are read to the end, none blocks. */
+static void child_chatty(void **state)
+{
+	char *argv[] = { "/bin/sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x >&2; echo answer",
+			 NULL };
+	struct child c;
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(child_start(&c, argv, NULL), 0);
+	close(c.in);
+	c.in = -1;
+	child_read_out_err(&c, &out, &err);
+	assert_int_equal(child_wait(&c), 0);
+	assert_string_equal(out, "answer\n");
+	assert_int_equal(strlen(err), 300000);
+	free(out);
+	free(err);
+}
+
+/* A child dies with the plugin (PR_SET_PDEATHSIG): a runtime that kills a
+ * slow ADD leaves no IPAM plugin or nkctl behind. */
+static void child_dies_with_parent(void **state)
+{
+	int fd[2];
+	pid_t mid, grandchild = 0;
+
+	(void)state;
+	assert_int_equal(pipe(fd), 0);
+	mid = fork();
+	assert_true(mid >= 0);
+	if (!mid) {
+		char *argv[] = { "/bin/sleep", "30", NULL };
+		struct child c;
+
+		if (child_start(&c, argv, NULL))
+			_exit(1);
+		if (write(fd[1], &c.pid, sizeof(c.pid)) != sizeof(c.pid))
+			_exit(1);
+		_exit(0);	/* the plugin "killed" */
+	}
+	close(fd[1]);
+	assert_int_equal(read(fd[0], &grandchild, sizeof(grandchild)), sizeof(grandchild));
+	close(fd[0]);
+	waitpid(mid, NULL, 0);
+	for (int i = 0; i < 200 && kill(grandchild, 0) == 0; i++)
+		usleep(10000);
+	assert_int_equal(kill(grandchild, 0), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -639,6 +690,8 @@ int main(void)
 		cmocka_unit_test(gc_alias),
 		cmocka_unit_test(gc_valid),
 		cmocka_unit_test(conf_ipam_version),
+		cmocka_unit_test(child_chatty),
+		cmocka_unit_test(child_dies_with_parent),
 	};
 
 	return cmocka_run_group_tests_name("cni", tests, NULL, NULL);
