@@ -309,7 +309,7 @@ bool cni_setup(struct plugin *p, const char *text)
 	p->conf = text && *text ? json_tokener_parse(text) : NULL;
 	if (!p->conf || !json_object_is_type(p->conf, json_type_object))
 		cni_fail(p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
-	p->version = conf_str(p, p->conf, "cniVersion");
+	p->version = conf_version(p);
 	p->command = need_env(p, "CNI_COMMAND");
 	if (!strcmp(p->command, "VERSION"))
 		return false;

@@ -157,6 +157,7 @@ static void conf_name_checked(void **state)
 /* libcni >= 1.2: a list's cniVersions, the newest of ours. */
 static void conf_cni_versions(void **state)
 {
+	const char *env[] = { "CNI_COMMAND=STATUS", NULL };
 	struct plugin p = { 0 };
 
 	(void)state;
@@ -169,6 +170,15 @@ static void conf_cni_versions(void **state)
 	read_conf(&p);
 	assert_string_equal(p.version, "0.4.0");
 	json_object_put(p.conf);
+	/* and the whole set-up takes it */
+	assert_int_equal(setup_child(env, "{\"cniVersions\":[\"1.0.0\",\"1.1.0\"],\"name\":\"nk\","
+					  "\"nic\":\"eth1\",\"ipam\":{\"type\":\"host-local\"}}"),
+			 0);
+	assert_int_equal(setup_child(env, "{\"cniVersions\":[\"9.0.0\"],\"name\":\"nk\","
+					  "\"nic\":\"eth1\",\"ipam\":{\"type\":\"host-local\"}}"),
+			 CNI_ERR_VERSION);
+	assert_int_equal(setup_child(env, "{\"cniVersions\":\"1.0.0\",\"name\":\"nk\"}"),
+			 CNI_ERR_DECODE);
 }
 
 /* IPAM reads a 1.1.0 configuration as 1.0.0 (an IPAM plugin of before
