@@ -3,7 +3,9 @@
  * libFuzzer harness: the CNI plugin's input (examples/cni/): the network
  * configuration on stdin with the CNI_* environment (cni_setup, main.c), the
  * prevResult inside it as CHECK reads it and a result as ADD reads the IPAM
- * plugin's (pod_net_parse, ipnet.c), and an IPAM error object (ipam_error).
+ * plugin's (pod_net_parse, ipnet.c), an IPAM error object (ipam_error), and
+ * nkctl's documents as STATUS and CHECK read them (status_kernel_lacks,
+ * status_pool_free, check_steered).
  *
  * The input is the configuration text. An input with a NUL byte starts with
  * the environment instead: NAME=VALUE lines (CNI_COMMAND, CNI_CONTAINERID,
@@ -17,13 +19,21 @@
  *   - a failure prints one CNI error object (valid JSON: cniVersion, code
  *     among 1 4 6 7, msg) and exits 1; a success prints nothing;
  *   - a success has what the plugin then relies on: a supported cniVersion,
- *     a "nic" and an IPAM type, words without blanks or quotes for nkctl's
- *     batch lines, CNI_IFNAME within 15 characters, queuesPerPod 1 to 16,
- *     the derived names nk<10 hex> and nl<10 hex>; false only for VERSION;
+ *     a "name" of the spec's form, a "nic" and an IPAM type, words without
+ *     blanks (any isspace) or quotes for nkctl's batch lines; for a
+ *     container's command (not STATUS or GC) a container id of the spec's
+ *     form, CNI_IFNAME within 15 characters without '/', ':' or blanks and
+ *     not "." or "..", ADD's CNI_NETNS one word, queuesPerPod 1 to 16, the
+ *     derived names nk<10 hex> and nl<10 hex>; false only for VERSION;
  *   - a parsed result holds 1 to CNI_MAX_IPS addresses and at most
  *     CNI_MAX_ROUTES routes, each of which prints and parses back the same,
  *     gateways of its address's family; a failure says why;
- *   - an IPAM error's code is positive and its message a string.
+ *   - an IPAM error's code is positive and its message a string;
+ *   - nkctl's documents of any shape: STATUS's lacking feature is one of
+ *     its names, its free queues at most the document's queues; CHECK's
+ *     steering judgement returns (json-c asserts on a non-array);
+ *   - GC's reading of a device's alias: ours only with the tag and the
+ *     network's name, its words NUL-terminated within their buffers.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -141,13 +151,37 @@ static void env_from(const char *env, size_t len)
 
 static bool batch_word(const char *v)
 {
-	return *v && !strpbrk(v, " \t\n\r\"'\\#");
+	return *v && !strpbrk(v, " \t\n\v\f\r\"'\\#");
 }
 
 static bool derived(const char *name, const char *prefix)
 {
 	return strlen(name) == 12 && !strncmp(name, prefix, 2) &&
 	       strspn(name + 2, "0123456789abcdef") == 10;
+}
+
+static bool spec_form(const char *s)
+{
+	static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t n = s ? strlen(s) : 0;
+
+	if (!n || !strchr(alnum, s[0]))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!strchr(alnum, s[i]) && !strchr("_.-", s[i]))
+			return false;
+	return true;
+}
+
+static bool ifname_ok(const char *v)
+{
+	return v && *v && strlen(v) < 16 && strcmp(v, ".") && strcmp(v, "..") &&
+	       !strpbrk(v, "/: \t\n\v\f\r");
+}
+
+static bool network_command(const char *c)
+{
+	return !strcmp(c, "STATUS") || !strcmp(c, "GC");
 }
 
 static void check_setup(const struct plugin *p, bool more, const char *text)
@@ -160,14 +194,18 @@ static void check_setup(const struct plugin *p, bool more, const char *text)
 		bad = strcmp(p->command, "VERSION") ? "false for a command other than VERSION" : NULL;
 	else if (!strcmp(p->command, "VERSION"))
 		bad = "true for VERSION";
-	else if (!p->version || strcmp(p->version, "1.0.0"))
+	else if (!version_supported(p->version))
 		bad = "an unsupported cniVersion taken";
+	else if (!spec_form(p->name))
+		bad = "a \"name\" not of the spec's form";
 	else if (!p->nic || !batch_word(p->nic) || (p->queues && !batch_word(p->queues)))
 		bad = "\"nic\" or \"queues\" not one word";
 	else if (!p->ipam_type)
 		bad = "no IPAM type";
-	else if (!p->id || !*p->id || !p->ifname || !*p->ifname || strlen(p->ifname) >= 16 ||
-		 !batch_word(p->ifname) || (p->netns && !batch_word(p->netns)))
+	else if (network_command(p->command))
+		bad = p->id || p->ifname ? "STATUS or GC read the container's environment" : NULL;
+	else if (!spec_form(p->id) || !ifname_ok(p->ifname) || !batch_word(p->ifname) ||
+		 (!strcmp(p->command, "ADD") && p->netns && !batch_word(p->netns)))
 		bad = "the environment";
 	else if (p->per_pod < 1 || p->per_pod > 16)
 		bad = "queuesPerPod out of range";
@@ -231,6 +269,44 @@ static void check_ipam_error(char *text)
 		die("ipam_error", "no positive code or no message", text, strlen(text));
 }
 
+/* text as nkctl's show kernel, nic show and show leases documents. */
+static void check_nk_docs(json_object *doc, const char *text)
+{
+	static const char *const names[] = { "netkit", "netkit-bpf", "tcx", "netkit-single",
+					     "queue-create" };
+	const char *lacks = status_kernel_lacks(doc, true);
+	json_object *nics, *nic, *queues, *leases;
+	size_t nq = 0;
+	bool known = !lacks;
+	struct ipnet want;
+
+	for (size_t i = 0; lacks && i < sizeof(names) / sizeof(names[0]); i++)
+		known |= !strcmp(lacks, names[i]);
+	if (!known)
+		die("status_kernel_lacks", "not a feature STATUS needs", text, strlen(text));
+	if (json_object_object_get_ex(doc, "nics", &nics) &&
+	    json_object_is_type(nics, json_type_array) && json_object_array_length(nics) &&
+	    (nic = json_object_array_get_idx(nics, 0)) &&
+	    json_object_object_get_ex(nic, "queues", &queues) &&
+	    json_object_is_type(queues, json_type_array))
+		nq = json_object_array_length(queues);
+	if (status_pool_free(doc, "0-3,5,7-4095") > nq)
+		die("status_pool_free", "more free queues than queues", text, strlen(text));
+	ipnet_parse("10.1.0.5", false, &want);
+	if (json_object_object_get_ex(doc, "leases", &leases))
+		check_steered("eth1", "nlpod", leases, doc, &want);
+}
+
+static void check_alias(const char *text)
+{
+	struct attachment a;
+
+	if (attachment_parse(text, "nk", &a) &&
+	    (!strstr(text, "nkctl-cni") || !memchr(a.id, '\0', sizeof(a.id)) ||
+	     !memchr(a.ifname, '\0', sizeof(a.ifname)) || !memchr(a.netns, '\0', sizeof(a.netns))))
+		die("attachment_parse", "took an alias that is not ours", text, strlen(text));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *nul = memchr(data, '\0', size);
@@ -259,9 +335,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_result(prev, text);
 	}
 	/* The same text as an IPAM plugin's answer: a result, or an error. */
-	if (plugin.conf)
+	if (plugin.conf) {
 		check_result(plugin.conf, text);
+		check_nk_docs(plugin.conf, text);
+	}
 	check_ipam_error(text);
+	check_alias(text);
+	json_object_put(plugin.ipam_conf);
 	json_object_put(plugin.conf);
 	free(text);
 	return 0;

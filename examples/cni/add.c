@@ -20,8 +20,10 @@ struct add {
 	struct rtnl *host, *pod;
 };
 
-static _Noreturn __attribute__((format(printf, 2, 3))) void add_abort(struct add *a, const char *fmt,
-								   ...)
+/* Undo everything, IPAM's ADD too whenever it ran (an address it handed
+ * out before a later step failed must not leak), then the error object. */
+static _Noreturn __attribute__((format(printf, 3, 4))) void add_fail(struct add *a, int code,
+								  const char *fmt, ...)
 {
 	char msg[768], why[768];
 	va_list ap;
@@ -29,12 +31,16 @@ static _Noreturn __attribute__((format(printf, 2, 3))) void add_abort(struct add
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (a->ipam.started)
+	if (a->ipam.started) {
 		ipam_finish(&a->ipam);
+		a->ipam_added = true;
+	}
 	teardown(a->p, &a->s, a->ipam_added, why, sizeof(why));
 	nks_end(&a->s);
-	cni_fail(a->p, CNI_ERR_STEP, "%s", msg);
+	cni_fail(a->p, code, "%s", msg);
 }
+
+#define add_abort(a, ...) add_fail(a, CNI_ERR_STEP, __VA_ARGS__)
 
 static __attribute__((format(printf, 3, 4))) void nk_step(struct add *a, const char *what,
 							     const char *fmt, ...)
@@ -50,7 +56,7 @@ static __attribute__((format(printf, 3, 4))) void nk_step(struct add *a, const c
 }
 
 /* IPAM's answer: every address, each family's gateway, its routes with the
- * family's gateway where they name none, and a default route per family. */
+ * family's gateway where they name none. */
 static void collect_ipam(struct add *a, json_object **result)
 {
 	struct pod_net *net = &a->net;
@@ -77,6 +83,8 @@ static void collect_ipam(struct add *a, json_object **result)
 	pod_net_routes(net);
 }
 
+/* Only the routes IPAM returned, never a default of the plugin's own: as a
+ * second network the pod's default route is its first network's. */
 void pod_net_routes(struct pod_net *net)
 {
 	for (size_t i = 0; i < net->n_route; i++) {
@@ -86,19 +94,6 @@ void pod_net_routes(struct pod_net *net)
 			r->gw = r->dst.family == AF_INET ? net->gw4 : net->gw6;
 			r->has_gw = true;
 		}
-	}
-	for (int f = 0; f < 2; f++) {
-		struct pod_route def = { .dst = { .family = f ? AF_INET6 : AF_INET } };
-		bool have = f ? net->has_gw6 : net->has_gw4;
-
-		for (size_t i = 0; have && i < net->n_route; i++)
-			if (net->route[i].dst.family == def.dst.family && net->route[i].dst.plen == 0)
-				have = false;
-		if (!have || net->n_route == CNI_MAX_ROUTES)
-			continue;
-		def.gw = f ? net->gw6 : net->gw4;
-		def.has_gw = true;
-		net->route[net->n_route++] = def;
 	}
 }
 
@@ -129,7 +124,8 @@ static void configure(struct add *a)
 	int pod_if, host_if, holder_if, err;
 	struct ipnet gw_host;
 
-	a->host = rtnl_open_in(-1);
+	if (!a->host)
+		a->host = rtnl_open_in(-1);
 	a->pod = rtnl_open_in(a->netns_fd);
 	if (!a->host || !a->pod)
 		add_abort(a, "cannot open rtnetlink in the host or the pod");
@@ -169,6 +165,19 @@ static void configure(struct add *a)
 	}
 }
 
+/* The host side's alias names the attachment (gc.c): GC finds it so. */
+static void mark_attachment(struct add *a)
+{
+	char alias[512];
+	int ifindex;
+
+	a->host = rtnl_open_in(-1);
+	ifindex = a->host ? rtnl_ifindex(a->host, a->p->host) : -1;
+	if (attachment_alias(a->p, alias, sizeof(alias)) || ifindex < 0 ||
+	    rtnl_link_set_alias(a->host, ifindex, alias))
+		add_abort(a, "cannot mark %s with its attachment (its alias)", a->p->host);
+}
+
 static json_object *jstr(const struct ipnet *n, bool with_plen)
 {
 	char buf[64];
@@ -176,38 +185,88 @@ static json_object *jstr(const struct ipnet *n, bool with_plen)
 	return json_object_new_string(ipnet_str(n, with_plen, buf, sizeof(buf)));
 }
 
-/* A result's interface: podman wants the hardware address of each. */
-static json_object *interface(struct rtnl *r, const char *name, const char *sandbox)
+/* A result's interface: podman wants the hardware address of each; 1.1.0
+ * has its MTU. */
+static json_object *interface(const struct plugin *p, struct rtnl *r, const char *name,
+			      const char *sandbox)
 {
 	json_object *o = json_object_new_object();
+	unsigned int flags, mtu = 0;
 	char mac[64];
 
 	json_object_object_add(o, "name", json_object_new_string(name));
-	if (rtnl_link_get(r, name, mac, sizeof(mac)) > 0 && *mac)
+	if (rtnl_link_state(r, name, mac, sizeof(mac), &flags, &mtu) > 0 && *mac)
 		json_object_object_add(o, "mac", json_object_new_string(mac));
+	if (mtu && version_at_least_1_1(p->version))
+		json_object_object_add(o, "mtu", json_object_new_int((int)mtu));
 	if (sandbox)
 		json_object_object_add(o, "sandbox", json_object_new_string(sandbox));
 	return o;
 }
 
-/* Exactly what was configured: the pair, every address, every route. */
+/* A copy of prevResult's array key (a chain's earlier plugins), or a new one. */
+static json_object *prev_array(const struct plugin *p, const char *key)
+{
+	json_object *prev, *v, *copy = NULL;
+
+	if (json_object_object_get_ex(p->conf, "prevResult", &prev) &&
+	    json_object_object_get_ex(prev, key, &v) && json_object_is_type(v, json_type_array))
+		json_object_deep_copy(v, &copy, NULL);
+	return copy ? copy : json_object_new_array();
+}
+
+static bool has_members(json_object *o)
+{
+	return json_object_is_type(o, json_type_object) && json_object_object_length(o) > 0;
+}
+
+/* The configuration's "dns" (as ptp), else IPAM's, else prevResult's. */
+static json_object *result_dns(const struct plugin *p, json_object *ipam)
+{
+	json_object *prev, *dns;
+
+	if (json_object_object_get_ex(p->conf, "dns", &dns) && has_members(dns))
+		return json_object_get(dns);
+	if (json_object_object_get_ex(ipam, "dns", &dns) && has_members(dns))
+		return json_object_get(dns);
+	if (json_object_object_get_ex(p->conf, "prevResult", &prev) &&
+	    json_object_object_get_ex(prev, "dns", &dns) && has_members(dns))
+		return json_object_get(dns);
+	return json_object_new_object();
+}
+
+static json_object *result_ip(const struct plugin *p, const struct pod_ip *ip, int ifindex)
+{
+	json_object *o = json_object_new_object();
+
+	if (version_before_1(p->version))
+		json_object_object_add(o, "version",
+				       json_object_new_string(ip->addr.family == AF_INET ? "4" : "6"));
+	json_object_object_add(o, "interface", json_object_new_int(ifindex));
+	json_object_object_add(o, "address", jstr(&ip->addr, true));
+	if (ip->has_gw)
+		json_object_object_add(o, "gateway", jstr(&ip->gw, false));
+	return o;
+}
+
+/* Exactly what was configured, after what a chain's earlier plugins
+ * returned (prevResult): the pair, the lease holder in the pod, every
+ * address (on the pod's interface), every route, the DNS settings; in the
+ * shape of the configuration's cniVersion. */
 void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl *host,
 		  struct rtnl *pod, json_object *ipam)
 {
-	json_object *o = json_object_new_object(), *ifs = json_object_new_array();
-	json_object *ips = json_object_new_array(), *routes = json_object_new_array(), *dns;
+	json_object *o = json_object_new_object(), *ifs = prev_array(p, "interfaces");
+	json_object *ips = prev_array(p, "ips"), *routes = prev_array(p, "routes");
+	int pod_index;
 
-	json_object_array_add(ifs, interface(host, p->host, NULL));
-	json_object_array_add(ifs, interface(pod, p->ifname, p->netns));
-	for (size_t i = 0; i < net->n_ip; i++) {
-		json_object *ip = json_object_new_object();
-
-		json_object_object_add(ip, "interface", json_object_new_int(1));
-		json_object_object_add(ip, "address", jstr(&net->ip[i].addr, true));
-		if (net->ip[i].has_gw)
-			json_object_object_add(ip, "gateway", jstr(&net->ip[i].gw, false));
-		json_object_array_add(ips, ip);
-	}
+	json_object_array_add(ifs, interface(p, host, p->host, NULL));
+	pod_index = (int)json_object_array_length(ifs);
+	json_object_array_add(ifs, interface(p, pod, p->ifname, p->netns));
+	if (p->queues)
+		json_object_array_add(ifs, interface(p, pod, p->holder, p->netns));
+	for (size_t i = 0; i < net->n_ip; i++)
+		json_object_array_add(ips, result_ip(p, &net->ip[i], pod_index));
 	for (size_t i = 0; i < net->n_route; i++) {
 		json_object *r = json_object_new_object();
 
@@ -220,10 +279,7 @@ void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl
 	json_object_object_add(o, "interfaces", ifs);
 	json_object_object_add(o, "ips", ips);
 	json_object_object_add(o, "routes", routes);
-	if (json_object_object_get_ex(ipam, "dns", &dns))
-		json_object_object_add(o, "dns", json_object_get(dns));
-	else
-		json_object_object_add(o, "dns", json_object_new_object());
+	json_object_object_add(o, "dns", result_dns(p, ipam));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 }
@@ -233,6 +289,7 @@ int cmd_add(struct plugin *p)
 	struct add a = { .p = p, .netns_fd = -1 };
 	char why[768], dsts[512], prefixes[768];
 	json_object *ipam = NULL;
+	int ret;
 
 	if (p->netns && *p->netns)
 		a.netns_fd = open(p->netns, O_RDONLY | O_CLOEXEC);
@@ -240,23 +297,33 @@ int cmd_add(struct plugin *p)
 		cni_fail(p, CNI_ERR_ENV, "CNI_NETNS is not set or does not exist");
 	if (nks_start(&a.s, p->nkctl))
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
-	/* ADD again for the same container: start from nothing. */
+	/* The spec: an interface that exists in the container is an error (its
+	 * result is the runtime's to keep). A host side without it is what a
+	 * killed ADD left: start from nothing. */
+	a.pod = rtnl_open_in(a.netns_fd);
+	if (a.pod && rtnl_ifindex(a.pod, p->ifname) > 0) {
+		nks_end(&a.s);
+		cni_fail(p, CNI_ERR_STEP, "%s already exists in the container", p->ifname);
+	}
+	rtnl_close(a.pod);
+	a.pod = NULL;
 	a.host = rtnl_open_in(-1);
 	if (a.host && rtnl_ifindex(a.host, p->host) > 0)
 		teardown(p, &a.s, true, why, sizeof(why));
 	rtnl_close(a.host);
 	a.host = NULL;
-	if (ipam_start(p, "ADD", p->conf_text, &a.ipam, why, sizeof(why)))
+	if (ipam_start(p, "ADD", p->ipam_text, &a.ipam, why, sizeof(why)))
 		add_abort(&a, "%s", why);
 	nk_step(&a, "link add", "link add %s peer %s peer-netns %s", p->host, p->ifname, p->netns);
+	mark_attachment(&a);
 	if (p->queues)
 		nk_step(&a, "lease holder", "link add %s type single rxqueues %u", p->holder,
 			p->per_pod + 1);
 	nk_step(&a, "redirect (pod egress)", "redirect attach dev %s to %s", p->host, p->nic);
 	collect_ipam(&a, &ipam);
 	address_words(&a.net, dsts, sizeof(dsts), prefixes, sizeof(prefixes));
-	if (p->queues && lease_from_pool(p, &a.s, dsts, why, sizeof(why)))
-		add_abort(&a, "%s", why);
+	if (p->queues && (ret = lease_from_pool(p, &a.s, dsts, why, sizeof(why))))
+		add_fail(&a, ret == 4 ? CNI_ERR_TRY_LATER : CNI_ERR_STEP, "%s", why);
 	nk_step(&a, "redirect (pod ingress)", "redirect attach dev %s to %s%s", p->nic, p->host,
 		prefixes);
 	configure(&a);

@@ -5,6 +5,7 @@
  * runs meanwhile. The first thing missing is the error. */
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,6 +39,17 @@ static json_object *member(json_object *o, const char *key)
 
 	json_object_object_get_ex(o, key, &v);
 	return v;
+}
+
+/* json-c asserts on what is not an array: nkctl's document may lack a key. */
+static size_t arr_len(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static json_object *arr_at(json_object *a, size_t i)
+{
+	return i < arr_len(a) ? json_object_array_get_idx(a, i) : NULL;
 }
 
 static bool is_true(json_object *o, const char *key)
@@ -93,24 +105,64 @@ static void check_pod(struct check *c)
 }
 
 /* A lease of the NIC (in this namespace) whose holder is the pod's. */
-static bool is_ours(const struct check *c, json_object *l)
+static bool is_ours(const char *nic, const char *holder, json_object *l)
 {
-	return !strcmp(str(l, "ifname"), c->p->nic) && !member(l, "netns") &&
-	       !strcmp(str(member(l, "lease"), "ifname"), c->p->holder);
+	return !strcmp(str(l, "ifname"), nic) && !member(l, "netns") &&
+	       !strcmp(str(member(l, "lease"), "ifname"), holder);
 }
 
-/* A rule of one of the pod's leases sending want to that lease's queue. */
-static bool steered(const struct check *c, json_object *leases, const struct ipnet *want)
+/* Is queue q one of the pod's leases? */
+static bool pod_holds(const char *nic, const char *holder, json_object *leases, int q)
 {
-	for (size_t i = 0; i < json_object_array_length(leases); i++) {
-		json_object *l = json_object_array_get_idx(leases, i), *rules = member(l, "rules");
+	for (size_t i = 0; i < arr_len(leases); i++) {
+		json_object *l = arr_at(leases, i);
+
+		if (is_ours(nic, holder, l) && json_object_get_int(member(l, "id")) == q)
+			return true;
+	}
+	return false;
+}
+
+/* Does RSS context ctx of the NIC (nics: nic show dev NIC) spread over the
+ * pod's leased queues only? A multi-queue lease steers into its own
+ * context, whose table names its queues. */
+static bool context_is_pods(const char *nic, const char *holder, json_object *leases,
+			    json_object *nics, int64_t ctx)
+{
+	json_object *n = arr_at(member(nics, "nics"), 0);
+	json_object *contexts = member(n, "rss-contexts");
+
+	for (size_t i = 0; i < arr_len(contexts); i++) {
+		json_object *c = arr_at(contexts, i), *qs = member(c, "queues");
+		bool all = arr_len(qs) > 0;
+
+		if (json_object_get_int64(member(c, "context")) != ctx)
+			continue;
+		for (size_t k = 0; k < arr_len(qs); k++)
+			all &= pod_holds(nic, holder, leases,
+					 json_object_get_int(arr_at(qs, k)));
+		return all;
+	}
+	return false;
+}
+
+/* A rule of one of the pod's leases sending want to that lease's queue, or
+ * into an RSS context over the pod's queues (nics: nkctl nic show dev NIC,
+ * may be NULL where no lease has a context). */
+bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
+		   const struct ipnet *want)
+{
+	for (size_t i = 0; i < arr_len(leases); i++) {
+		json_object *l = arr_at(leases, i), *rules = member(l, "rules");
 		int id = json_object_get_int(member(l, "id"));
 
-		for (size_t j = 0; is_ours(c, l) && j < json_object_array_length(rules); j++) {
-			json_object *rule = json_object_array_get_idx(rules, j);
+		for (size_t j = 0; is_ours(nic, holder, l) && j < arr_len(rules); j++) {
+			json_object *rule = arr_at(rules, j), *ctx = member(rule, "context");
 
-			if (same_addr(str(rule, "dst"), want, false) &&
-			    json_object_get_int(member(rule, "queue")) == id)
+			if (!same_addr(str(rule, "dst"), want, false))
+				continue;
+			if (ctx ? context_is_pods(nic, holder, leases, nics, json_object_get_int64(ctx)) :
+				  json_object_get_int(member(rule, "queue")) == id)
 				return true;
 		}
 	}
@@ -118,17 +170,17 @@ static bool steered(const struct check *c, json_object *leases, const struct ipn
 }
 
 /* The holder's leases of the NIC: enough of them, out of RSS, and a rule
- * for every address on one of them. */
+ * for every address on one of them (or on their RSS context). */
 static void check_leases(struct check *c, json_object *doc)
 {
-	json_object *leases = member(doc, "leases");
+	json_object *leases = member(doc, "leases"), *nics = NULL;
 	unsigned int n = 0;
 	char buf[64];
 
-	for (size_t i = 0; i < json_object_array_length(leases); i++) {
-		json_object *l = json_object_array_get_idx(leases, i);
+	for (size_t i = 0; i < arr_len(leases); i++) {
+		json_object *l = arr_at(leases, i);
 
-		if (!is_ours(c, l))
+		if (!is_ours(c->p->nic, c->p->holder, l))
 			continue;
 		n++;
 		if (c->p->steer && is_true(l, "rss"))
@@ -138,10 +190,15 @@ static void check_leases(struct check *c, json_object *doc)
 	if (n < c->p->per_pod)
 		check_fail(c, "the container holds %u leases of %s, not %u", n, c->p->nic,
 			   c->p->per_pod);
+	if (c->p->steer && c->p->per_pod > 1 && nks_run(&c->s, &nics, "nic show dev %s", c->p->nic))
+		check_fail(c, "nic show: %s", c->s.err);
 	for (size_t a = 0; c->p->steer && a < c->net.n_ip; a++)
-		if (!steered(c, leases, &c->net.ip[a].addr))
+		if (!check_steered(c->p->nic, c->p->holder, leases, nics, &c->net.ip[a].addr)) {
+			json_object_put(nics);
 			check_fail(c, "%s does not steer %s to a leased queue", c->p->nic,
 				   ipnet_str(&c->net.ip[a].addr, false, buf, sizeof(buf)));
+		}
+	json_object_put(nics);
 }
 
 /* A live route of one of doc's redirects to target, with every prefix. */
@@ -149,21 +206,21 @@ static bool has_route(json_object *doc, const char *target, const struct ipnet *
 {
 	json_object *redirects = member(doc, "redirects");
 
-	for (size_t i = 0; i < json_object_array_length(redirects); i++) {
-		json_object *rd = json_object_array_get_idx(redirects, i), *routes;
+	for (size_t i = 0; i < arr_len(redirects); i++) {
+		json_object *rd = arr_at(redirects, i), *routes;
 
 		if (is_true(rd, "defunct"))
 			continue;
 		routes = member(rd, "routes");
-		for (size_t j = 0; j < json_object_array_length(routes); j++) {
-			json_object *rt = json_object_array_get_idx(routes, j), *pfx;
+		for (size_t j = 0; j < arr_len(routes); j++) {
+			json_object *rt = arr_at(routes, j), *pfx;
 			bool found = !want;
 
 			if (is_true(rt, "defunct") || strcmp(str(member(rt, "target"), "ifname"), target))
 				continue;
 			pfx = member(rt, "prefixes");
-			for (size_t k = 0; want && k < json_object_array_length(pfx); k++)
-				found |= same_addr(json_object_get_string(json_object_array_get_idx(pfx, k)),
+			for (size_t k = 0; want && k < arr_len(pfx); k++)
+				found |= same_addr(json_object_get_string(arr_at(pfx, k)),
 						   want, true);
 			if (found)
 				return true;
@@ -215,7 +272,7 @@ int cmd_check(struct plugin *p)
 		cni_fail(p, CNI_ERR_CONFIG, "prevResult: %s", why);
 	if (nks_start(&c.s, p->nkctl))
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
-	if (ipam_start(p, "CHECK", p->conf_text, &c.ipam, why, sizeof(why)))
+	if (ipam_start(p, "CHECK", p->ipam_text, &c.ipam, why, sizeof(why)))
 		check_fail(&c, "%s", why);
 	check_pod(&c);
 	check_nk(&c);

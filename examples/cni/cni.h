@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* nkctl-cni: a CNI 1.0.0 plugin built on nkctl (README.md beside this file).
+/* nkctl-cni: a CNI 1.1.0 plugin (and 0.3.0 to 1.0.0) built on nkctl (README.md beside this file).
  * One nkctl process per command does nkctl's part (-j -batch -), the IPAM
  * plugin runs beside it, and the pod's addresses and routes are set over
  * rtnetlink. JSON goes through json-c. */
@@ -21,6 +21,9 @@ enum {
 	CNI_ERR_ENV = 4,
 	CNI_ERR_DECODE = 6,
 	CNI_ERR_CONFIG = 7,
+	CNI_ERR_TRY_LATER = 11,
+	CNI_ERR_UNAVAILABLE = 50,
+	CNI_ERR_UNAVAILABLE_LOSSY = 51, /* and existing pods lose connectivity */
 	CNI_ERR_STEP = 100,
 };
 
@@ -59,7 +62,11 @@ struct plugin {
 	/* configuration */
 	const char *conf_text;
 	json_object *conf;
-	const char *version, *nic, *queues, *ipam_type;
+	/* What the IPAM plugin's ADD, DEL and CHECK read: the configuration,
+	 * as 1.0.0 where it is 1.1.0 (ipam_conf owns it then). */
+	const char *ipam_text;
+	json_object *ipam_conf;
+	const char *version, *name, *nic, *queues, *ipam_type;
 	unsigned int per_pod;
 	bool steer;
 	/* names derived from the container id and interface */
@@ -76,6 +83,8 @@ bool cni_setup(struct plugin *p, const char *text);
 
 /* main.c: the configuration (any error exits with a CNI error object) */
 bool version_supported(const char *v);
+bool version_before_1(const char *v);
+bool version_at_least_1_1(const char *v);
 void read_conf(struct plugin *p);
 void need_batch_word(const struct plugin *p, int code, const char *what, const char *v);
 void derive_names(struct plugin *p);
@@ -94,6 +103,7 @@ struct child {
 int path_lookup(const char *dirs, const char *name, char *bin, size_t len);
 int child_start(struct child *c, char *const argv[], const char *cni_command);
 char *child_read_all(int fd);
+void child_read_out_err(struct child *c, char **out, char **err);
 int child_wait(struct child *c);
 
 /* ipam.c: the delegated IPAM plugin, run beside the rest */
@@ -131,7 +141,14 @@ struct rtnl *rtnl_open_in(int netns_fd);
 void rtnl_close(struct rtnl *r);
 int rtnl_ifindex(struct rtnl *r, const char *ifname);
 int rtnl_link_get(struct rtnl *r, const char *ifname, char *mac, size_t mac_len);
+/* rtnl_link_get with the device's IFF_* flags and MTU. */
+int rtnl_link_state(struct rtnl *r, const char *ifname, char *mac, size_t mac_len,
+		    unsigned int *flags, unsigned int *mtu);
 int rtnl_link_up(struct rtnl *r, int ifindex);
+int rtnl_link_set_alias(struct rtnl *r, int ifindex, const char *alias);
+/* fn for every device of the namespace that has an alias. */
+typedef void (*rtnl_alias_fn)(const char *ifname, const char *alias, void *data);
+int rtnl_link_aliases(struct rtnl *r, rtnl_alias_fn fn, void *data);
 int rtnl_link_move(struct rtnl *r, int ifindex, int netns_fd);
 int rtnl_link_del(struct rtnl *r, int ifindex);
 int rtnl_addr_add(struct rtnl *r, int ifindex, const struct ipnet *a);
@@ -143,21 +160,45 @@ bool rtnl_has_route(struct rtnl *r, int ifindex, const struct ipnet *dst, const 
 int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts, char *why,
 		    size_t len);
 
-/* add.c: the result. Routes that name no gateway get their family's; a
- * default route per family with a gateway, unless one is there. */
+/* add.c: the result. Routes that name no gateway get their family's; no
+ * route is added that IPAM did not return. */
 struct rtnl;
 void pod_net_routes(struct pod_net *net);
 /* "A,B" (steer dst) and " prefix A/32 prefix B/128" (the NIC route). */
 void address_words(const struct pod_net *net, char *dsts, size_t dlen, char *prefixes,
 		   size_t plen);
-/* The ADD result on stdout: the pair, every address, every route, IPAM's dns. */
+/* The ADD result on stdout, in the shape of p->version, after prevResult's:
+ * the pair and the holder, every address, every route, the dns. */
 void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl *host,
 		  struct rtnl *pod, json_object *ipam);
+
+/* status.c: STATUS's judgements of nkctl's documents */
+const char *status_kernel_lacks(json_object *doc, bool queues);
+bool pool_has(const char *list, unsigned long q);
+unsigned int status_pool_free(json_object *doc, const char *pool);
+
+/* check.c */
+bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
+		   const struct ipnet *want);
+
+/* gc.c: a device's alias names its attachment, so that GC finds them */
+struct attachment {
+	char id[256], ifname[16], netns[256];
+};
+int attachment_alias(const struct plugin *p, char *buf, size_t len);
+bool attachment_parse(const char *alias, const char *network, struct attachment *a);
+/* Is (id, ifname) among conf's cni.dev/valid-attachments? */
+bool attachment_valid(json_object *valid, const char *id, const char *ifname);
+bool ipam_speaks_1_1(const struct plugin *p);
 
 /* commands */
 int cmd_add(struct plugin *p);
 int cmd_del(struct plugin *p);
 int cmd_check(struct plugin *p);
+int cmd_status(struct plugin *p);
 int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_t len);
+/* nkctl's and the holder's part of teardown: 0, or -1 with why. */
+int teardown_nk(const struct plugin *p, struct nk_session *s, char *why, size_t len);
+int cmd_gc(struct plugin *p);
 
 #endif

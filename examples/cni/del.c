@@ -34,16 +34,12 @@ static void del_holder(const struct plugin *p)
 }
 
 /* nkctl's part in reverse order of ADD's, each line accepting what is gone
- * (-force); with ipam, the IPAM plugin's DEL runs meanwhile. */
-int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_t len)
+ * (-force). */
+int teardown_nk(const struct plugin *p, struct nk_session *s, char *why, size_t len)
 {
 	static const char *const what[] = { "NIC route", "unlease", "egress redirect", "link del" };
-	struct ipam_run run = { 0 };
-	int ret = 0, ipam_failed = 0;
+	int ret = 0;
 
-	*why = '\0';
-	if (ipam && ipam_start(p, "DEL", p->conf_text, &run, why, len))
-		ipam_failed = -1;
 	del_holder(p);
 	nks_send(s, "redirect detach dev %s to %s", p->nic, p->host);
 	nks_send(s, "unlease dev %s", p->holder);
@@ -54,6 +50,19 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 			snprintf(why, len, "%s: %s", what[i], s->err);
 			ret = -1;
 		}
+	return ret;
+}
+
+/* teardown_nk; with ipam, the IPAM plugin's DEL runs meanwhile. */
+int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_t len)
+{
+	struct ipam_run run = { 0 };
+	int ret, ipam_failed = 0;
+
+	*why = '\0';
+	if (ipam && ipam_start(p, "DEL", p->ipam_text, &run, why, len))
+		ipam_failed = -1;
+	ret = teardown_nk(p, s, why, len);
 	if (ipam && !ipam_failed && ipam_finish(&run)) {
 		char msg[512];
 

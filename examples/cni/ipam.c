@@ -2,6 +2,7 @@
 /* The delegated IPAM plugin, as the spec says: found in CNI_PATH, run with
  * the same environment and CNI_COMMAND, the network configuration on stdin.
  * It runs while nkctl does its part; ipam_finish collects its answer. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,12 +37,20 @@ int ipam_start(const struct plugin *p, const char *command, const char *stdin_te
 	return 0;
 }
 
-/* Wait for the plugin; its stdout is its result or its error object. */
+/* Wait for the plugin; its stdout is its result or its error object, its
+ * stderr goes on to the runtime's (the plugin's own). */
 int ipam_finish(struct ipam_run *run)
 {
+	char *err = NULL;
+
 	if (!run->started)
 		return -1;
-	run->out = child_read_all(run->c.out);
+	child_read_out_err(&run->c, &run->out, &err);
+	if (err && *err) {
+		fputs(err, stderr);
+		fflush(stderr);
+	}
+	free(err);
 	run->status = child_wait(&run->c);
 	run->started = false;
 	return run->out && run->status == 0 ? 0 : -1;

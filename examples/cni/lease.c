@@ -5,7 +5,8 @@
 #include "cni.h"
 
 /* Lease per_pod free queues of the pool into the holder, steering dsts
- * (comma-separated, may be empty) to the first: 0, or -1 with why. */
+ * (comma-separated, may be empty) to the first: 0, or nkctl's exit status
+ * with why (4: the pool is exhausted). */
 int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts, char *why,
 		    size_t len)
 {
@@ -22,5 +23,5 @@ int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *ds
 			 s->err);
 	else if (ret)
 		snprintf(why, len, "lease: %s", s->err);
-	return ret ? -1 : 0;
+	return ret;
 }

@@ -6,11 +6,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cni.h"
 
-static const char *const supported[] = { "1.0.0" };
+/* Oldest first: VERSION lists them in this order, and a configuration's
+ * cniVersions array takes the newest it shares with this list. */
+static const char *const supported[] = { "0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0" };
+#define N_SUPPORTED (sizeof(supported) / sizeof(supported[0]))
 
 /* The length of the well-formed UTF-8 sequence at s (RFC 3629), 0 when
  * there is none. */
@@ -77,25 +81,74 @@ _Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
 	exit(1);
 }
 
-static int print_version(void)
+/* VERSION answers in the version it was asked in (the newest when that one
+ * is not ours or none was given). */
+static int print_version(const char *asked)
 {
 	json_object *o = json_object_new_object(), *list = json_object_new_array();
+	const char *v = version_supported(asked) ? asked : supported[N_SUPPORTED - 1];
 
-	for (size_t i = 0; i < sizeof(supported) / sizeof(supported[0]); i++)
+	for (size_t i = 0; i < N_SUPPORTED; i++)
 		json_object_array_add(list, json_object_new_string(supported[i]));
-	json_object_object_add(o, "cniVersion", json_object_new_string(supported[0]));
+	json_object_object_add(o, "cniVersion", json_object_new_string(v));
 	json_object_object_add(o, "supportedVersions", list);
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return 0;
 }
 
+static const char *conf_str(const struct plugin *p, json_object *o, const char *key);
+
 bool version_supported(const char *v)
 {
-	for (size_t i = 0; i < sizeof(supported) / sizeof(supported[0]); i++)
+	for (size_t i = 0; i < N_SUPPORTED; i++)
 		if (v && !strcmp(v, supported[i]))
 			return true;
 	return false;
+}
+
+/* 0.3.0, 0.3.1 and 0.4.0 results: "version" in each of "ips". */
+bool version_before_1(const char *v)
+{
+	return v && !strncmp(v, "0.", 2);
+}
+
+/* 1.1.0 and later: "mtu" in "interfaces", STATUS and GC. */
+bool version_at_least_1_1(const char *v)
+{
+	return v && strcmp(v, "1.1.0") >= 0 && !version_before_1(v);
+}
+
+/* The newest version of a conflist's "cniVersions" (libcni 1.2) that is
+ * ours: where "cniVersion" is absent, it is the one spoken. */
+static const char *newest_of(const struct plugin *p, json_object *list)
+{
+	const char *best = NULL;
+
+	if (!json_object_is_type(list, json_type_array))
+		cni_fail(p, CNI_ERR_DECODE, "\"cniVersions\" must be an array of strings");
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *v = json_object_array_get_idx(list, i);
+
+		if (!json_object_is_type(v, json_type_string))
+			cni_fail(p, CNI_ERR_DECODE, "\"cniVersions\" must be an array of strings");
+		for (size_t k = 0; k < N_SUPPORTED; k++)
+			if (!strcmp(json_object_get_string(v), supported[k]) &&
+			    (!best || strcmp(best, supported[k]) < 0))
+				best = supported[k];
+	}
+	return best;
+}
+
+static const char *conf_version(struct plugin *p)
+{
+	json_object *list;
+	const char *v;
+
+	v = conf_str(p, p->conf, "cniVersion");
+	if (!v && json_object_object_get_ex(p->conf, "cniVersions", &list))
+		v = newest_of(p, list);
+	return v;
 }
 
 static const char *conf_str(const struct plugin *p, json_object *o, const char *key)
@@ -109,11 +162,21 @@ static const char *conf_str(const struct plugin *p, json_object *o, const char *
 	return json_object_get_string(v);
 }
 
+/* Letters and digits, then also '_', '.' and '-': the spec's form of a
+ * network name and a container id. */
+static bool spec_name(const char *s)
+{
+#define ALNUM "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	return s && *s && strchr(ALNUM, *s) && s[strspn(s, ALNUM "_.-")] == '\0';
+#undef ALNUM
+}
+
 void read_conf(struct plugin *p)
 {
 	json_object *v, *ipam;
 
-	p->version = conf_str(p, p->conf, "cniVersion");
+	p->version = conf_version(p);
+	p->name = conf_str(p, p->conf, "name");
 	p->nic = conf_str(p, p->conf, "nic");
 	p->queues = conf_str(p, p->conf, "queues");
 	p->per_pod = 1;
@@ -124,17 +187,22 @@ void read_conf(struct plugin *p)
 			cni_fail(p, CNI_ERR_CONFIG, "\"queuesPerPod\" must be a number from 1 to 16");
 		p->per_pod = (unsigned int)n;
 	}
-	p->steer = !(json_object_object_get_ex(p->conf, "steer", &v) &&
-		     json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v));
+	p->steer = true;
+	if (json_object_object_get_ex(p->conf, "steer", &v)) {
+		if (!json_object_is_type(v, json_type_boolean))
+			cni_fail(p, CNI_ERR_CONFIG, "\"steer\" must be true or false");
+		p->steer = json_object_get_boolean(v);
+	}
 	if (json_object_object_get_ex(p->conf, "ipam", &ipam))
 		p->ipam_type = conf_str(p, ipam, "type");
 }
 
-/* Values that become words of nkctl's -batch lines: a blank, quote or
- * newline would split a word or start another command. */
+/* Values that become words of nkctl's -batch lines: a blank (every
+ * character isspace takes, as nkctl's split_words), quote or newline would
+ * split a word or start another command. */
 void need_batch_word(const struct plugin *p, int code, const char *what, const char *v)
 {
-	if (v && (!*v || strpbrk(v, " \t\n\r\"'\\#")))
+	if (v && (!*v || strpbrk(v, " \t\n\v\f\r\"'\\#")))
 		cni_fail(p, code, "%s \"%s\" must be one word without blanks, quotes or '#'", what, v);
 }
 
@@ -165,14 +233,74 @@ void derive_names(struct plugin *p)
 static void find_nkctl(struct plugin *p, char *buf, size_t len)
 {
 	const char *env = getenv("NKCTL");
+	bool status = !strcmp(p->command, "STATUS");
 
 	if (env && strchr(env, '/')) {
 		p->nkctl = env;
 		return;
 	}
 	if (path_lookup(getenv("PATH"), env && *env ? env : "nkctl", buf, len))
-		cni_fail(p, CNI_ERR_CONFIG, "nkctl is not on PATH (or set NKCTL to its path)");
+		cni_fail(p, status ? CNI_ERR_UNAVAILABLE : CNI_ERR_CONFIG,
+			 "nkctl is not on PATH (or set NKCTL to its path)");
 	p->nkctl = buf;
+}
+
+/* The spec's rules for an interface name (as skel's): not empty, within
+ * IFNAMSIZ, not "." or "..", no '/', ':' or blank. */
+static void need_ifname(const struct plugin *p, const char *v)
+{
+	if (strlen(v) >= 16)
+		cni_fail(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is longer than 15 characters", v);
+	if (!strcmp(v, ".") || !strcmp(v, "..") || strpbrk(v, "/: \t\n\v\f\r"))
+		cni_fail(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is not a valid interface name", v);
+}
+
+/* Is path the network namespace this process runs in (the host's)? */
+static bool same_netns_as_self(const char *path)
+{
+	struct stat a, b;
+
+	return !stat(path, &a) && !stat("/proc/self/ns/net", &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/* What every command but VERSION needs from the configuration. */
+static void need_conf(struct plugin *p)
+{
+	if (!version_supported(p->version))
+		cni_fail(p, CNI_ERR_VERSION, "cniVersion \"%s\" is not supported (supported: %s to %s)",
+			 p->version ? p->version : "", supported[0], supported[N_SUPPORTED - 1]);
+	read_conf(p);
+	if (!spec_name(p->name))
+		cni_fail(p, CNI_ERR_CONFIG,
+			 "\"name\" must start with a letter or digit, then letters, digits, '_', '.' or '-'");
+	if (!p->nic)
+		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
+	if (!p->ipam_type)
+		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"ipam\" (for example host-local)");
+	need_batch_word(p, CNI_ERR_CONFIG, "\"nic\"", p->nic);
+	need_batch_word(p, CNI_ERR_CONFIG, "\"queues\"", p->queues);
+	p->cni_path = getenv("CNI_PATH");
+}
+
+/* 1.1.0 adds only STATUS and GC, which IPAM gets as they are: its ADD,
+ * DEL and CHECK read the configuration as 1.0.0, which an IPAM plugin of
+ * before 1.1.0 (Debian's host-local) speaks too, the same for one of 1.1.0. */
+static void ipam_conf_for(struct plugin *p)
+{
+	p->ipam_text = p->conf_text;
+	if (!version_at_least_1_1(p->version) || json_object_deep_copy(p->conf, &p->ipam_conf, NULL))
+		return;
+	json_object_object_add(p->ipam_conf, "cniVersion", json_object_new_string("1.0.0"));
+	json_object_object_del(p->ipam_conf, "cniVersions");
+	p->ipam_text = json_object_to_json_string_ext(p->ipam_conf, JSON_C_TO_STRING_PLAIN);
+}
+
+/* STATUS and GC concern the network, not one container: they need no
+ * CNI_CONTAINERID, CNI_IFNAME or CNI_NETNS. */
+static bool network_command(const char *command)
+{
+	return !strcmp(command, "STATUS") || !strcmp(command, "GC");
 }
 
 bool cni_setup(struct plugin *p, const char *text)
@@ -181,28 +309,28 @@ bool cni_setup(struct plugin *p, const char *text)
 	p->conf = text && *text ? json_tokener_parse(text) : NULL;
 	if (!p->conf || !json_object_is_type(p->conf, json_type_object))
 		cni_fail(p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
-	p->version = conf_str(p, p->conf, "cniVersion");
+	p->version = conf_version(p);
 	p->command = need_env(p, "CNI_COMMAND");
 	if (!strcmp(p->command, "VERSION"))
 		return false;
-	if (!version_supported(p->version))
-		cni_fail(p, CNI_ERR_VERSION, "cniVersion \"%s\" is not supported (supported: %s)",
-			 p->version ? p->version : "", supported[0]);
-	read_conf(p);
+	need_conf(p);
+	ipam_conf_for(p);
+	if (network_command(p->command))
+		return true;
 	p->id = need_env(p, "CNI_CONTAINERID");
+	if (!spec_name(p->id))
+		cni_fail(p, CNI_ERR_ENV,
+			 "CNI_CONTAINERID must start with a letter or digit, then letters, digits, '_', '.' or '-'");
 	p->ifname = need_env(p, "CNI_IFNAME");
-	p->netns = getenv("CNI_NETNS");
-	p->cni_path = getenv("CNI_PATH");
-	if (strlen(p->ifname) >= 16)
-		cni_fail(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is longer than 15 characters", p->ifname);
-	if (!p->nic)
-		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
-	if (!p->ipam_type)
-		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"ipam\" (for example host-local)");
-	need_batch_word(p, CNI_ERR_CONFIG, "\"nic\"", p->nic);
-	need_batch_word(p, CNI_ERR_CONFIG, "\"queues\"", p->queues);
-	need_batch_word(p, CNI_ERR_ENV, "CNI_NETNS", p->netns);
+	need_ifname(p, p->ifname);
 	need_batch_word(p, CNI_ERR_ENV, "CNI_IFNAME", p->ifname);
+	p->netns = getenv("CNI_NETNS");
+	/* Only ADD puts the namespace's path on a batch line; DEL never reads it. */
+	if (!strcmp(p->command, "ADD"))
+		need_batch_word(p, CNI_ERR_ENV, "CNI_NETNS", p->netns);
+	if (strcmp(p->command, "DEL") && p->netns && same_netns_as_self(p->netns))
+		cni_fail(p, CNI_ERR_ENV, "CNI_NETNS %s is the plugin's own network namespace",
+			 p->netns);
 	derive_names(p);
 	return true;
 }
@@ -219,9 +347,10 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	text = child_read_all(0);
 	if (!cni_setup(&p, text)) {
+		ret = print_version(p.version);
 		json_object_put(p.conf);
 		free(text);
-		return print_version();
+		return ret;
 	}
 	find_nkctl(&p, nkctl, sizeof(nkctl));
 	if (!strcmp(p.command, "ADD"))
@@ -230,8 +359,13 @@ int main(void)
 		ret = cmd_del(&p);
 	else if (!strcmp(p.command, "CHECK"))
 		ret = cmd_check(&p);
+	else if (!strcmp(p.command, "STATUS"))
+		ret = cmd_status(&p);
+	else if (!strcmp(p.command, "GC"))
+		ret = cmd_gc(&p);
 	else
 		cni_fail(&p, CNI_ERR_ENV, "unknown CNI_COMMAND %s", p.command);
+	json_object_put(p.ipam_conf);
 	json_object_put(p.conf);
 	free(text);
 	return ret;

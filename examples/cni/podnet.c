@@ -115,6 +115,7 @@ struct link_info {
 	int ifindex;
 	char *mac;
 	size_t mac_len;
+	unsigned int flags, mtu;
 };
 
 static int link_cb(const struct nlmsghdr *nlh, void *data)
@@ -125,9 +126,12 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	size_t off = 0;
 
 	li->ifindex = ifi->ifi_index;
+	li->flags = ifi->ifi_flags;
 	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
 		const unsigned char *b = mnl_attr_get_payload(a);
 
+		if (mnl_attr_get_type(a) == IFLA_MTU && mnl_attr_get_payload_len(a) >= 4)
+			li->mtu = mnl_attr_get_u32(a);
 		if (mnl_attr_get_type(a) != IFLA_ADDRESS || !li->mac)
 			continue;
 		for (uint16_t i = 0; i < mnl_attr_get_payload_len(a) && off + 4 <= li->mac_len; i++)
@@ -139,18 +143,35 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 
 /* The device's ifindex and, when mac is given, its hardware address as
  * text; -errno (-ENODEV when there is no such device). */
-int rtnl_link_get(struct rtnl *r, const char *ifname, char *mac, size_t mac_len)
+static int link_query(struct rtnl *r, const char *ifname, struct link_info *li)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct link_info li = { 0, mac, mac_len };
 	int ret;
 
-	if (mac && mac_len)
-		*mac = '\0';
+	if (li->mac && li->mac_len)
+		*li->mac = '\0';
 	link_msg(r, buf, RTM_GETLINK, NLM_F_ACK, 0);
 	mnl_attr_put_strz((struct nlmsghdr *)buf, IFLA_IFNAME, ifname);
-	ret = talk(r, (struct nlmsghdr *)buf, link_cb, &li);
-	return ret ? ret : li.ifindex;
+	ret = talk(r, (struct nlmsghdr *)buf, link_cb, li);
+	return ret ? ret : li->ifindex;
+}
+
+int rtnl_link_get(struct rtnl *r, const char *ifname, char *mac, size_t mac_len)
+{
+	struct link_info li = { 0, mac, mac_len, 0, 0 };
+
+	return link_query(r, ifname, &li);
+}
+
+int rtnl_link_state(struct rtnl *r, const char *ifname, char *mac, size_t mac_len,
+		    unsigned int *flags, unsigned int *mtu)
+{
+	struct link_info li = { 0, mac, mac_len, 0, 0 };
+	int ret = link_query(r, ifname, &li);
+
+	*flags = li.flags;
+	*mtu = li.mtu;
+	return ret;
 }
 
 int rtnl_ifindex(struct rtnl *r, const char *ifname)
@@ -185,6 +206,47 @@ int rtnl_link_del(struct rtnl *r, int ifindex)
 	return ack(r, (struct nlmsghdr *)buf);
 }
 
+int rtnl_link_set_alias(struct rtnl *r, int ifindex, const char *alias)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	link_msg(r, buf, RTM_NEWLINK, NLM_F_ACK, ifindex);
+	mnl_attr_put_strz((struct nlmsghdr *)buf, IFLA_IFALIAS, alias);
+	return ack(r, (struct nlmsghdr *)buf);
+}
+
+struct alias_walk {
+	rtnl_alias_fn fn;
+	void *data;
+};
+
+static int alias_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	const char *ifname = NULL, *alias = NULL;
+	struct alias_walk *w = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(*ifi)) {
+		if (mnl_attr_get_type(a) == IFLA_IFNAME && !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			ifname = mnl_attr_get_str(a);
+		if (mnl_attr_get_type(a) == IFLA_IFALIAS && !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			alias = mnl_attr_get_str(a);
+	}
+	if (ifname && alias)
+		w->fn(ifname, alias, w->data);
+	return MNL_CB_OK;
+}
+
+int rtnl_link_aliases(struct rtnl *r, rtnl_alias_fn fn, void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct alias_walk w = { fn, data };
+
+	link_msg(r, buf, RTM_GETLINK, NLM_F_DUMP, 0);
+	return talk(r, (struct nlmsghdr *)buf, alias_cb, &w);
+}
+
 static size_t addr_len(const struct ipnet *a)
 {
 	return a->family == AF_INET ? 4 : 16;
@@ -213,7 +275,9 @@ int rtnl_addr_add(struct rtnl *r, int ifindex, const struct ipnet *a)
 int rtnl_route_add(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_new(r, buf, RTM_NEWROUTE, NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE);
+	/* Never replace: as a second network (Multus's net1) the pod's routes
+	 * of its first network stay. */
+	struct nlmsghdr *nlh = msg_new(r, buf, RTM_NEWROUTE, NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL);
 	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 
 	rtm->rtm_family = (unsigned char)dst->family;

@@ -3,9 +3,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,9 +42,20 @@ int path_lookup(const char *dirs, const char *name, char *bin, size_t len)
 }
 
 /* Start argv[0] (a path) with CNI_COMMAND set to cni_command when given. */
+/* In the child: it dies with the plugin (a runtime that kills a slow ADD
+ * must not leave IPAM or nkctl racing the DEL that follows), and gets the
+ * SIGPIPE the plugin ignores back. */
+static void child_bind_to(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	signal(SIGPIPE, SIG_DFL);
+}
+
 int child_start(struct child *c, char *const argv[], const char *cni_command)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	pid_t parent = getpid();
 
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
 		goto fail;
@@ -49,6 +63,7 @@ int child_start(struct child *c, char *const argv[], const char *cni_command)
 	if (c->pid < 0)
 		goto fail;
 	if (c->pid == 0) {
+		child_bind_to(parent);
 		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
 			_exit(127);
 		if (cni_command && setenv("CNI_COMMAND", cni_command, 1))
@@ -96,6 +111,67 @@ char *child_read_all(int fd)
 	}
 	buf[len] = '\0';
 	return buf;
+}
+
+struct sink {
+	int fd;
+	char *buf;
+	size_t len, cap;
+};
+
+/* One read of s->fd into its buffer: 0 at end of file (or on an error). */
+static ssize_t sink_read(struct sink *s)
+{
+	char *bigger;
+	ssize_t n;
+
+	if (s->cap - s->len < 1024) {
+		bigger = realloc(s->buf, s->cap ? s->cap * 2 : 4096);
+		if (!bigger)
+			return 0;
+		s->buf = bigger;
+		s->cap = s->cap ? s->cap * 2 : 4096;
+	}
+	do
+		n = read(s->fd, s->buf + s->len, s->cap - s->len - 1);
+	while (n < 0 && errno == EINTR);
+	if (n > 0)
+		s->len += (size_t)n;
+	s->buf[s->len] = '\0';
+	return n > 0 ? n : 0;
+}
+
+/* The child's stdout and stderr, both to their end at once: a child that
+ * writes much to one while the other is read would block on a full pipe.
+ * Each is NUL-terminated, NULL without memory; the caller frees them. */
+void child_read_out_err(struct child *c, char **out, char **err)
+{
+	struct sink s[2] = { { .fd = c->out }, { .fd = c->err } };
+	struct pollfd pfd[2];
+
+	for (;;) {
+		nfds_t n = 0;
+
+		for (int i = 0; i < 2; i++)
+			if (s[i].fd >= 0)
+				pfd[n++] = (struct pollfd){ .fd = s[i].fd, .events = POLLIN };
+		if (!n)
+			break;
+		if (poll(pfd, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (nfds_t k = 0; k < n; k++)
+			for (int i = 0; i < 2; i++)
+				if (s[i].fd == pfd[k].fd && pfd[k].revents && !sink_read(&s[i]))
+					s[i].fd = -1;
+	}
+	for (int i = 0; i < 2; i++)
+		if (!s[i].buf)
+			s[i].buf = calloc(1, 1);
+	*out = s[0].buf;
+	*err = s[1].buf;
 }
 
 /* The child's exit status (128+N for a signal); closes what is left open. */

@@ -24,7 +24,8 @@ for c in sh ping sleep ip cat; do ln -s busybox "$ROOTFS/bin/$c"; done
 mkdir -p "$T_TMP/net.d"
 cni_conflist "$T_TMP/net.d/nk.conflist" "$(jq -cn --arg nic "$SIM" --arg dir "$IPAMDIR" '{
 	cniVersion: "1.0.0", name: "nk", type: "nkctl-cni", nic: $nic, queues: "1-6",
-	ipam: {type: "host-local", dataDir: $dir, ranges: [[{subnet: "10.20.0.0/16", gateway: "10.20.0.1"}]]}}')"
+	ipam: {type: "host-local", dataDir: $dir, ranges: [[{subnet: "10.20.0.0/16", gateway: "10.20.0.1"}]],
+		routes: [{dst: "0.0.0.0/0"}]}}')"
 cat > "$T_TMP/containers.conf" <<EOF
 [network]
 network_backend = "cni"

@@ -22,17 +22,19 @@ ip -n "$REMOTE" route add fd20::/64 via fd10::1
 ip -n "$REMOTE" route add fd21::/64 via fd10::1
 ip netns exec "$HOST" sysctl -qw net.ipv6.conf.all.forwarding=0
 
-conf() { # conf NAME RANGES: a network on the pool 1-6
-	jq -cn --arg name "$1" --arg nic "$SIM" --arg dir "$IPAMDIR" --argjson r "$2" '{
+conf() { # conf NAME RANGES ROUTES: a network on the pool 1-6 (the plugin adds only IPAM's routes)
+	jq -cn --arg name "$1" --arg nic "$SIM" --arg dir "$IPAMDIR" --argjson r "$2" --argjson rt "$3" '{
 		cniVersion: "1.0.0", name: $name, type: "nkctl-cni", nic: $nic, queues: "1-6",
-		ipam: {type: "host-local", dataDir: $dir, ranges: $r}}'
+		ipam: {type: "host-local", dataDir: $dir, ranges: $r, routes: $rt}}'
 }
+DEF4='{"dst": "0.0.0.0/0"}'
+DEF6='{"dst": "::/0"}'
 V4='[{"subnet": "10.21.0.0/16", "gateway": "10.21.0.1"}]'
 V6='[{"subnet": "fd20::/64", "gateway": "fd20::1"}]'
 V6ONLY='[{"subnet": "fd21::/64", "gateway": "fd21::1"}]'
-cni_conflist "$T_TMP/nk.conflist" "$(conf nk '[[{"subnet": "10.20.0.0/16", "gateway": "10.20.0.1"}]]')"
-cni_conflist "$T_TMP/dual.conflist" "$(conf dual "[$V4, $V6]")"
-cni_conflist "$T_TMP/v6.conflist" "$(conf v6 "[$V6ONLY]")"
+cni_conflist "$T_TMP/nk.conflist" "$(conf nk '[[{"subnet": "10.20.0.0/16", "gateway": "10.20.0.1"}]]' "[$DEF4]")"
+cni_conflist "$T_TMP/dual.conflist" "$(conf dual "[$V4, $V6]" "[$DEF4, $DEF6]")"
+cni_conflist "$T_TMP/v6.conflist" "$(conf v6 "[$V6ONLY]" "[$DEF6]")"
 
 # The NIC's leases, n-tuple rules ([address, queue]) and RSS table as the
 # kernel has them (nlprobe), not as nkctl shows them.
@@ -128,7 +130,7 @@ V6RES=$OUT
 expect_eq "$(printf '%s' "$DUAL" | jq -c '[.ips[] | [(.address | test("^10\\.21\\..*/16$") or test("^fd20::.*/64$")), .interface]]')" \
 	'[[true,1],[true,1]]' "the dual-stack result lists both addresses with their prefix lengths"
 expect_eq "$(printf '%s' "$DUAL" | jq -c '[.routes[] | .dst] | sort')" '["0.0.0.0/0","::/0"]' \
-	"and the default route of each family it added"
+	"and the default route of each family IPAM returned"
 expect_eq "$(ip -n "${PODS[1]}" -j addr show dev eth0 | jq -c '[.[].addr_info[] | select(.scope == "global") |
 	"\(.local)/\(.prefixlen)"] | sort')" "$(printf '%s' "$DUAL" | jq -c '[.ips[].address] | sort')" \
 	"the pod has exactly the result's addresses"

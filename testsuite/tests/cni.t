@@ -7,8 +7,9 @@
 # netdevsim NIC, each with its netkit pair, its lease from the pool (out of
 # RSS, its address flow-steered to it), its NIC route and egress redirect; a
 # linked netdevsim pings each. CHECK passes and fails precisely when tampered
-# with; DEL of one leaves the others working; an
-# exhausted pool and repeated ADD/DEL with the namespace gone before DEL leave
+# with; DEL of one leaves the others working; VERSION, STATUS, GC with
+# valid attachments, a 0.4.0 configuration, ADD of an existing interface; an
+# exhausted pool (11) and repeated ADD/DEL with the namespace gone before DEL leave
 # nothing behind. The error paths libcni cannot provoke (a bad cniVersion, a
 # configuration without IPAM) run the plugin directly with CNI_* variables.
 . "$TESTSUITE/lib.sh"
@@ -18,22 +19,33 @@ conf() { # conf [CNIVERSION]: the network configuration
 	jq -cn --arg nic "$SIM" --arg dir "$IPAMDIR" --arg v "${1:-1.0.0}" '{cniVersion: $v,
 		name: "nk", type: "nkctl-cni", nic: $nic, queues: "1-3", queuesPerPod: 1,
 		ipam: {type: "host-local", dataDir: $dir,
-			ranges: [[{subnet: "10.20.0.0/16", gateway: "10.20.0.1"}]]}}'
+			ranges: [[{subnet: "10.20.0.0/16", gateway: "10.20.0.1"}]],
+			routes: [{dst: "0.0.0.0/0"}]}}'
 }
 CONF=$(conf)
 cni_conflist "$T_TMP/nk.conflist" "$CONF"
 
 raw() { # raw COMMAND CONTAINER NETNS [CONF]: the plugin itself, in HOST; sets RC, OUT
-	OUT=$(printf '%s' "${4:-$CONF}" | nsenter --net="/run/netns/$HOST" env CNI_COMMAND="$1" \
-		CNI_CONTAINERID="$2" CNI_NETNS="$3" CNI_IFNAME=eth0 CNI_PATH="$T_TMP/bin" \
-		NKCTL="$NKCTL" "$PLUGIN" 2> "$T_TMP/cni.err")
+	# (an empty CONTAINER: no CNI_CONTAINERID, CNI_NETNS nor CNI_IFNAME, as for STATUS)
+	if [ -n "$2" ]; then
+		set -- "$1" "$2" "$3" "${4:-$CONF}" CNI_CONTAINERID="$2" CNI_NETNS="$3" CNI_IFNAME=eth0
+	else
+		set -- "$1" "$2" "$3" "${4:-$CONF}"
+	fi
+	OUT=$(printf '%s' "$4" | nsenter --net="/run/netns/$HOST" env CNI_COMMAND="$1" "${@:5}" \
+		CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" "$PLUGIN" 2> "$T_TMP/cni.err")
 	RC=$?
 }
 
 # The protocol's own answers.
 OUT=$(env CNI_PATH="$T_TMP/bin" "$CNITOOL" version "$T_TMP/nk.conflist")
-expect_eq "$(printf '%s' "$OUT" | jq -c .supportedVersions)" '["1.0.0"]' "VERSION (asked by libcni) lists what it speaks"
-raw ADD c0 /nonexistent "$(conf 0.3.1)"
+expect_eq "$(printf '%s' "$OUT" | jq -c .supportedVersions)" '["0.3.0","0.3.1","0.4.0","1.0.0","1.1.0"]' \
+	"VERSION (asked by libcni) lists what it speaks"
+raw VERSION "" "" "$(conf 0.4.0)"
+expect_eq "$(printf '%s' "$OUT" | jq -r .cniVersion)" 0.4.0 "VERSION answers in the version asked"
+raw STATUS "" "" "$(conf 1.1.0)"
+expect_eq "$RC $OUT" "0 " "STATUS (no container) succeeds: nkctl, the kernel, the NIC up, the pool free"
+raw ADD c0 /nonexistent "$(conf 0.2.0)"
 expect_eq "$RC" 1 "an incompatible cniVersion fails"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.code, (.msg | test("^Error") | not)]')" '[1,true]' \
 	"with CNI error 1 and a message without nkctl's prefix"
@@ -49,8 +61,9 @@ for i in 1 2 3; do
 	[ "$RC" = 0 ] || fail "ADD pod $i: $OUT $(cat "$T_TMP/cni.err")"
 	RES[$i]=$OUT
 	expect_eq "$(printf '%s' "$OUT" | jq -c '[.cniVersion, (.interfaces | length), .interfaces[1].name,
-		.interfaces[1].sandbox, .ips[0].interface, .ips[0].gateway, (.routes | length > 0)]')" \
-		"[\"1.0.0\",2,\"eth0\",\"/run/netns/$P\",1,\"10.20.0.1\",true]" "pod $i: the result has interfaces, ips and routes"
+		.interfaces[1].sandbox, .interfaces[2].sandbox, .ips[0].interface, .ips[0].gateway, [.routes[].dst]]')" \
+		"[\"1.0.0\",3,\"eth0\",\"/run/netns/$P\",\"/run/netns/$P\",1,\"10.20.0.1\",[\"0.0.0.0/0\"]]" \
+		"pod $i: the result has the pair and the holder, ips and IPAM's routes"
 done
 addrs=$(for i in 1 2 3; do printf '%s' "${RES[$i]}" | jq -r '.ips[0].address'; done | sort -u | wc -l)
 expect_eq "$addrs" 3 "host-local gave three addresses"
@@ -79,19 +92,31 @@ done
 # The pool is exhausted: a fourth ADD fails and leaves nothing behind.
 ns_new P4
 cni ADD pod4 "/run/netns/$P4"
-expect_eq "$RC" 1 "ADD with the pool exhausted fails"
+expect_eq "$RC $(printf '%s' "$OUT" | jq .code)" "1 11" "ADD with the pool exhausted fails with 11 (try again later)"
 expect_match "$(printf '%s' "$OUT" | jq -r .msg)" 'pool 1-3 of .* is exhausted' "says the pool is exhausted"
 expect_eq "$(ip -n "$P4" -o link show | grep -vc ': lo:')" 0 "nothing left in its namespace"
 expect_eq "$(reservations)" 3 "its IPAM reservation was released"
+raw STATUS "" "" "$(conf 1.1.0)"
+expect_eq "$RC $(printf '%s' "$OUT" | jq -c '[.code, (.msg | test("exhausted"))]')" "1 [50,true]" \
+	"STATUS with the pool exhausted: 50, saying why"
 
-# ADD twice for the same container is safe.
-cni ADD "${CIDS[1]}" "/run/netns/${PODS[1]}"
-[ "$RC" = 0 ] || fail "ADD again: $OUT $(cat "$T_TMP/cni.err")"
-RES[1]=$OUT
+# ADD for an interface the container has already is an error (the spec)
+# that changes nothing.
+raw ADD "${CIDS[1]}" "/run/netns/${PODS[1]}"
+expect_eq "$RC $(printf '%s' "$OUT" | jq -c '[.code, (.msg | test("already exists"))]')" "1 [100,true]" \
+	"ADD again for the same interface is an error"
 expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}@')" 3 "still one pair per pod"
+expect_eq "$(reservations)" 3 "and the same IPAM reservations"
 a1=$(printf '%s' "${RES[1]}" | jq -r '.ips[0].address | split("/")[0]')
 ping_ok "$REMOTE" "$a1" || fail "pod 1 after a second ADD"
 pass "pod 1 works after a second ADD"
+# 0.4.0: the result's ips carry their version; CHECK of it passes.
+ns_new P5
+raw ADD c5 "/run/netns/$P5" "$(conf 0.4.0 | jq -c '.queues = null')"
+expect_eq "$RC $(printf '%s' "$OUT" | jq -c '[.cniVersion, .ips[0].version, .ips[0].interface]')" \
+	'0 ["0.4.0","4",1]' "a 0.4.0 configuration gets a 0.4.0 result"
+raw DEL c5 "/run/netns/$P5" "$(conf 0.4.0 | jq -c '.queues = null')"
+expect_eq "$RC" 0 "and its DEL succeeds"
 
 # Tampering fails CHECK precisely.
 host3=$(printf '%s' "${RES[3]}" | jq -r '.interfaces[0].name')
@@ -122,6 +147,31 @@ for i in 1 3; do
 	cni DEL "${CIDS[$i]}" "/run/netns/${PODS[$i]}"
 	expect_eq "$RC" 0 "DEL pod $i"
 done
+
+# GC: three pods, the runtime knows only the first; another network's
+# marked device stays.
+GP=() GC_IDS=()
+for i in 1 2 3; do
+	ns_new P
+	GP[$i]=$P GC_IDS[$i]=gc$i$RANDOM
+	cni ADD "${GC_IDS[$i]}" "/run/netns/$P"
+	[ "$RC" = 0 ] || fail "ADD gc pod $i: $OUT $(cat "$T_TMP/cni.err")"
+done
+ip -n "$HOST" link add nkt-other type dummy
+ip -n "$HOST" link set nkt-other alias "nkctl-cni other ${GC_IDS[2]} eth0 -"
+raw GC "" "" "$(conf 1.1.0 | jq -c --arg c "${GC_IDS[1]}" '. + {"cni.dev/valid-attachments": [{containerID: $c, ifname: "eth0"}]}')"
+expect_eq "$RC $OUT" "0 " "GC with one valid attachment of three succeeds"
+expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}@')" 1 "GC removed the two stale pairs"
+expect_eq "$(ip -n "${GP[2]}" -o link show | grep -vc ': lo:')" 0 "a stale pod's interface and holder are gone"
+nk -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq '[.leases[] | select(.ifname == "'"$SIM"'")] | length')" 1 "only the valid pod's lease is left"
+expect_eq "$(reservations)" 1 "and only its IPAM reservation"
+expect_eq "$(ip -n "$HOST" -o link show nkt-other | wc -l)" 1 "another network's device is not touched"
+ip -n "$HOST" link del nkt-other
+cni CHECK "${GC_IDS[1]}" "/run/netns/${GP[1]}"
+expect_eq "$RC $OUT" "0 " "the valid pod's CHECK passes after GC"
+cni DEL "${GC_IDS[1]}" "/run/netns/${GP[1]}"
+expect_eq "$RC" 0 "DEL of the valid pod"
 
 # 20 ADD/DEL cycles, the namespace deleted before DEL: nothing is left.
 for n in $(seq 20); do

@@ -131,7 +131,7 @@ expect_eq "$(dpkg-deb -f "$cnideb" Depends | grep -o "nkctl (= $version)")" "nkc
 plugin=$cniroot/usr/lib/cni/nkctl-cni
 readelf -d "$plugin" | grep -q 'FLAGS.*NOW' && readelf -l "$plugin" | grep -q GNU_RELRO &&
 	readelf -h "$plugin" | grep -q 'DYN (' || fail "the plugin is not hardened (PIE, RELRO, BIND_NOW)"
-expect_eq "$(echo '{"cniVersion": "1.0.0"}' | CNI_COMMAND=VERSION "$plugin" | jq -c .supportedVersions)" '["1.0.0"]' "the packaged plugin answers VERSION"
+expect_eq "$(echo '{"cniVersion": "1.0.0"}' | CNI_COMMAND=VERSION "$plugin" | jq -c .supportedVersions)" '["0.3.0","0.3.1","0.4.0","1.0.0","1.1.0"]' "the packaged plugin answers VERSION"
 expect_eq "$("$bin" -V)" "nkctl $version" "nkctl -V prints the changelog's version"
 expect_eq "$("$bin" -j -V | jq -r .version)" "$version" "nkctl -j -V too"
 

@@ -36,6 +36,175 @@ static int conf_child(const char *text, char *out, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* The code of the CNI error object in out (-1 when there is none). */
+static int error_code(const char *out)
+{
+	json_object *o = json_tokener_parse(out), *code;
+	int ret = -1;
+
+	if (o && json_object_object_get_ex(o, "code", &code))
+		ret = json_object_get_int(code);
+	json_object_put(o);
+	return ret;
+}
+
+/* cni_setup of text with the environment env (NAME=VALUE strings, NULL
+ * ended) in a child: 0 when it accepted them, else the error's code. */
+static int setup_child(const char *const env[], const char *text)
+{
+	int fd[2], status;
+	char out[2048];
+	pid_t pid;
+	ssize_t n;
+
+	assert_int_equal(pipe(fd), 0);
+	fflush(stdout);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct plugin p = { 0 };
+
+		dup2(fd[1], 1);
+		clearenv();
+		for (size_t i = 0; env[i]; i++)
+			putenv((char *)env[i]);
+		cni_setup(&p, text);
+		_exit(0);
+	}
+	close(fd[1]);
+	n = read(fd[0], out, sizeof(out) - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status) ? error_code(out) : 0;
+}
+
+static const char *conf_ok =
+	"{\"cniVersion\":\"1.0.0\",\"name\":\"pods\",\"type\":\"nkctl-cni\",\"nic\":\"eth1\","
+	"\"ipam\":{\"type\":\"host-local\"}}";
+
+static void env_checked(void **state)
+{
+	struct {
+		const char *id, *ifname, *netns;
+		int code;
+	} cases[] = {
+		{ "CNI_CONTAINERID=abc-1_2.3", "CNI_IFNAME=eth0", "CNI_NETNS=/run/netns/x", 0 },
+		{ "CNI_CONTAINERID=-abc", "CNI_IFNAME=eth0", "CNI_NETNS=/run/netns/x", CNI_ERR_ENV },
+		{ "CNI_CONTAINERID=a/b", "CNI_IFNAME=eth0", "CNI_NETNS=/run/netns/x", CNI_ERR_ENV },
+		{ "CNI_CONTAINERID=abc", "CNI_IFNAME=et/h0", "CNI_NETNS=/run/netns/x", CNI_ERR_ENV },
+		{ "CNI_CONTAINERID=abc", "CNI_IFNAME=eth:0", "CNI_NETNS=/run/netns/x", CNI_ERR_ENV },
+		{ "CNI_CONTAINERID=abc", "CNI_IFNAME=.", "CNI_NETNS=/run/netns/x", CNI_ERR_ENV },
+		{ "CNI_CONTAINERID=abc", "CNI_IFNAME=..", "CNI_NETNS=/run/netns/x", CNI_ERR_ENV },
+		{ "CNI_CONTAINERID=abc", "CNI_IFNAME=eth0123456789abc", "CNI_NETNS=/run/netns/x",
+		  CNI_ERR_ENV },
+		{ "CNI_CONTAINERID=abc", "CNI_IFNAME=eth0", "CNI_NETNS=/run/netns/a b", CNI_ERR_ENV },
+		{ "CNI_CONTAINERID=abc", "CNI_IFNAME=eth0", "CNI_NETNS=/run/netns/a\vb", CNI_ERR_ENV },
+		{ "CNI_CONTAINERID=abc", "CNI_IFNAME=eth0", "CNI_NETNS=/proc/self/ns/net", CNI_ERR_ENV },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(cases); i++) {
+		const char *env[] = { "CNI_COMMAND=ADD", cases[i].id, cases[i].ifname, cases[i].netns,
+				      NULL };
+
+		assert_int_equal(setup_child(env, conf_ok), cases[i].code);
+	}
+}
+
+/* DEL never puts CNI_NETNS on a batch line: a space in it is no error. */
+static void env_del_netns_space(void **state)
+{
+	const char *env[] = { "CNI_COMMAND=DEL", "CNI_CONTAINERID=abc", "CNI_IFNAME=eth0",
+			      "CNI_NETNS=/run/netns/a b", NULL };
+
+	(void)state;
+	assert_int_equal(setup_child(env, conf_ok), 0);
+}
+
+/* STATUS (and GC) concern the network: no container id, interface or
+ * namespace needed. */
+static void env_status_no_container(void **state)
+{
+	const char *env[] = { "CNI_COMMAND=STATUS", NULL };
+	const char *env_add[] = { "CNI_COMMAND=ADD", NULL };
+
+	(void)state;
+	assert_int_equal(setup_child(env, conf_ok), 0);
+	assert_int_equal(setup_child(env_add, conf_ok), CNI_ERR_ENV);
+}
+
+static void conf_name_checked(void **state)
+{
+	const char *env[] = { "CNI_COMMAND=STATUS", NULL };
+
+	(void)state;
+	assert_int_equal(setup_child(env, "{\"cniVersion\":\"1.0.0\",\"nic\":\"eth1\","
+					  "\"ipam\":{\"type\":\"host-local\"}}"),
+			 CNI_ERR_CONFIG);
+	assert_int_equal(setup_child(env, "{\"cniVersion\":\"1.0.0\",\"name\":\"a b\","
+					  "\"nic\":\"eth1\",\"ipam\":{\"type\":\"host-local\"}}"),
+			 CNI_ERR_CONFIG);
+	assert_int_equal(setup_child(env, "{\"cniVersion\":\"1.0.0\",\"name\":\"p\","
+					  "\"nic\":\"eth\f1\",\"ipam\":{\"type\":\"host-local\"}}"),
+			 CNI_ERR_CONFIG);
+	assert_int_equal(setup_child(env, "{\"cniVersion\":\"0.2.0\",\"name\":\"p\","
+					  "\"nic\":\"eth1\",\"ipam\":{\"type\":\"host-local\"}}"),
+			 CNI_ERR_VERSION);
+}
+
+/* libcni >= 1.2: a list's cniVersions, the newest of ours. */
+static void conf_cni_versions(void **state)
+{
+	const char *env[] = { "CNI_COMMAND=STATUS", NULL };
+	struct plugin p = { 0 };
+
+	(void)state;
+	p.conf = json_tokener_parse("{\"cniVersions\":[\"0.4.0\",\"1.1.0\",\"9.9.9\",\"1.0.0\"],"
+				    "\"nic\":\"eth1\"}");
+	read_conf(&p);
+	assert_string_equal(p.version, "1.1.0");
+	json_object_put(p.conf);
+	p.conf = json_tokener_parse("{\"cniVersion\":\"0.4.0\",\"cniVersions\":[\"1.1.0\"]}");
+	read_conf(&p);
+	assert_string_equal(p.version, "0.4.0");
+	json_object_put(p.conf);
+	/* and the whole set-up takes it */
+	assert_int_equal(setup_child(env, "{\"cniVersions\":[\"1.0.0\",\"1.1.0\"],\"name\":\"nk\","
+					  "\"nic\":\"eth1\",\"ipam\":{\"type\":\"host-local\"}}"),
+			 0);
+	assert_int_equal(setup_child(env, "{\"cniVersions\":[\"9.0.0\"],\"name\":\"nk\","
+					  "\"nic\":\"eth1\",\"ipam\":{\"type\":\"host-local\"}}"),
+			 CNI_ERR_VERSION);
+	assert_int_equal(setup_child(env, "{\"cniVersions\":\"1.0.0\",\"name\":\"nk\"}"),
+			 CNI_ERR_DECODE);
+}
+
+/* IPAM reads a 1.1.0 configuration as 1.0.0 (an IPAM plugin of before
+ * 1.1.0 refuses 1.1.0); other versions as they are. */
+static void conf_ipam_version(void **state)
+{
+	struct plugin p = { 0 }, q = { 0 };
+	json_object *o, *v;
+
+	(void)state;
+	setenv("CNI_COMMAND", "STATUS", 1);
+	assert_true(cni_setup(&p, "{\"cniVersion\":\"1.1.0\",\"name\":\"nk\",\"nic\":\"eth1\","
+				  "\"ipam\":{\"type\":\"host-local\"}}"));
+	o = json_tokener_parse(p.ipam_text);
+	assert_true(json_object_object_get_ex(o, "cniVersion", &v));
+	assert_string_equal(json_object_get_string(v), "1.0.0");
+	assert_string_equal(p.version, "1.1.0");
+	json_object_put(o);
+	assert_true(cni_setup(&q, conf_ok));
+	assert_ptr_equal(q.ipam_text, q.conf_text);
+	json_object_put(p.ipam_conf);
+	json_object_put(p.conf);
+	json_object_put(q.conf);
+	unsetenv("CNI_COMMAND");
+}
+
 static void conf_full(void **state)
 {
 	struct plugin p = { 0 };
@@ -70,7 +239,8 @@ static void conf_defaults(void **state)
 static void conf_refused(void **state)
 {
 	const char *bad[] = { "{\"nic\":7}", "{\"queuesPerPod\":0}", "{\"queuesPerPod\":17}",
-			      "{\"queuesPerPod\":\"2\"}", "{\"ipam\":{\"type\":[]}}" };
+			      "{\"queuesPerPod\":\"2\"}", "{\"ipam\":{\"type\":[]}}",
+			      "{\"steer\":\"no\"}", "{\"steer\":0}" };
 	char out[1024];
 
 	(void)state;
@@ -90,8 +260,18 @@ static void versions(void **state)
 {
 	(void)state;
 	assert_true(version_supported("1.0.0"));
-	assert_false(version_supported("0.4.0"));
+	assert_true(version_supported("1.1.0"));
+	assert_true(version_supported("0.4.0"));
+	assert_true(version_supported("0.3.1"));
+	assert_true(version_supported("0.3.0"));
+	assert_false(version_supported("0.2.0"));
+	assert_false(version_supported("1.2.0"));
 	assert_false(version_supported(NULL));
+	assert_true(version_before_1("0.3.1"));
+	assert_false(version_before_1("1.0.0"));
+	assert_true(version_at_least_1_1("1.1.0"));
+	assert_false(version_at_least_1_1("1.0.0"));
+	assert_false(version_at_least_1_1("0.4.0"));
 }
 
 static void names_derived(void **state)
@@ -185,14 +365,12 @@ static void routes_completed(void **state)
 	(void)state;
 	assert_int_equal(net_of(result4, &net, why, sizeof(why)), 0);
 	pod_net_routes(&net);
-	/* the route without a gateway gets its family's; a default per family */
+	/* the route without a gateway gets its family's; no default route of
+	 * the plugin's own (a second network keeps the pod's) */
 	assert_true(net.route[0].has_gw);
 	assert_string_equal(ipnet_str(&net.route[0].gw, false, buf, sizeof(buf)), "10.1.0.1");
 	assert_string_equal(ipnet_str(&net.route[1].gw, false, buf, sizeof(buf)), "10.1.0.254");
-	assert_int_equal(net.n_route, 4);
-	assert_int_equal(net.route[2].dst.plen, 0);
-	assert_int_equal(net.route[2].dst.family, AF_INET);
-	assert_int_equal(net.route[3].dst.family, AF_INET6);
+	assert_int_equal(net.n_route, 2);
 }
 
 static void routes_default_kept(void **state)
@@ -221,42 +399,277 @@ static void address_words_built(void **state)
 	assert_string_equal(prefixes, " prefix 10.1.0.5/32 prefix fd00::5/128");
 }
 
-static void result_built(void **state)
+/* print_result of result4 for p: the document (the caller puts it). */
+static json_object *result_of(struct plugin *p, json_object *ipam)
 {
-	struct plugin p = { .version = "1.0.0", .ifname = "eth0", .netns = "/run/netns/pod" };
 	struct pod_net net;
 	struct capture c;
-	json_object *ipam = json_tokener_parse("{\"dns\":{\"nameservers\":[\"10.1.0.1\"]}}");
-	json_object *doc, *v;
 	char why[256];
-	const char *out;
 	struct rtnl *r;
+	json_object *doc;
 
-	(void)state;
-	snprintf(p.host, sizeof(p.host), "nk-unit-none");
+	snprintf(p->host, sizeof(p->host), "nk-unit-none");
+	snprintf(p->holder, sizeof(p->holder), "nl-unit-none");
 	assert_int_equal(net_of(result4, &net, why, sizeof(why)), 0);
 	pod_net_routes(&net);
 	/* a socket here: the pair's names are not found, so no "mac" */
 	r = rtnl_open_in(-1);
 	assert_non_null(r);
 	capture_begin(&c, 1);
-	print_result(&p, &net, r, r, ipam);
-	out = capture_end(&c);
+	print_result(p, &net, r, r, ipam);
+	doc = json_tokener_parse(capture_end(&c));
 	rtnl_close(r);
-	doc = json_tokener_parse(out);
 	assert_non_null(doc);
-	assert_true(json_object_object_get_ex(doc, "cniVersion", &v));
-	assert_string_equal(json_object_get_string(v), "1.0.0");
-	assert_true(json_object_object_get_ex(doc, "interfaces", &v));
+	return doc;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+static void result_built(void **state)
+{
+	struct plugin p = { .version = "1.0.0", .ifname = "eth0", .netns = "/run/netns/pod",
+			    .queues = "4-7" };
+	json_object *ipam = json_tokener_parse("{\"dns\":{\"nameservers\":[\"10.1.0.1\"]}}");
+	json_object *doc, *v, *ip;
+
+	(void)state;
+	p.conf = json_tokener_parse("{}");
+	doc = result_of(&p, ipam);
+	assert_string_equal(json_object_get_string(get(doc, "cniVersion")), "1.0.0");
+	/* the pair and the lease holder, both of them in the pod's sandbox */
+	v = get(doc, "interfaces");
+	assert_int_equal(json_object_array_length(v), 3);
+	assert_string_equal(json_object_get_string(get(json_object_array_get_idx(v, 2), "name")),
+			    "nl-unit-none");
+	assert_string_equal(json_object_get_string(get(json_object_array_get_idx(v, 2), "sandbox")),
+			    "/run/netns/pod");
+	v = get(doc, "ips");
 	assert_int_equal(json_object_array_length(v), 2);
-	assert_true(json_object_object_get_ex(doc, "ips", &v));
-	assert_int_equal(json_object_array_length(v), 2);
-	assert_true(json_object_object_get_ex(doc, "routes", &v));
-	assert_int_equal(json_object_array_length(v), 4);
-	assert_true(json_object_object_get_ex(doc, "dns", &v));
-	assert_true(json_object_object_get_ex(v, "nameservers", &v));
+	ip = json_object_array_get_idx(v, 0);
+	assert_int_equal(json_object_get_int(get(ip, "interface")), 1);
+	assert_false(json_object_object_get_ex(ip, "version", NULL));
+	assert_int_equal(json_object_array_length(get(doc, "routes")), 2);
+	get(get(doc, "dns"), "nameservers");
 	json_object_put(doc);
 	json_object_put(ipam);
+	json_object_put(p.conf);
+}
+
+/* 0.3.x and 0.4.0: each of "ips" with its "version". */
+static void result_old_shape(void **state)
+{
+	static const char *const old[] = { "0.3.0", "0.3.1", "0.4.0" };
+
+	(void)state;
+	for (size_t i = 0; i < N_ELEMS(old); i++) {
+		struct plugin p = { .version = old[i], .ifname = "eth0", .netns = "/run/netns/pod" };
+		json_object *doc, *ips;
+
+		p.conf = json_tokener_parse("{}");
+		doc = result_of(&p, NULL);
+		assert_string_equal(json_object_get_string(get(doc, "cniVersion")), old[i]);
+		ips = get(doc, "ips");
+		assert_string_equal(json_object_get_string(get(json_object_array_get_idx(ips, 0), "version")), "4");
+		assert_string_equal(json_object_get_string(get(json_object_array_get_idx(ips, 1), "version")), "6");
+		assert_int_equal(json_object_array_length(get(doc, "interfaces")), 2);
+		json_object_put(doc);
+		json_object_put(p.conf);
+	}
+}
+
+/* In a chain: prevResult's interfaces, ips and routes come first, the
+ * indexes of ours after them; the configuration's dns wins over IPAM's. */
+static void result_chained(void **state)
+{
+	struct plugin p = { .version = "1.1.0", .ifname = "eth0", .netns = "/run/netns/pod" };
+	json_object *ipam = json_tokener_parse("{\"dns\":{\"nameservers\":[\"10.1.0.1\"]}}");
+	json_object *doc, *v;
+
+	(void)state;
+	p.conf = json_tokener_parse(
+		"{\"dns\":{\"nameservers\":[\"9.9.9.9\"]},\"prevResult\":{\"cniVersion\":\"1.1.0\","
+		"\"interfaces\":[{\"name\":\"a\"},{\"name\":\"b\",\"sandbox\":\"/x\"}],"
+		"\"ips\":[{\"address\":\"10.2.0.2/24\",\"interface\":1}],"
+		"\"routes\":[{\"dst\":\"10.3.0.0/16\"}]}}");
+	doc = result_of(&p, ipam);
+	v = get(doc, "interfaces");
+	assert_int_equal(json_object_array_length(v), 4);
+	assert_string_equal(json_object_get_string(get(json_object_array_get_idx(v, 0), "name")), "a");
+	v = get(doc, "ips");
+	assert_int_equal(json_object_array_length(v), 3);
+	assert_int_equal(json_object_get_int(get(json_object_array_get_idx(v, 0), "interface")), 1);
+	assert_int_equal(json_object_get_int(get(json_object_array_get_idx(v, 1), "interface")), 3);
+	assert_int_equal(json_object_array_length(get(doc, "routes")), 3);
+	v = get(get(doc, "dns"), "nameservers");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(v, 0)), "9.9.9.9");
+	json_object_put(doc);
+	json_object_put(ipam);
+	json_object_put(p.conf);
+}
+
+static void status_kernel(void **state)
+{
+	json_object *doc = json_tokener_parse(
+		"{\"kernel\":{\"features\":[{\"name\":\"netkit\",\"state\":\"yes\"},"
+		"{\"name\":\"netkit-bpf\",\"state\":\"unknown\"},{\"name\":\"tcx\",\"state\":\"yes\"},"
+		"{\"name\":\"netkit-single\",\"state\":\"no\"}]}}");
+
+	(void)state;
+	assert_null(status_kernel_lacks(doc, false));
+	assert_string_equal(status_kernel_lacks(doc, true), "netkit-single");
+	json_object_put(doc);
+}
+
+static void status_pool(void **state)
+{
+	json_object *doc = json_tokener_parse(
+		"{\"nics\":[{\"queues\":[{\"id\":0},{\"id\":3},{\"id\":4,\"lease\":{}},{\"id\":5},"
+		"{\"id\":6,\"dmabuf\":1},{\"id\":7}]}]}");
+
+	(void)state;
+	assert_true(pool_has("1,3-5", 3));
+	assert_true(pool_has("1,3-5", 5));
+	assert_true(pool_has("1,3-5", 1));
+	assert_false(pool_has("1,3-5", 2));
+	assert_false(pool_has("1,3-5", 6));
+	assert_false(pool_has("x", 0));
+	assert_int_equal(status_pool_free(doc, "4-7"), 2);
+	assert_int_equal(status_pool_free(doc, "3-5"), 2);
+	assert_int_equal(status_pool_free(doc, "4"), 0);
+	json_object_put(doc);
+}
+
+/* CHECK of a steering rule: into the lease's queue, or (multi-queue) into
+ * an RSS context whose table names only the pod's queues. */
+static void check_steering(void **state)
+{
+	json_object *leases = json_tokener_parse(
+		"{\"leases\":["
+		"{\"ifname\":\"eth1\",\"id\":4,\"lease\":{\"ifname\":\"nlpod\"},"
+		"\"rules\":[{\"dst\":\"10.1.0.5\",\"queue\":0,\"context\":1}]},"
+		"{\"ifname\":\"eth1\",\"id\":5,\"lease\":{\"ifname\":\"nlpod\"},\"rules\":[]},"
+		"{\"ifname\":\"eth1\",\"id\":6,\"lease\":{\"ifname\":\"nlother\"},"
+		"\"rules\":[{\"dst\":\"10.1.0.6\",\"queue\":6}]}]}");
+	json_object *nics = json_tokener_parse(
+		"{\"nics\":[{\"rss-contexts\":[{\"context\":1,\"queues\":[4,5]},"
+		"{\"context\":2,\"queues\":[5,6]}]}]}");
+	json_object *wrong = json_tokener_parse(
+		"{\"nics\":[{\"rss-contexts\":[{\"context\":1,\"queues\":[5,6]}]}]}");
+	json_object *l;
+	struct ipnet a5, a6;
+
+	(void)state;
+	assert_int_equal(ipnet_parse("10.1.0.5", false, &a5), 0);
+	assert_int_equal(ipnet_parse("10.1.0.6", false, &a6), 0);
+	json_object_object_get_ex(leases, "leases", &l);
+	assert_true(check_steered("eth1", "nlpod", l, nics, &a5));
+	assert_false(check_steered("eth1", "nlpod", l, wrong, &a5));
+	assert_false(check_steered("eth1", "nlpod", l, NULL, &a5));
+	assert_false(check_steered("eth1", "nlpod", l, nics, &a6));
+	assert_true(check_steered("eth1", "nlother", l, NULL, &a6));
+	assert_false(check_steered("eth2", "nlother", l, NULL, &a6));
+	json_object_put(leases);
+	json_object_put(nics);
+	json_object_put(wrong);
+}
+
+/* GC's mark: the alias names network, container, interface, namespace;
+ * another network's or another tool's alias is not ours. */
+static void gc_alias(void **state)
+{
+	struct plugin p = { .name = "nk", .id = "c0ffee", .ifname = "eth0",
+			    .netns = "/run/netns/pod1" };
+	struct attachment a;
+	char alias[512], longns[300];
+
+	(void)state;
+	assert_int_equal(attachment_alias(&p, alias, sizeof(alias)), 0);
+	assert_string_equal(alias, "nkctl-cni nk c0ffee eth0 /run/netns/pod1");
+	assert_true(attachment_parse(alias, "nk", &a));
+	assert_string_equal(a.id, "c0ffee");
+	assert_string_equal(a.ifname, "eth0");
+	assert_string_equal(a.netns, "/run/netns/pod1");
+	assert_false(attachment_parse(alias, "nk2", &a));
+	assert_false(attachment_parse("cilium nk c0ffee eth0 -", "nk", &a));
+	assert_false(attachment_parse("nkctl-cni nk c0ffee", "nk", &a));
+	/* a namespace path too long for an alias is left out */
+	memset(longns, 'x', sizeof(longns) - 1);
+	longns[sizeof(longns) - 1] = '\0';
+	p.netns = longns;
+	assert_int_equal(attachment_alias(&p, alias, sizeof(alias)), 0);
+	assert_true(strlen(alias) < 256);
+	assert_true(attachment_parse(alias, "nk", &a));
+	assert_string_equal(a.netns, "");
+}
+
+static void gc_valid(void **state)
+{
+	json_object *valid = json_tokener_parse(
+		"[{\"containerID\":\"a\",\"ifname\":\"eth0\"},{\"containerID\":\"b\",\"ifname\":\"net1\"}]");
+
+	(void)state;
+	assert_true(attachment_valid(valid, "a", "eth0"));
+	assert_true(attachment_valid(valid, "b", "net1"));
+	assert_false(attachment_valid(valid, "b", "eth0"));
+	assert_false(attachment_valid(valid, "c", "eth0"));
+	json_object_put(valid);
+}
+
+/* A child that writes far more than a pipe holds to stderr before its
+ * answer: both are read to the end, none blocks. */
+static void child_chatty(void **state)
+{
+	char *argv[] = { "/bin/sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x >&2; echo answer",
+			 NULL };
+	struct child c;
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(child_start(&c, argv, NULL), 0);
+	close(c.in);
+	c.in = -1;
+	child_read_out_err(&c, &out, &err);
+	assert_int_equal(child_wait(&c), 0);
+	assert_string_equal(out, "answer\n");
+	assert_int_equal(strlen(err), 300000);
+	free(out);
+	free(err);
+}
+
+/* A child dies with the plugin (PR_SET_PDEATHSIG): a runtime that kills a
+ * slow ADD leaves no IPAM plugin or nkctl behind. */
+static void child_dies_with_parent(void **state)
+{
+	int fd[2];
+	pid_t mid, grandchild = 0;
+
+	(void)state;
+	assert_int_equal(pipe(fd), 0);
+	mid = fork();
+	assert_true(mid >= 0);
+	if (!mid) {
+		char *argv[] = { "/bin/sleep", "30", NULL };
+		struct child c;
+
+		if (child_start(&c, argv, NULL))
+			_exit(1);
+		if (write(fd[1], &c.pid, sizeof(c.pid)) != sizeof(c.pid))
+			_exit(1);
+		_exit(0);	/* the plugin "killed" */
+	}
+	close(fd[1]);
+	assert_int_equal(read(fd[0], &grandchild, sizeof(grandchild)), sizeof(grandchild));
+	close(fd[0]);
+	waitpid(mid, NULL, 0);
+	for (int i = 0; i < 200 && kill(grandchild, 0) == 0; i++)
+		usleep(10000);
+	assert_int_equal(kill(grandchild, 0), -1);
 }
 
 int main(void)
@@ -274,6 +687,21 @@ int main(void)
 		cmocka_unit_test(routes_default_kept),
 		cmocka_unit_test(address_words_built),
 		cmocka_unit_test(result_built),
+		cmocka_unit_test(result_old_shape),
+		cmocka_unit_test(result_chained),
+		cmocka_unit_test(env_checked),
+		cmocka_unit_test(env_del_netns_space),
+		cmocka_unit_test(env_status_no_container),
+		cmocka_unit_test(conf_name_checked),
+		cmocka_unit_test(conf_cni_versions),
+		cmocka_unit_test(status_kernel),
+		cmocka_unit_test(status_pool),
+		cmocka_unit_test(check_steering),
+		cmocka_unit_test(gc_alias),
+		cmocka_unit_test(gc_valid),
+		cmocka_unit_test(conf_ipam_version),
+		cmocka_unit_test(child_chatty),
+		cmocka_unit_test(child_dies_with_parent),
 	};
 
 	return cmocka_run_group_tests_name("cni", tests, NULL, NULL);

@@ -16,6 +16,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,7 +27,9 @@ import (
 
 func die(err error) {
 	out := map[string]interface{}{"code": 0, "msg": err.Error()}
-	if e, ok := err.(*types.Error); ok {
+	// libcni wraps a plugin's error of ADD ("plugin type=... failed (add): %w").
+	var e *types.Error
+	if errors.As(err, &e) {
 		out["code"] = e.Code
 		out["msg"] = e.Msg
 	}

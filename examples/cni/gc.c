@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/* GC (CNI 1.1): remove every attachment of this network the runtime no
+ * longer knows (not in cni.dev/valid-attachments). ADD marks the host side
+ * nk<hash> with an alias naming the network, the container, the interface
+ * and the pod's namespace, so GC finds its attachments without a list of
+ * its own and never touches another network's or another tool's devices.
+ * All of them go in one nkctl process (DEL's lines for each); then the
+ * IPAM plugin's GC where its VERSION lists 1.1.0, else its DEL for each. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cni.h"
+
+#define ALIAS_TAG "nkctl-cni"
+
+/* "nkctl-cni NETWORK CONTAINER IFNAME NETNS": every word is without blanks
+ * (the spec's form, CNI_IFNAME and ADD's CNI_NETNS are checked); the netns
+ * is left out where it would not fit an alias (IFALIASZ). */
+int attachment_alias(const struct plugin *p, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, ALIAS_TAG " %s %s %s %s", p->name, p->id, p->ifname,
+			 p->netns ? p->netns : "-");
+
+	if (n >= 0 && (size_t)n < len && n < 256)
+		return 0;
+	n = snprintf(buf, len, ALIAS_TAG " %s %s %s -", p->name, p->id, p->ifname);
+	return n >= 0 && (size_t)n < len && n < 256 ? 0 : -1;
+}
+
+/* An alias of network's attachment into a; false for anything else. */
+bool attachment_parse(const char *alias, const char *network, struct attachment *a)
+{
+	char tag[16], net[256], ns[256];
+
+	memset(a, 0, sizeof(*a));
+	if (sscanf(alias, "%15s %255s %255s %15s %255s", tag, net, a->id, a->ifname, ns) != 5 ||
+	    strcmp(tag, ALIAS_TAG) || strcmp(net, network))
+		return false;
+	if (strcmp(ns, "-"))
+		memcpy(a->netns, ns, sizeof(ns));
+	return true;
+}
+
+bool attachment_valid(json_object *valid, const char *id, const char *ifname)
+{
+	for (size_t i = 0; i < json_object_array_length(valid); i++) {
+		json_object *v = json_object_array_get_idx(valid, i), *c, *f;
+
+		if (json_object_object_get_ex(v, "containerID", &c) &&
+		    json_object_object_get_ex(v, "ifname", &f) &&
+		    !strcmp(json_object_get_string(c), id) && !strcmp(json_object_get_string(f), ifname))
+			return true;
+	}
+	return false;
+}
+
+struct gc {
+	const struct plugin *p;
+	json_object *valid;
+	struct attachment *stale;
+	size_t n, cap;
+	bool nomem;
+};
+
+static void collect(const char *ifname, const char *alias, void *data)
+{
+	struct gc *g = data;
+	struct attachment a, *bigger;
+
+	(void)ifname;
+	if (!attachment_parse(alias, g->p->name, &a) || attachment_valid(g->valid, a.id, a.ifname))
+		return;
+	if (g->n == g->cap) {
+		bigger = realloc(g->stale, (g->cap ? g->cap * 2 : 64) * sizeof(*bigger));
+		if (!bigger) {
+			g->nomem = true;
+			return;
+		}
+		g->stale = bigger;
+		g->cap = g->cap ? g->cap * 2 : 64;
+	}
+	g->stale[g->n++] = a;
+}
+
+/* cni.dev/valid-attachments: an array of {containerID, ifname} strings. */
+static json_object *valid_list(const struct plugin *p)
+{
+	json_object *valid, *v, *c, *f;
+
+	if (!json_object_object_get_ex(p->conf, "cni.dev/valid-attachments", &valid) ||
+	    !json_object_is_type(valid, json_type_array))
+		cni_fail(p, CNI_ERR_CONFIG, "GC needs \"cni.dev/valid-attachments\" (an array)");
+	for (size_t i = 0; i < json_object_array_length(valid); i++) {
+		v = json_object_array_get_idx(valid, i);
+		if (!json_object_object_get_ex(v, "containerID", &c) ||
+		    !json_object_object_get_ex(v, "ifname", &f) ||
+		    !json_object_is_type(c, json_type_string) || !json_object_is_type(f, json_type_string))
+			cni_fail(p, CNI_ERR_CONFIG,
+				 "\"cni.dev/valid-attachments\" entries need \"containerID\" and \"ifname\" strings");
+	}
+	return valid;
+}
+
+/* p as the stale attachment a's DEL would see it. */
+static struct plugin as_attachment(const struct plugin *p, const struct attachment *a)
+{
+	struct plugin q = *p;
+
+	q.id = a->id;
+	q.ifname = a->ifname;
+	q.netns = a->netns[0] ? a->netns : NULL;
+	derive_names(&q);
+	return q;
+}
+
+/* The IPAM plugin's part: its GC (it knows the valid list), else its DEL
+ * for each stale attachment. 0, or the first failure's code with why. */
+static int gc_ipam(const struct gc *g, char *why, size_t len)
+{
+	struct ipam_run run;
+	int code = 0;
+
+	if (ipam_speaks_1_1(g->p)) {
+		if (ipam_start(g->p, "GC", g->p->conf_text, &run, why, len))
+			return CNI_ERR_STEP;
+		if (ipam_finish(&run))
+			code = ipam_error(&run, why, len);
+		ipam_free(&run);
+		return code;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		struct plugin q = as_attachment(g->p, &g->stale[i]);
+		char msg[512];
+
+		setenv("CNI_CONTAINERID", q.id, 1);
+		setenv("CNI_IFNAME", q.ifname, 1);
+		if (q.netns)
+			setenv("CNI_NETNS", q.netns, 1);
+		else
+			unsetenv("CNI_NETNS");
+		if (ipam_start(&q, "DEL", q.ipam_text, &run, msg, sizeof(msg))) {
+			snprintf(why, len, "%s", msg);
+			return CNI_ERR_STEP;
+		}
+		if (ipam_finish(&run) && !code) {
+			code = ipam_error(&run, msg, sizeof(msg));
+			snprintf(why, len, "IPAM DEL of %s: %s", q.id, msg);
+		}
+		ipam_free(&run);
+	}
+	return code;
+}
+
+int cmd_gc(struct plugin *p)
+{
+	struct gc g = { .p = p, .valid = valid_list(p) };
+	struct rtnl *r = rtnl_open_in(-1);
+	struct nk_session s;
+	char why[768] = "", first[768] = "";
+	int code;
+
+	if (!r || rtnl_link_aliases(r, collect, &g) || g.nomem) {
+		rtnl_close(r);
+		free(g.stale);
+		cni_fail(p, CNI_ERR_STEP, "cannot list the devices' aliases");
+	}
+	rtnl_close(r);
+	if (g.n && nks_start(&s, p->nkctl)) {
+		free(g.stale);
+		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
+	}
+	for (size_t i = 0; i < g.n; i++) {
+		struct plugin q = as_attachment(p, &g.stale[i]);
+
+		if (teardown_nk(&q, &s, why, sizeof(why)) && !*first)
+			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
+	}
+	if (g.n)
+		nks_end(&s);
+	code = gc_ipam(&g, why, sizeof(why));
+	free(g.stale);
+	if (*first)
+		cni_fail(p, CNI_ERR_STEP, "%s", first);
+	if (code)
+		cni_fail(p, code, "IPAM GC: %s", why);
+	return 0;
+}

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/* STATUS (CNI 1.1): can this network take an ADD now? nkctl runs, the
+ * kernel has what the configuration needs, the NIC is there and up, the
+ * queue pool has a pod's worth of free queues, and the IPAM plugin says it
+ * is ready (asked when its VERSION lists 1.1.0). Otherwise error 50 with
+ * the reason, 51 where the pods already there lose connectivity too. */
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cni.h"
+
+/* The kernel features an ADD of this configuration uses (nkctl show
+ * kernel's names): the pair and its redirects, the holder and its leases. */
+static const char *const needs_always[] = { "netkit", "netkit-bpf", "tcx" };
+static const char *const needs_queues[] = { "netkit-single", "queue-create" };
+
+static json_object *member(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+/* json-c asserts on what is not an array: nkctl's document may lack a key. */
+static size_t arr_len(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static json_object *arr_at(json_object *a, size_t i)
+{
+	return i < arr_len(a) ? json_object_array_get_idx(a, i) : NULL;
+}
+
+/* A feature the probe found missing ("no"); "unknown" is not held against
+ * the node (the probe could not run). */
+static bool feature_missing(json_object *features, const char *name)
+{
+	for (size_t i = 0; i < arr_len(features); i++) {
+		json_object *f = arr_at(features, i);
+
+		const char *n = json_object_get_string(member(f, "name"));
+		const char *state = json_object_get_string(member(f, "state"));
+
+		if (n && !strcmp(n, name))
+			return state && !strcmp(state, "no");
+	}
+	return false;
+}
+
+/* The first feature doc (nkctl show kernel) lacks, or NULL. */
+const char *status_kernel_lacks(json_object *doc, bool queues)
+{
+	json_object *features = member(member(doc, "kernel"), "features");
+
+	for (size_t i = 0; i < sizeof(needs_always) / sizeof(needs_always[0]); i++)
+		if (feature_missing(features, needs_always[i]))
+			return needs_always[i];
+	for (size_t i = 0; queues && i < sizeof(needs_queues) / sizeof(needs_queues[0]); i++)
+		if (feature_missing(features, needs_queues[i]))
+			return needs_queues[i];
+	return NULL;
+}
+
+/* Is q in the pool list ("1,3-5", as nkctl's lease ... pool)? */
+bool pool_has(const char *list, unsigned long q)
+{
+	const char *s = list;
+	char *end;
+
+	while (s && *s) {
+		unsigned long lo = strtoul(s, &end, 10), hi = lo;
+
+		if (end == s)
+			return false;
+		if (*end == '-') {
+			s = end + 1;
+			hi = strtoul(s, &end, 10);
+			if (end == s)
+				return false;
+		}
+		if (q >= lo && q <= hi)
+			return true;
+		s = *end == ',' ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/* The pool's queues (doc: nkctl nic show dev NIC) that no lease holds and
+ * no memory provider uses. */
+unsigned int status_pool_free(json_object *doc, const char *pool)
+{
+	json_object *nic = arr_at(member(doc, "nics"), 0);
+	json_object *queues = member(nic, "queues");
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < arr_len(queues); i++) {
+		json_object *q = arr_at(queues, i);
+
+		if (pool_has(pool, (unsigned long)json_object_get_int64(member(q, "id"))) &&
+		    !member(q, "lease") && !member(q, "dmabuf") && !member(q, "io-uring") &&
+		    !member(q, "xsk"))
+			n++;
+	}
+	return n;
+}
+
+struct status {
+	struct plugin *p;
+	struct nk_session s;
+};
+
+static _Noreturn __attribute__((format(printf, 3, 4))) void status_fail(struct status *st,
+								     int code, const char *fmt,
+								     ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	nks_end(&st->s);
+	cni_fail(st->p, code, "%s", msg);
+}
+
+static void status_nic(struct status *st)
+{
+	struct rtnl *r = rtnl_open_in(-1);
+	unsigned int flags = 0, mtu;
+	int ifindex = r ? rtnl_link_state(r, st->p->nic, NULL, 0, &flags, &mtu) : -1;
+
+	rtnl_close(r);
+	if (ifindex <= 0)
+		status_fail(st, CNI_ERR_UNAVAILABLE_LOSSY, "the NIC %s does not exist", st->p->nic);
+	if (!(flags & IFF_UP))
+		status_fail(st, CNI_ERR_UNAVAILABLE_LOSSY, "the NIC %s is down", st->p->nic);
+}
+
+static void status_pool(struct status *st)
+{
+	json_object *doc = NULL;
+	unsigned int n;
+
+	if (nks_run(&st->s, &doc, "nic show dev %s", st->p->nic))
+		status_fail(st, CNI_ERR_UNAVAILABLE, "nic show: %s", st->s.err);
+	n = status_pool_free(doc, st->p->queues);
+	json_object_put(doc);
+	if (n < st->p->per_pod)
+		status_fail(st, CNI_ERR_UNAVAILABLE,
+			    "the queue pool %s of %s is exhausted (%u free, a pod takes %u)",
+			    st->p->queues, st->p->nic, n, st->p->per_pod);
+}
+
+/* Does the IPAM plugin's VERSION list 1.1.0 (so that it knows STATUS and
+ * GC)? */
+bool ipam_speaks_1_1(const struct plugin *p)
+{
+	struct ipam_run run;
+	json_object *doc, *list;
+	char why[256];
+	bool found = false;
+
+	if (ipam_start(p, "VERSION", p->conf_text, &run, why, sizeof(why)))
+		cni_fail(p, CNI_ERR_UNAVAILABLE, "%s", why);
+	if (ipam_finish(&run)) {
+		ipam_free(&run);
+		return false;
+	}
+	doc = json_tokener_parse(run.out);
+	list = member(doc, "supportedVersions");
+	for (size_t i = 0; json_object_is_type(list, json_type_array) &&
+			   i < arr_len(list); i++)
+		found |= !strcmp(json_object_get_string(arr_at(list, i)), "1.1.0");
+	json_object_put(doc);
+	ipam_free(&run);
+	return found;
+}
+
+static void status_ipam(const struct plugin *p)
+{
+	struct ipam_run run;
+	char why[512];
+
+	if (!ipam_speaks_1_1(p))
+		return;
+	if (ipam_start(p, "STATUS", p->conf_text, &run, why, sizeof(why)))
+		cni_fail(p, CNI_ERR_UNAVAILABLE, "%s", why);
+	if (ipam_finish(&run)) {
+		int code = ipam_error(&run, why, sizeof(why));
+
+		cni_fail(p, code, "IPAM STATUS: %s", why);
+	}
+	ipam_free(&run);
+}
+
+int cmd_status(struct plugin *p)
+{
+	struct status st = { .p = p };
+	json_object *doc = NULL;
+	const char *lacks;
+
+	if (nks_start(&st.s, p->nkctl))
+		cni_fail(p, CNI_ERR_UNAVAILABLE, "cannot run %s", p->nkctl);
+	if (nks_run(&st.s, &doc, "show kernel"))
+		status_fail(&st, CNI_ERR_UNAVAILABLE, "nkctl does not run: %s", st.s.err);
+	lacks = status_kernel_lacks(doc, p->queues != NULL);
+	json_object_put(doc);
+	if (lacks)
+		status_fail(&st, CNI_ERR_UNAVAILABLE, "the kernel lacks %s (nkctl show kernel)", lacks);
+	status_nic(&st);
+	if (p->queues)
+		status_pool(&st);
+	nks_end(&st.s);
+	status_ipam(p);
+	return 0;
+}
