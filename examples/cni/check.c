@@ -33,33 +33,14 @@ static _Noreturn __attribute__((format(printf, 2, 3))) void check_fail(struct ch
 	cni_fail(c->p, CNI_ERR_STEP, "%s", msg);
 }
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	json_object_object_get_ex(o, key, &v);
-	return v;
-}
-
-/* json-c asserts on what is not an array: nkctl's document may lack a key. */
-static size_t arr_len(json_object *a)
-{
-	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
-
-static json_object *arr_at(json_object *a, size_t i)
-{
-	return i < arr_len(a) ? json_object_array_get_idx(a, i) : NULL;
-}
-
 static bool is_true(json_object *o, const char *key)
 {
-	return json_object_get_boolean(member(o, key));
+	return json_object_get_boolean(doc_member(o, key));
 }
 
 static const char *str(json_object *o, const char *key)
 {
-	json_object *v = member(o, key);
+	json_object *v = doc_member(o, key);
 
 	return v ? json_object_get_string(v) : "";
 }
@@ -107,17 +88,17 @@ static void check_pod(struct check *c)
 /* A lease of the NIC (in this namespace) whose holder is the pod's. */
 static bool is_ours(const char *nic, const char *holder, json_object *l)
 {
-	return !strcmp(str(l, "ifname"), nic) && !member(l, "netns") &&
-	       !strcmp(str(member(l, "lease"), "ifname"), holder);
+	return !strcmp(str(l, "ifname"), nic) && !doc_member(l, "netns") &&
+	       !strcmp(str(doc_member(l, "lease"), "ifname"), holder);
 }
 
 /* Is queue q one of the pod's leases? */
 static bool pod_holds(const char *nic, const char *holder, json_object *leases, int q)
 {
-	for (size_t i = 0; i < arr_len(leases); i++) {
-		json_object *l = arr_at(leases, i);
+	for (size_t i = 0; i < doc_array_len(leases); i++) {
+		json_object *l = doc_array_at(leases, i);
 
-		if (is_ours(nic, holder, l) && json_object_get_int(member(l, "id")) == q)
+		if (is_ours(nic, holder, l) && json_object_get_int(doc_member(l, "id")) == q)
 			return true;
 	}
 	return false;
@@ -129,18 +110,18 @@ static bool pod_holds(const char *nic, const char *holder, json_object *leases, 
 static bool context_is_pods(const char *nic, const char *holder, json_object *leases,
 			    json_object *nics, int64_t ctx)
 {
-	json_object *n = arr_at(member(nics, "nics"), 0);
-	json_object *contexts = member(n, "rss-contexts");
+	json_object *n = doc_array_at(doc_member(nics, "nics"), 0);
+	json_object *contexts = doc_member(n, "rss-contexts");
 
-	for (size_t i = 0; i < arr_len(contexts); i++) {
-		json_object *c = arr_at(contexts, i), *qs = member(c, "queues");
-		bool all = arr_len(qs) > 0;
+	for (size_t i = 0; i < doc_array_len(contexts); i++) {
+		json_object *c = doc_array_at(contexts, i), *qs = doc_member(c, "queues");
+		bool all = doc_array_len(qs) > 0;
 
-		if (json_object_get_int64(member(c, "context")) != ctx)
+		if (json_object_get_int64(doc_member(c, "context")) != ctx)
 			continue;
-		for (size_t k = 0; k < arr_len(qs); k++)
+		for (size_t k = 0; k < doc_array_len(qs); k++)
 			all &= pod_holds(nic, holder, leases,
-					 json_object_get_int(arr_at(qs, k)));
+					 json_object_get_int(doc_array_at(qs, k)));
 		return all;
 	}
 	return false;
@@ -152,17 +133,17 @@ static bool context_is_pods(const char *nic, const char *holder, json_object *le
 bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
 		   const struct ipnet *want)
 {
-	for (size_t i = 0; i < arr_len(leases); i++) {
-		json_object *l = arr_at(leases, i), *rules = member(l, "rules");
-		int id = json_object_get_int(member(l, "id"));
+	for (size_t i = 0; i < doc_array_len(leases); i++) {
+		json_object *l = doc_array_at(leases, i), *rules = doc_member(l, "rules");
+		int id = json_object_get_int(doc_member(l, "id"));
 
-		for (size_t j = 0; is_ours(nic, holder, l) && j < arr_len(rules); j++) {
-			json_object *rule = arr_at(rules, j), *ctx = member(rule, "context");
+		for (size_t j = 0; is_ours(nic, holder, l) && j < doc_array_len(rules); j++) {
+			json_object *rule = doc_array_at(rules, j), *ctx = doc_member(rule, "context");
 
 			if (!same_addr(str(rule, "dst"), want, false))
 				continue;
 			if (ctx ? context_is_pods(nic, holder, leases, nics, json_object_get_int64(ctx)) :
-				  json_object_get_int(member(rule, "queue")) == id)
+				  json_object_get_int(doc_member(rule, "queue")) == id)
 				return true;
 		}
 	}
@@ -173,19 +154,19 @@ bool check_steered(const char *nic, const char *holder, json_object *leases, jso
  * for every address on one of them (or on their RSS context). */
 static void check_leases(struct check *c, json_object *doc)
 {
-	json_object *leases = member(doc, "leases"), *nics = NULL;
+	json_object *leases = doc_member(doc, "leases"), *nics = NULL;
 	unsigned int n = 0;
 	char buf[64];
 
-	for (size_t i = 0; i < arr_len(leases); i++) {
-		json_object *l = arr_at(leases, i);
+	for (size_t i = 0; i < doc_array_len(leases); i++) {
+		json_object *l = doc_array_at(leases, i);
 
 		if (!is_ours(c->p->nic, c->p->holder, l))
 			continue;
 		n++;
 		if (c->p->steer && is_true(l, "rss"))
 			check_fail(c, "RSS of %s still uses the leased queue %d", c->p->nic,
-				   json_object_get_int(member(l, "id")));
+				   json_object_get_int(doc_member(l, "id")));
 	}
 	if (n < c->p->per_pod)
 		check_fail(c, "the container holds %u leases of %s, not %u", n, c->p->nic,
@@ -204,23 +185,23 @@ static void check_leases(struct check *c, json_object *doc)
 /* A live route of one of doc's redirects to target, with every prefix. */
 static bool has_route(json_object *doc, const char *target, const struct ipnet *want)
 {
-	json_object *redirects = member(doc, "redirects");
+	json_object *redirects = doc_member(doc, "redirects");
 
-	for (size_t i = 0; i < arr_len(redirects); i++) {
-		json_object *rd = arr_at(redirects, i), *routes;
+	for (size_t i = 0; i < doc_array_len(redirects); i++) {
+		json_object *rd = doc_array_at(redirects, i), *routes;
 
 		if (is_true(rd, "defunct"))
 			continue;
-		routes = member(rd, "routes");
-		for (size_t j = 0; j < arr_len(routes); j++) {
-			json_object *rt = arr_at(routes, j), *pfx;
+		routes = doc_member(rd, "routes");
+		for (size_t j = 0; j < doc_array_len(routes); j++) {
+			json_object *rt = doc_array_at(routes, j), *pfx;
 			bool found = !want;
 
-			if (is_true(rt, "defunct") || strcmp(str(member(rt, "target"), "ifname"), target))
+			if (is_true(rt, "defunct") || strcmp(str(doc_member(rt, "target"), "ifname"), target))
 				continue;
-			pfx = member(rt, "prefixes");
-			for (size_t k = 0; want && k < arr_len(pfx); k++)
-				found |= same_addr(json_object_get_string(arr_at(pfx, k)),
+			pfx = doc_member(rt, "prefixes");
+			for (size_t k = 0; want && k < doc_array_len(pfx); k++)
+				found |= same_addr(json_object_get_string(doc_array_at(pfx, k)),
 						   want, true);
 			if (found)
 				return true;

@@ -173,6 +173,11 @@ void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl
 		  struct rtnl *pod, json_object *ipam);
 
 /* status.c: STATUS's judgements of nkctl's documents */
+/* jsondoc.c: nkctl's documents, read without json-c's type assertions */
+json_object *doc_member(json_object *o, const char *key);
+size_t doc_array_len(json_object *a);
+json_object *doc_array_at(json_object *a, size_t i);
+
 const char *status_kernel_lacks(json_object *doc, bool queues);
 bool pool_has(const char *list, unsigned long q);
 unsigned int status_pool_free(json_object *doc, const char *pool);

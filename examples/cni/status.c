@@ -16,34 +16,15 @@
 static const char *const needs_always[] = { "netkit", "netkit-bpf", "tcx" };
 static const char *const needs_queues[] = { "netkit-single", "queue-create" };
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	json_object_object_get_ex(o, key, &v);
-	return v;
-}
-
-/* json-c asserts on what is not an array: nkctl's document may lack a key. */
-static size_t arr_len(json_object *a)
-{
-	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
-
-static json_object *arr_at(json_object *a, size_t i)
-{
-	return i < arr_len(a) ? json_object_array_get_idx(a, i) : NULL;
-}
-
 /* A feature the probe found missing ("no"); "unknown" is not held against
  * the node (the probe could not run). */
 static bool feature_missing(json_object *features, const char *name)
 {
-	for (size_t i = 0; i < arr_len(features); i++) {
-		json_object *f = arr_at(features, i);
+	for (size_t i = 0; i < doc_array_len(features); i++) {
+		json_object *f = doc_array_at(features, i);
 
-		const char *n = json_object_get_string(member(f, "name"));
-		const char *state = json_object_get_string(member(f, "state"));
+		const char *n = json_object_get_string(doc_member(f, "name"));
+		const char *state = json_object_get_string(doc_member(f, "state"));
 
 		if (n && !strcmp(n, name))
 			return state && !strcmp(state, "no");
@@ -54,7 +35,7 @@ static bool feature_missing(json_object *features, const char *name)
 /* The first feature doc (nkctl show kernel) lacks, or NULL. */
 const char *status_kernel_lacks(json_object *doc, bool queues)
 {
-	json_object *features = member(member(doc, "kernel"), "features");
+	json_object *features = doc_member(doc_member(doc, "kernel"), "features");
 
 	for (size_t i = 0; i < sizeof(needs_always) / sizeof(needs_always[0]); i++)
 		if (feature_missing(features, needs_always[i]))
@@ -93,16 +74,16 @@ bool pool_has(const char *list, unsigned long q)
  * no memory provider uses. */
 unsigned int status_pool_free(json_object *doc, const char *pool)
 {
-	json_object *nic = arr_at(member(doc, "nics"), 0);
-	json_object *queues = member(nic, "queues");
+	json_object *nic = doc_array_at(doc_member(doc, "nics"), 0);
+	json_object *queues = doc_member(nic, "queues");
 	unsigned int n = 0;
 
-	for (size_t i = 0; i < arr_len(queues); i++) {
-		json_object *q = arr_at(queues, i);
+	for (size_t i = 0; i < doc_array_len(queues); i++) {
+		json_object *q = doc_array_at(queues, i);
 
-		if (pool_has(pool, (unsigned long)json_object_get_int64(member(q, "id"))) &&
-		    !member(q, "lease") && !member(q, "dmabuf") && !member(q, "io-uring") &&
-		    !member(q, "xsk"))
+		if (pool_has(pool, (unsigned long)json_object_get_int64(doc_member(q, "id"))) &&
+		    !doc_member(q, "lease") && !doc_member(q, "dmabuf") && !doc_member(q, "io-uring") &&
+		    !doc_member(q, "xsk"))
 			n++;
 	}
 	return n;
@@ -171,10 +152,10 @@ bool ipam_speaks_1_1(const struct plugin *p)
 		return false;
 	}
 	doc = json_tokener_parse(run.out);
-	list = member(doc, "supportedVersions");
+	list = doc_member(doc, "supportedVersions");
 	for (size_t i = 0; json_object_is_type(list, json_type_array) &&
-			   i < arr_len(list); i++)
-		found |= !strcmp(json_object_get_string(arr_at(list, i)), "1.1.0");
+			   i < doc_array_len(list); i++)
+		found |= !strcmp(json_object_get_string(doc_array_at(list, i)), "1.1.0");
 	json_object_put(doc);
 	ipam_free(&run);
 	return found;

@@ -9,8 +9,9 @@
 
 #include "../../examples/cni/cni.h"
 
-/* read_conf of text in a child: its exit status and standard output. */
-static int conf_child(const char *text, char *out, size_t len)
+/* fn(arg) in a child whose standard output is captured in out: its exit
+ * status (-1 when a signal ended it). */
+static int in_child(void (*fn)(const void *), const void *arg, char *out, size_t len)
 {
 	int fd[2], status;
 	pid_t pid;
@@ -21,11 +22,8 @@ static int conf_child(const char *text, char *out, size_t len)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
-		struct plugin p = { 0 };
-
 		dup2(fd[1], 1);
-		p.conf = json_tokener_parse(text);
-		read_conf(&p);
+		fn(arg);
 		_exit(0);
 	}
 	close(fd[1]);
@@ -34,6 +32,20 @@ static int conf_child(const char *text, char *out, size_t len)
 	close(fd[0]);
 	waitpid(pid, &status, 0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void read_conf_of(const void *text)
+{
+	struct plugin p = { 0 };
+
+	p.conf = json_tokener_parse(text);
+	read_conf(&p);
+}
+
+/* read_conf of text in a child: its exit status and standard output. */
+static int conf_child(const char *text, char *out, size_t len)
+{
+	return in_child(read_conf_of, text, out, len);
 }
 
 /* The code of the CNI error object in out (-1 when there is none). */
@@ -48,36 +60,32 @@ static int error_code(const char *out)
 	return ret;
 }
 
+struct setup_args {
+	const char *const *env;
+	const char *text;
+};
+
+static void setup_with_env(const void *arg)
+{
+	const struct setup_args *a = arg;
+	struct plugin p = { 0 };
+
+	clearenv();
+	for (size_t i = 0; a->env[i]; i++)
+		putenv((char *)a->env[i]);
+	cni_setup(&p, a->text);
+}
+
 /* cni_setup of text with the environment env (NAME=VALUE strings, NULL
  * ended) in a child: 0 when it accepted them, else the error's code. */
 static int setup_child(const char *const env[], const char *text)
 {
-	int fd[2], status;
+	struct setup_args a = { env, text };
 	char out[2048];
-	pid_t pid;
-	ssize_t n;
+	int rc = in_child(setup_with_env, &a, out, sizeof(out));
 
-	assert_int_equal(pipe(fd), 0);
-	fflush(stdout);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		struct plugin p = { 0 };
-
-		dup2(fd[1], 1);
-		clearenv();
-		for (size_t i = 0; env[i]; i++)
-			putenv((char *)env[i]);
-		cni_setup(&p, text);
-		_exit(0);
-	}
-	close(fd[1]);
-	n = read(fd[0], out, sizeof(out) - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(fd[0]);
-	waitpid(pid, &status, 0);
-	assert_true(WIFEXITED(status));
-	return WEXITSTATUS(status) ? error_code(out) : 0;
+	assert_true(rc >= 0);
+	return rc ? error_code(out) : 0;
 }
 
 static const char *conf_ok =
