@@ -584,7 +584,7 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 	if (!ret && !nic_side)
 		ret = nk_nic_undo_ended(ctx, j->nic, j->ids, j->n);
 	if (!ret && nic_side)
-		ret = nk_nic_lease_prepare(ctx, j->nic, j->ids, j->n, a->steer.n > 0);
+		ret = nk_nic_lease_prepare(ctx, j->nic, j->ids, j->n, a->steer.n);
 	if (!ret)
 		ret = phys_nsid(ctx, j, a->phys_netns, &nsid);
 	if (!ret)

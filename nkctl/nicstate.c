@@ -7,6 +7,7 @@
 
 #include "bpfutil.h"
 #include "nicstate.h"
+#include "nl.h"
 #include "store.h"
 
 #define STATE_MAGIC "nkctl-nic 1"
@@ -111,11 +112,14 @@ static void parse_lease(char *val, struct nk_nic_state *st)
 	char q[1024], r[1024], leased[1024], name[IF_NAMESIZE];
 	unsigned int context = 0;
 
-	if (st->nleases == NK_NIC_MAX_LEASES ||
-	    sscanf(val, "%llu %llu %d %1023s %1023s %1023s %15s %u", &dev, &ino, &ifindex, q, r,
+	if (sscanf(val, "%llu %llu %d %1023s %1023s %1023s %15s %u", &dev, &ino, &ifindex, q, r,
 		   leased, name, &context) < 7)
 		return;
-	l = &st->leases[st->nleases++];
+	l = nk_grow(&st->leases, &st->nleases, &st->leases_cap, sizeof(*l));
+	if (!l) {
+		st->nomem = true;
+		return;
+	}
 	memset(l, 0, sizeof(*l));
 	l->ns_dev = (dev_t)dev;
 	l->ns_ino = (ino_t)ino;
@@ -215,12 +219,18 @@ bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b)
 /* "rules ID ID...": the ids nkctl recorded, specs on "rule" lines. */
 static void parse_rule_ids(char *val, struct nk_nic_state *st)
 {
-	uint32_t ids[NK_NIC_MAX_RULES];
+	char *tok, *save = NULL;
 
-	st->nrules = parse_list(val, ids, NK_NIC_MAX_RULES);
-	for (size_t i = 0; i < st->nrules; i++) {
-		memset(&st->rules[i], 0, sizeof(st->rules[i]));
-		st->rules[i].id = ids[i];
+	st->nrules = 0;
+	for (tok = strtok_r(val, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		struct nk_ntuple *r = nk_grow(&st->rules, &st->nrules, &st->rules_cap, sizeof(*r));
+
+		if (!r) {
+			st->nomem = true;
+			return;
+		}
+		memset(r, 0, sizeof(*r));
+		r->id = (uint32_t)strtoul(tok, NULL, 10);
 	}
 }
 
@@ -301,7 +311,14 @@ int nk_nic_state_parse(FILE *f, struct nk_nic_state *st)
 	if (!magic)
 		return -EBADMSG;
 	st->exists = true;
-	return 0;
+	return st->nomem ? -ENOMEM : 0;
+}
+
+void nk_nic_state_free(struct nk_nic_state *st)
+{
+	free(st->rules);
+	free(st->leases);
+	memset(st, 0, sizeof(*st));
 }
 
 int nk_nic_state_read(const char *name, struct nk_nic_state *st)
@@ -309,7 +326,7 @@ int nk_nic_state_read(const char *name, struct nk_nic_state *st)
 	FILE *f;
 	int ret;
 
-	memset(st, 0, sizeof(*st));
+	nk_nic_state_free(st);
 	snprintf(st->key, sizeof(st->key), "%s", name);
 	if (legacy_parse(name, st))     /* where it was: in the name */
 		snprintf(st->legacy, sizeof(st->legacy), "%s", name);
@@ -471,7 +488,7 @@ static int drop_legacy(const struct nk_nic_state *st)
 
 int nk_nic_state_save(const struct nk_nic_state *st)
 {
-	int ret = state_dirs();
+	int ret = st->nomem ? -ENOMEM : state_dirs();    /* never a record with lines lost */
 
 	if (!ret)
 		ret = nk_store_write(NK_NIC_STATE_DIR, st->key, put_state, st);
@@ -515,11 +532,14 @@ bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id)
 
 bool nk_nic_state_add_rule(struct nk_nic_state *st, const struct nk_ntuple *r)
 {
+	struct nk_ntuple *slot;
+
 	if (nk_nic_state_has_rule(st, r->id))
 		nk_nic_state_forget_rule(st, r->id);
-	if (st->nrules == NK_NIC_MAX_RULES)
+	slot = nk_grow(&st->rules, &st->nrules, &st->rules_cap, sizeof(*slot));
+	if (!slot)
 		return false;
-	st->rules[st->nrules++] = *r;
+	*slot = *r;
 	return true;
 }
 
@@ -571,9 +591,9 @@ struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, const uint3
 
 	if (l)
 		return l;
-	if (st->nleases == NK_NIC_MAX_LEASES)
+	l = nk_grow(&st->leases, &st->nleases, &st->leases_cap, sizeof(*l));
+	if (!l)
 		return NULL;
-	l = &st->leases[st->nleases++];
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < n && i < NK_NIC_LEASE_MAX; i++)
 		l->leased[l->nleased++] = ids[i];
