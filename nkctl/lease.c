@@ -743,8 +743,8 @@ static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *
 	if (rtnl_link_del(rt, l->ifindex, &err))
 		return nk_error_nl(&err, "cannot delete \"%s\"", l->ifname);
 	/* The NIC side the lease brought goes with it, once the leases have
-	 * ended: its rules, and the queues it reserved. When that fails its
-	 * error is the answer (one document per command: none here); the next
+	 * ended: its rules, and the queues it reserved. What fails there is a
+	 * Warning (the holder is gone: this command's work is done); the next
 	 * nkctl command on the NIC finishes it. */
 	ret = nk_nic_unlease_stale(ctx);
 	if (ret)

@@ -107,8 +107,9 @@ static void queue_words(const struct nk_nic_lease *l, char *buf, size_t len)
 }
 
 /* Undo the ended record of the lease of NIC queue q, on its own: a failure
- * is its warning, and what was undone before it stays undone. */
-static void undo_one(struct nic_job *j, uint32_t q)
+ * is its warning, and what was undone before it stays undone. false when
+ * it failed. */
+static bool undo_one(struct nic_job *j, uint32_t q)
 {
 	struct nk_nic_lease *l = nk_nic_state_lease(&j->st, q);
 	char queues[256], name[IF_NAMESIZE], msg[1024];
@@ -116,16 +117,23 @@ static void undo_one(struct nic_job *j, uint32_t q)
 	int ret;
 
 	if (!l)
-		return;     /* another record's undo took it */
+		return true;     /* another record's undo took it */
 	queue_words(l, queues, sizeof(queues));
 	snprintf(name, sizeof(name), "%s", l->name);
 	said_begin(&s);
 	ret = nk_nic_lease_undo(j, l);
 	said_end(&s, msg, sizeof(msg));
-	if (ret)
+	/* The record gone, only the NIC's own settings were left to put back
+	 * (header split refused while a memory provider is still bound): that
+	 * step stays pending in the NIC's record. */
+	if (ret && !nk_nic_state_lease(&j->st, q))
+		nk_warn("%s: the ended lease of \"%s\" (queues %s) is undone but the NIC's own settings are not back yet: %s; pending in its record, the next nkctl command retries",
+			j->link.ifname, name, queues, msg);
+	else if (ret)
 		nk_warn("%s: the NIC side of the ended lease of \"%s\" (queues %s) is not all undone: %s; its record is kept and the next nkctl command retries",
 			j->link.ifname, name, queues, msg);
 	nk_nic_job_reread(j);
+	return !ret;
 }
 
 /* A release (or an undo) stopped after its state was saved leaves saved
@@ -156,6 +164,7 @@ static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
 {
 	struct nk_nic_seen seen;
 	uint32_t *firsts;
+	bool failed = false;
 	size_t n = 0;
 	int ret;
 	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
@@ -173,9 +182,10 @@ static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
 			firsts[n++] = j->st.leases[k].leased[0];
 	nk_nic_seen_free(&seen);
 	for (size_t i = 0; i < n; i++)
-		undo_one(j, firsts[i]);
+		failed |= !undo_one(j, firsts[i]);
 	free(firsts);
-	resume_release(j);
+	if (!failed)     /* else said once already: retried by the next command */
+		resume_release(j);
 	nk_nic_job_free(j);
 }
 
