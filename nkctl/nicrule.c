@@ -44,15 +44,15 @@ int nk_nic_rule_add(struct nk_nic_state *st, int fd, const char *ifname, struct 
  * another tool's) is left alone. Either way nkctl forgets it. */
 int nk_nic_rule_delete(struct nk_nic_state *st, int fd, const char *ifname, uint32_t id)
 {
-	struct nk_ntuple_list now;
-	int ret = ethtool_ntuple_list(fd, ifname, &now);
+	struct nk_ntuple now;
+	/* that location alone: a whole-table read per rule would make a
+	 * NIC with hundreds of pods' rules slow to clean */
+	int ret = ethtool_ntuple_get(fd, ifname, id, &now);
 
-	if (ret)
-		return nk_error_errno(-ret, "cannot list the n-tuple rules of %s", ifname);
-	for (size_t i = 0; !ret && i < now.n; i++)
-		if (now.v[i].id == id && nk_nic_state_rule_is_ours(st, &now.v[i]))
-			ret = ethtool_ntuple_del(fd, ifname, id);
-	nk_ntuple_list_free(&now);
+	if (ret && ret != -ENOENT && ret != -EINVAL)
+		return nk_error_errno(-ret, "cannot read rule %u of %s", id, ifname);
+	if (!ret && nk_nic_state_rule_is_ours(st, &now))
+		ret = ethtool_ntuple_del(fd, ifname, id);
 	if (ret == -ENOENT || ret == -EINVAL)
 		ret = 0;
 	if (ret)
