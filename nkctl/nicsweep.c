@@ -160,19 +160,24 @@ static void resume_release(struct nic_job *j)
  * that took a queue meanwhile keeps its record): each ended record undone
  * on its own, then what a stopped release still owes. One queue dump for
  * all the records. */
-static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
+static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, const char *ifname)
 {
 	struct nk_nic_seen seen;
 	uint32_t *firsts;
 	bool failed = false;
 	size_t n = 0;
+	char msg[1024];
+	struct said s;
+	struct nic_job *j;
 	int ret;
-	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
 
+	said_begin(&s);
+	j = open_nic_job(ctx, ns, ifindex, &ret);
+	said_end(&s, msg, sizeof(msg));
 	if (!j) {
 		if (ret != -ENODEV)
-			nk_warn("ifindex %d: its ended leases are not undone (the error above); the next nkctl command retries",
-				ifindex);
+			nk_warn("%s: what its ended leases left is not undone: %s; the next nkctl command retries",
+				ifname, msg);
 		return;
 	}
 	nk_nic_seen_read(ns, ifindex, &seen);
@@ -348,7 +353,7 @@ static int unlease_file(struct nk_ctx *ctx, const char *name, const struct nk_ns
 		ns = find_nic(ctx, st, &ifindex);     /* NULL: absent, its records kept */
 	ret = ns ? look_at_nic(ctx, ns, ifindex, st, hns, holder, named, &settle) : 0;
 	if (ns && settle)
-		settle_nic(ctx, ns, ifindex);
+		settle_nic(ctx, ns, ifindex, st->ifname);
 	nk_nic_state_free(st);
 	free(st);
 	return ret;

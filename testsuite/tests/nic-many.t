@@ -55,7 +55,19 @@ expect_rc 0 "the 251st lease still fits" -n "$HOST" lease dev nk251 from "$SIM" 
 expect_error 4 "a pool whose queues are all leased" -n "$HOST" lease dev nk252 from "$SIM" pool 1-251 steer dst 10.31.0.2
 expect_eq "$(nrules)" $((N + 1)) "nothing changed by the refusal"
 
-for i in $(seq 252); do echo "link del nk$i"; done > "$T_TMP/down.batch"
+# The rule table is the other limit: a NIC with one rule location takes
+# one steered lease; the next is refused before any change.
+sim_new SMALL "$HOST" 4
+echo 1 > "/sys/kernel/debug/netdevsim/netdevsim$SMALL_ID/ports/0/ethtool/nkctl/ntuple_size" ||
+	fail "ntuple_size 1"
+expect_rc 0 "a steered lease on a NIC with one rule location" -n "$HOST" lease dev nk252 from "$SMALL" queue 1 steer dst 10.32.0.1
+nk -n "$HOST" link add nk253 type single rxqueues 2
+expect_error 4 "the next: no location left" -n "$HOST" lease dev nk253 from "$SMALL" queue 2 steer dst 10.32.0.2
+expect_match "$ERR" "the n-tuple rule table of $SMALL is full \\(1 of 1 locations used, 1 more needed\\); nothing was changed" \
+	"the Error says which limit"
+expect_eq "$(lease_of "$HOST" "$SMALL" 2)" null "queue 2 was not leased"
+
+for i in $(seq 253); do echo "link del nk$i"; done > "$T_TMP/down.batch"
 start=$SECONDS
 expect_rc 0 "every holder deleted in one batch" -n "$HOST" -batch "$T_TMP/down.batch"
 echo "# $N unleases took $((SECONDS - start)) s"
