@@ -183,7 +183,7 @@ int nk_nic_job_load(struct nk_ctx *ctx, const char *dev, const struct nk_link *k
 	if (!j->have_queues && nk_ns_netdev(j->ns, &gn, &nfam) == 0 &&
 	    genl_has_op(nfam, NK_NETDEV_CMD_QUEUE_GET))
 		nk_nic_job_queues(j, gn, nfam, &err);
-	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
+	j->rules_ret = j->no_rules ? -ENODATA : nk_ns_ioctl(j->ns, &fd);
 	if (!j->rules_ret)
 		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
 	ret = nk_nic_state_load(j->ns, &j->link, &j->st);
@@ -233,7 +233,7 @@ void nk_nic_job_reread(struct nic_job *j)
 
 	read_settings(j);
 	nk_ntuple_list_free(&j->rules);
-	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
+	j->rules_ret = j->no_rules ? -ENODATA : nk_ns_ioctl(j->ns, &fd);
 	if (!j->rules_ret)
 		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
 }

@@ -31,6 +31,9 @@ static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int if
 		return NULL;
 	}
 	j->ns = ns;
+	/* the undo reads each rule at its location: a NIC with hundreds of
+	 * pods' rules is not read whole at every sweep */
+	j->no_rules = true;
 	*ret = nk_ns_rtnl(ns, &rt);
 	if (!*ret)
 		*ret = nk_link_lookup(rt, NULL, ifindex, &j->link, nk_ns_name(ns), true);
@@ -132,7 +135,6 @@ static bool undo_one(struct nic_job *j, uint32_t q)
 	else if (ret)
 		nk_warn("%s: the NIC side of the ended lease of \"%s\" (queues %s) is not all undone: %s; its record is kept and the next nkctl command retries",
 			j->link.ifname, name, queues, msg);
-	nk_nic_job_reread(j);
 	return !ret;
 }
 
@@ -186,8 +188,11 @@ static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, const 
 		if (j->st.leases[k].nleased && nk_nic_seen_fate(&seen, &j->st.leases[k]) == NK_LEASE_ENDED)
 			firsts[n++] = j->st.leases[k].leased[0];
 	nk_nic_seen_free(&seen);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			nk_nic_job_reread(j);     /* the table the last undo set */
 		failed |= !undo_one(j, firsts[i]);
+	}
 	free(firsts);
 	if (!failed)     /* else said once already: retried by the next command */
 		resume_release(j);
