@@ -232,6 +232,28 @@ static const char *nic_unreadable(struct nk_ns *ns, int ifindex)
 	return (link.flags & IFF_UP) ? NULL : "is down";
 }
 
+/* The dump's RX queues of the NIC, by id: one look per record, not a walk
+ * of the dump (a NIC with hundreds of leases is swept at every DEL). */
+static void mark_live(struct nk_nic_seen *seen)
+{
+	for (size_t i = 0; i < seen->q.n; i++)
+		if (seen->q.v[i].ifindex == seen->ifindex &&
+		    seen->q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX) {
+			seen->known = true;
+			if (seen->q.v[i].id >= seen->nlive)
+				seen->nlive = seen->q.v[i].id + 1;
+		}
+	seen->live = calloc(seen->nlive ? seen->nlive : 1, sizeof(*seen->live));
+	if (!seen->live) {
+		seen->known = false;    /* cannot say: kept, as for a down NIC */
+		return;
+	}
+	for (size_t i = 0; i < seen->q.n; i++)
+		if (seen->q.v[i].ifindex == seen->ifindex &&
+		    seen->q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX)
+			seen->live[seen->q.v[i].id] = nk_nic_lease_lives(&seen->q.v[i]);
+}
+
 void nk_nic_seen_read(struct nk_ns *ns, int ifindex, struct nk_nic_seen *seen)
 {
 	const struct genl_family *fam;
@@ -248,9 +270,7 @@ void nk_nic_seen_read(struct nk_ns *ns, int ifindex, struct nk_nic_seen *seen)
 		seen->why = "cannot be read (queue dump failed)";
 		return;
 	}
-	for (size_t i = 0; i < seen->q.n && !seen->known; i++)
-		seen->known = seen->q.v[i].ifindex == ifindex &&
-			      seen->q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX;
+	mark_live(seen);
 	if (!seen->known)       /* went down after the look, or shows no queue */
 		seen->why = "shows no queues";
 }
@@ -258,6 +278,7 @@ void nk_nic_seen_read(struct nk_ns *ns, int ifindex, struct nk_nic_seen *seen)
 void nk_nic_seen_free(struct nk_nic_seen *seen)
 {
 	nk_queue_list_free(&seen->q);
+	free(seen->live);
 }
 
 /* A queue of the NIC that is gone (fewer channels) holds no lease: the
@@ -266,12 +287,9 @@ enum nk_lease_fate nk_nic_seen_fate(const struct nk_nic_seen *seen, const struct
 {
 	if (!seen->known)
 		return NK_LEASE_UNKNOWN;
-	for (size_t i = 0; i < seen->q.n; i++)
-		for (size_t k = 0; k < l->nleased; k++)
-			if (seen->q.v[i].ifindex == seen->ifindex &&
-			    seen->q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX &&
-			    seen->q.v[i].id == l->leased[k] && nk_nic_lease_lives(&seen->q.v[i]))
-				return NK_LEASE_LIVE;
+	for (size_t k = 0; k < l->nleased; k++)
+		if (l->leased[k] < seen->nlive && seen->live[l->leased[k]])
+			return NK_LEASE_LIVE;
 	return NK_LEASE_ENDED;
 }
 

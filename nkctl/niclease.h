@@ -52,6 +52,8 @@ struct nk_nic_seen {
 	const char *why;          /* "is down", "is gone", ... */
 	int ifindex;
 	struct nk_queue_list q;
+	bool *live;               /* live[id]: RX queue id has a live lease */
+	uint32_t nlive;           /* room in live: the largest RX queue id + 1 */
 };
 void nk_nic_seen_read(struct nk_ns *ns, int ifindex, struct nk_nic_seen *seen);
 void nk_nic_seen_free(struct nk_nic_seen *seen);

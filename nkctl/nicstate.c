@@ -131,37 +131,92 @@ static void parse_lease(char *val, struct nk_nic_state *st)
 	l->rss_context = context;
 }
 
+/* Hex by hand, not a printf or strtoul per byte: a NIC with hundreds of
+ * pods' rules has its record written and read at every sweep. */
 static void hex_put(FILE *f, const uint8_t *b, size_t n)
 {
-	fprintf(f, " ");
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%02x", b[i]);
+	static const char digits[] = "0123456789abcdef";
+	char buf[2 + 2 * 16];
+	size_t k = 0;
+
+	buf[k++] = ' ';
+	for (size_t i = 0; i < n && i < 16; i++) {
+		buf[k++] = digits[b[i] >> 4];
+		buf[k++] = digits[b[i] & 15];
+	}
+	buf[k] = '\0';
+	fputs(buf, f);
 }
 
+/* One hex digit's value, or -1. */
+static int nibble(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* As strtoul of each two-digit pair did: a bad digit ends the pair there. */
 static void hex_get(const char *s, uint8_t *b, size_t n)
 {
 	for (size_t i = 0; i < n && s[2 * i] && s[2 * i + 1]; i++) {
-		char byte[3] = { s[2 * i], s[2 * i + 1], 0 };
+		int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
 
-		b[i] = (uint8_t)strtoul(byte, NULL, 16);
+		b[i] = (uint8_t)(hi < 0 ? 0 : lo < 0 ? hi : hi * 16 + lo);
 	}
 }
 
 /* A rule's spec: "FLOW BITS SRC DST SPORT DPORT ACTION [CONTEXT]"; false when
  * malformed. */
+/* The next number of a spec, or false when there is none. */
+static bool next_num(const char **p, unsigned long long *v)
+{
+	char *end;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p < '0' || **p > '9')
+		return false;
+	*v = strtoull(*p, &end, 10);
+	*p = end;
+	return true;
+}
+
+/* The next word of a spec into w[len], or false when there is none. */
+static bool next_word(const char **p, char *w, size_t len)
+{
+	size_t n;
+
+	while (**p == ' ')
+		(*p)++;
+	n = strcspn(*p, " ");
+	if (!n)
+		return false;
+	snprintf(w, len, "%.*s", (int)(n < len ? n : len - 1), *p);
+	*p += n;
+	return true;
+}
+
+/* Read by hand, not sscanf: a record with hundreds of rules is read at
+ * every sweep. */
 static bool parse_spec(const char *val, struct nk_ntuple *r)
 {
-	unsigned int flow, bits, sport, dport;
-	unsigned long long action;
-	unsigned int context = 0;
+	unsigned long long flow, bits, sport, dport, action, context = 0;
 	char src[40], dst[40];
+	const char *p = val;
 
 	memset(r, 0, sizeof(*r));
-	if (sscanf(val, "%u %u %39s %39s %u %u %llu %u", &flow, &bits, src, dst, &sport, &dport,
-		   &action, &context) < 7)
+	if (!next_num(&p, &flow) || !next_num(&p, &bits) || !next_word(&p, src, sizeof(src)) ||
+	    !next_word(&p, dst, sizeof(dst)) || !next_num(&p, &sport) || !next_num(&p, &dport) ||
+	    !next_num(&p, &action))
 		return false;
-	r->rss_context = context;
-	r->flow_type = flow;
+	next_num(&p, &context);
+	r->rss_context = (uint32_t)context;
+	r->flow_type = (uint32_t)flow;
 	r->have_src = bits & 1;
 	r->have_dst = bits & 2;
 	r->have_sport = bits & 4;
