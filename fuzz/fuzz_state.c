@@ -93,12 +93,12 @@ static int nic_parse(const char *buf, size_t len, struct nk_nic_state *st)
 	FILE *f = open_bytes(buf, len);
 	int ret;
 
-	memset(st, 0, sizeof(*st));
+	nk_nic_state_free(st);     /* the last input's arrays; zeroed */
 	ret = nk_nic_state_parse(f, st);
 	fclose(f);
-	if (ret && ret != -EBADMSG)
-		die("nk_nic_state_parse", "neither 0 nor -EBADMSG", buf, len);
-	if (!ret != st->exists)
+	if (ret && ret != -EBADMSG && ret != -ENOMEM)
+		die("nk_nic_state_parse", "neither 0 nor -EBADMSG nor -ENOMEM", buf, len);
+	if (ret != -ENOMEM && !ret != st->exists)
 		die("nk_nic_state_parse", "exists does not say what it returned", buf, len);
 	return ret;
 }
@@ -117,7 +117,7 @@ static char *nic_format(const struct nk_nic_state *st, size_t *len)
 static void nic_bounds(const struct nk_nic_state *st, const char *buf, size_t len)
 {
 	if (st->nreserved > NK_MAX_QUEUES || st->indir_size > NK_RSS_MAX_INDIR ||
-	    st->nrules > NK_NIC_MAX_RULES || st->nleases > NK_NIC_MAX_LEASES)
+	    st->nrules > st->rules_cap || st->nleases > st->leases_cap)
 		die("nk_nic_state_parse", "a count beyond its array", buf, len);
 	for (size_t i = 0; i < st->nleases; i++) {
 		const struct nk_nic_lease *l = &st->leases[i];

@@ -401,6 +401,11 @@ static int rule_get(int fd, const char *ifname, uint32_t loc, struct nk_ntuple *
 	return ret;
 }
 
+int ethtool_ntuple_get(int fd, const char *ifname, uint32_t id, struct nk_ntuple *r)
+{
+	return rule_get(fd, ifname, id, r);
+}
+
 #define NK_MAX_RULES 4096
 
 int ethtool_ntuple_list(int fd, const char *ifname, struct nk_ntuple_list *out)

@@ -209,6 +209,9 @@ int ethtool_ntuple_add(int fd, const char *ifname, struct nk_ntuple *r);
  * -ENOSPC. */
 int nk_ntuple_free_loc(const struct nk_ntuple_list *l, uint32_t *loc);
 int ethtool_ntuple_del(int fd, const char *ifname, uint32_t id);
+/* The rule at location id alone (one GRXCLSRULE, not the whole table);
+ * -ENOENT or -EINVAL (by driver) when there is none. */
+int ethtool_ntuple_get(int fd, const char *ifname, uint32_t id, struct nk_ntuple *r);
 void nk_ntuple_list_free(struct nk_ntuple_list *l);
 /* A struct ethtool_rx_flow_spec (as the kernel returns it, len bytes) into
  * r; the decoder the fuzzer drives. -EPROTO when it is too short. */

@@ -587,7 +587,7 @@ static int lease_locked(struct nk_ctx *ctx, struct lease_job *j, const struct le
 	if (!ret && !nic_side)
 		ret = nk_nic_undo_ended(ctx, j->nic, j->ids, j->n);
 	if (!ret && nic_side)
-		ret = nk_nic_lease_prepare(ctx, j->nic, j->ids, j->n, a->steer.n > 0);
+		ret = nk_nic_lease_prepare(ctx, j->nic, j->ids, j->n, a->steer.n);
 	if (!ret)
 		ret = phys_nsid(ctx, j, a->phys_netns, &nsid);
 	if (!ret)
@@ -746,8 +746,8 @@ static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *
 	if (rtnl_link_del(rt, l->ifindex, &err))
 		return nk_error_nl(&err, "cannot delete \"%s\"", l->ifname);
 	/* The NIC side the lease brought goes with it, once the leases have
-	 * ended: its rules, and the queues it reserved. When that fails its
-	 * error is the answer (one document per command: none here); the next
+	 * ended: its rules, and the queues it reserved. What fails there is a
+	 * Warning (the holder is gone: this command's work is done); the next
 	 * nkctl command on the NIC finishes it. */
 	ret = nk_nic_unlease_stale(ctx);
 	if (ret)

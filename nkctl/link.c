@@ -406,9 +406,9 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 		return nk_error_nl(&err, "cannot delete \"%s\"", a->name);
 	}
 	/* A lease holder's leases ended with it: their NIC side (rules,
-	 * reservation, RSS context) goes too, as with unlease. When that fails
-	 * its error is the answer; the routes to the device are inert (the
-	 * kernel dropped it from their device maps) until prune. */
+	 * reservation, RSS context) goes too, as with unlease. What fails there
+	 * is a Warning, retried by the next command: the device is gone, so
+	 * this command's document is printed. */
 	ret = nk_nic_unlease_stale(ctx);
 	if (ret)
 		return ret;

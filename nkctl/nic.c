@@ -16,6 +16,7 @@
 #include "leaseview.h"
 #include "lookup.h"
 #include "netdev.h"
+#include "niclease.h"
 #include "nicsupport.h"
 #include "nicreserve.h"
 #include "nicrule.h"
@@ -364,8 +365,30 @@ static int check_release_all(struct nk_ctx *ctx, const struct nic_job *j)
 	return 0;
 }
 
+/* Reserved queues of a NIC whose leases cannot be read (down: the dump
+ * skips it) may be leased: never put back into RSS on a guess. */
+static int check_readable(const struct nic_job *j, bool force)
+{
+	struct nk_nic_seen seen;
+	int ret = 0;
+
+	if (force || (!j->st.nreserved && !j->st.nleases))
+		return 0;
+	nk_nic_seen_read(j->ns, j->link.ifindex, &seen);
+	if (!seen.known)
+		ret = nk_error(NK_EXIT_EXISTS,
+			       "%s %s: whether its reserved queues are leased cannot be read, and released they would get host traffic a lease holder reads; nothing was changed: bring it up and run it again, or add force",
+			       j->link.ifname, seen.why);
+	nk_nic_seen_free(&seen);
+	return ret;
+}
+
 static int check_release(struct nk_ctx *ctx, const struct nic_job *j, bool force)
 {
+	int ret = check_readable(j, force);
+
+	if (ret)
+		return ret;
 	if (!j->n)
 		return check_release_all(ctx, j);
 	for (size_t i = 0; i < j->n; i++) {

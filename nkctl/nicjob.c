@@ -110,6 +110,7 @@ void nk_nic_job_free(struct nic_job *j)
 		return;
 	nk_queue_list_free(&j->queues);
 	nk_ntuple_list_free(&j->rules);
+	nk_nic_state_free(&j->st);
 	if (j->locked)
 		nk_nic_unhold(j->locked, j->lock_key);
 	free(j);
@@ -182,12 +183,12 @@ int nk_nic_job_load(struct nk_ctx *ctx, const char *dev, const struct nk_link *k
 	if (!j->have_queues && nk_ns_netdev(j->ns, &gn, &nfam) == 0 &&
 	    genl_has_op(nfam, NK_NETDEV_CMD_QUEUE_GET))
 		nk_nic_job_queues(j, gn, nfam, &err);
-	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
+	j->rules_ret = j->no_rules ? -ENODATA : nk_ns_ioctl(j->ns, &fd);
 	if (!j->rules_ret)
 		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
 	ret = nk_nic_state_load(j->ns, &j->link, &j->st);
 	if (ret == -ESTALE && !j->locked) {
-		memset(&j->st, 0, sizeof(j->st));     /* not this NIC's: not shown */
+		nk_nic_state_free(&j->st);     /* not this NIC's: not shown */
 		ret = 0;
 	}
 	if (ret == -ESTALE)
@@ -232,7 +233,7 @@ void nk_nic_job_reread(struct nic_job *j)
 
 	read_settings(j);
 	nk_ntuple_list_free(&j->rules);
-	j->rules_ret = nk_ns_ioctl(j->ns, &fd);
+	j->rules_ret = j->no_rules ? -ENODATA : nk_ns_ioctl(j->ns, &fd);
 	if (!j->rules_ret)
 		j->rules_ret = ethtool_ntuple_list(fd, j->link.ifname, &j->rules);
 }
@@ -296,7 +297,8 @@ int nk_nic_view_read(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link 
 		v->rules = j->rules;
 		v->rules_ret = j->rules_ret;
 		memset(&j->rules, 0, sizeof(j->rules));
-		v->st = j->st;
+		v->st = j->st;     /* its arrays move with it */
+		memset(&j->st, 0, sizeof(j->st));
 		*out = v;
 		v = NULL;
 	}
@@ -310,5 +312,6 @@ void nk_nic_view_free(struct nk_nic_view *v)
 	if (!v)
 		return;
 	nk_ntuple_list_free(&v->rules);
+	nk_nic_state_free(&v->st);
 	free(v);
 }

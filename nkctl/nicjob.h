@@ -36,6 +36,7 @@ struct nic_job {
 	bool have_queues;                   /* queues read (nk_nic_job_queues) */
 	struct nk_ntuple_list rules;
 	int rules_ret;
+	bool no_rules;                      /* load and reread leave rules unread (the sweep) */
 	struct nk_nic_state st;
 	uint32_t ids[NK_MAX_QUEUES];        /* the queues the command is about */
 	size_t n;

@@ -4,33 +4,52 @@
  * the undo of one lease record.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compat.h"
+#include "lookup.h"
 #include "niclease.h"
 #include "nicreserve.h"
 #include "nicrssctx.h"
 #include "nicrule.h"
+
+/* A record on a queue being leased whose lease cannot be read: never taken
+ * over nor undone on a guess. */
+static int refuse_unknown(const struct nic_job *j, const struct nk_nic_lease *l,
+			  const struct nk_nic_seen *seen)
+{
+	return nk_error(NK_EXIT_EXISTS,
+			"%s queue %u is recorded as leased to \"%s\", and whether that lease ended cannot be read (%s %s); nothing was changed: run it again once %s is up",
+			j->link.ifname, l->leased[0], l->name, j->link.ifname, seen->why,
+			j->link.ifname);
+}
 
 /* Under the lock, before a lease of queues: a record of an ended lease on
  * any of them (its holder went after the last sweep) is undone first, so its
  * rules never steer into the new lease and its record is not taken over. */
 static int undo_ended_on(struct nic_job *j, const uint32_t *queues, size_t n)
 {
+	struct nk_nic_seen seen;
 	int ret = 0;
 
+	nk_nic_seen_read(j->ns, j->link.ifindex, &seen);
 	for (size_t i = 0; i < n && !ret; i++) {
 		struct nk_nic_lease *l = nk_nic_state_lease(&j->st, queues[i]);
+		enum nk_lease_fate fate = l ? nk_nic_seen_fate(&seen, l) : NK_LEASE_LIVE;
 
-		if (!l || !nk_nic_lease_ended(j->ns, j->link.ifindex, l))
+		if (fate == NK_LEASE_UNKNOWN)
+			ret = refuse_unknown(j, l, &seen);
+		if (fate != NK_LEASE_ENDED)
 			continue;
 		ret = nk_nic_lease_undo(j, l);
 		memcpy(j->ids, queues, n * sizeof(*queues));   /* nk_nic_lease_undo used them */
 		j->n = n;
 		nk_nic_job_reread(j);
 	}
+	nk_nic_seen_free(&seen);
 	return ret;
 }
 
@@ -50,7 +69,7 @@ static int settle_queues(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *
 
 int nk_nic_undo_ended(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *queues, size_t n)
 {
-	struct nk_nic_state *st = malloc(sizeof(*st));
+	struct nk_nic_state *st = calloc(1, sizeof(*st));
 	bool recorded = false;
 
 	if (!st)
@@ -58,14 +77,29 @@ int nk_nic_undo_ended(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *que
 	if (!nk_nic_state_load(j->ns, &j->link, st) && st->exists)
 		for (size_t i = 0; i < n; i++)
 			recorded |= nk_nic_state_lease(st, queues[i]) != NULL;
+	nk_nic_state_free(st);
 	free(st);
 	if (!recorded)
 		return 0;       /* the common case: one state read, no NIC read */
 	return settle_queues(ctx, j, queues, n);
 }
 
+/* A lease adding nrules rules: room for them in the driver's table, said
+ * before any change (the driver would refuse the last ones after the lease
+ * was made). */
+static int check_rule_room(const struct nic_job *j, size_t nrules)
+{
+	size_t table = j->rules.table_size;
+
+	if (!nrules || !table || j->rules.n + nrules <= table)
+		return 0;
+	return nk_error(NK_EXIT_EXISTS,
+			"lease ... steer: the n-tuple rule table of %s is full (%zu of %zu locations used, %zu more needed); nothing was changed",
+			j->link.ifname, j->rules.n, table, nrules);
+}
+
 int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *queues, size_t n,
-			 bool rules)
+			 size_t rules)
 {
 	int ret;
 
@@ -85,7 +119,7 @@ int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *
 	else if (!ret && rules && j->rules_ret)
 		ret = nk_error_errno(-j->rules_ret, "cannot list the n-tuple rules of %s",
 				     j->link.ifname);
-	return ret;
+	return ret ? ret : check_rule_room(j, rules);
 }
 
 /* Does the driver have a rule the lease recorded that is the same as r? */
@@ -107,8 +141,8 @@ int nk_nic_lease_reserve(struct nic_job *j, const struct nk_ns *holder_ns,
 	j->new_record = !nk_nic_state_lease(&j->st, j->ids[0]);
 	l = nk_nic_state_lease_add(&j->st, j->ids, j->n);
 	if (!l)
-		return nk_error(NK_EXIT_FAIL, "%s: too many leases recorded (at most %d)",
-				j->link.ifname, NK_NIC_MAX_LEASES);
+		return nk_error_errno(ENOMEM, "%s: cannot record the lease; nothing was changed",
+				      j->link.ifname);
 	l->ns_dev = holder_ns->dev;
 	l->ns_ino = holder_ns->ino;
 	l->ifindex = holder->ifindex;
@@ -185,23 +219,94 @@ bool nk_nic_lease_lives(const struct nk_queue *q)
 	       !((q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id < 0);
 }
 
-bool nk_nic_lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
+/* The NIC ifindex of ns, if up: a down NIC's queues are not in the dump. */
+static const char *nic_unreadable(struct nk_ns *ns, int ifindex)
+{
+	struct nl_sock *rt = nk_ns_try_rtnl(ns);
+	struct nk_link link;
+
+	if (!rt)
+		return "is in a namespace nkctl cannot enter";
+	if (nk_link_lookup(rt, NULL, ifindex, &link, NULL, true))
+		return "is gone";
+	return (link.flags & IFF_UP) ? NULL : "is down";
+}
+
+/* The dump's RX queues of the NIC, by id: one look per record, not a walk
+ * of the dump (a NIC with hundreds of leases is swept at every DEL). */
+static void mark_live(struct nk_nic_seen *seen)
+{
+	for (size_t i = 0; i < seen->q.n; i++)
+		if (seen->q.v[i].ifindex == seen->ifindex &&
+		    seen->q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX) {
+			seen->known = true;
+			if (seen->q.v[i].id >= seen->nlive)
+				seen->nlive = seen->q.v[i].id + 1;
+		}
+	seen->live = calloc(seen->nlive ? seen->nlive : 1, sizeof(*seen->live));
+	if (!seen->live) {
+		seen->known = false;    /* cannot say: kept, as for a down NIC */
+		return;
+	}
+	for (size_t i = 0; i < seen->q.n; i++)
+		if (seen->q.v[i].ifindex == seen->ifindex &&
+		    seen->q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX)
+			seen->live[seen->q.v[i].id] = nk_nic_lease_lives(&seen->q.v[i]);
+}
+
+void nk_nic_seen_read(struct nk_ns *ns, int ifindex, struct nk_nic_seen *seen)
 {
 	const struct genl_family *fam;
-	struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
-	struct nk_queue_list q = { 0 };
+	struct nl_sock *s;
 	struct nl_err err;
-	bool ended = true;
 
-	if (!s || netdev_queue_dump(s, fam, ifindex, &q, &err))
-		return false;
-	for (size_t i = 0; i < q.n; i++)
-		for (size_t k = 0; k < l->nleased; k++)
-			if (q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX && q.v[i].id == l->leased[k] &&
-			    nk_nic_lease_lives(&q.v[i]))
-				ended = false;
-	nk_queue_list_free(&q);
-	return ended;
+	memset(seen, 0, sizeof(*seen));
+	seen->ifindex = ifindex;
+	seen->why = nic_unreadable(ns, ifindex);
+	if (seen->why)
+		return;
+	s = nk_ns_try_netdev(ns, &fam);
+	if (!s || netdev_queue_dump(s, fam, ifindex, &seen->q, &err)) {
+		seen->why = "cannot be read (queue dump failed)";
+		return;
+	}
+	mark_live(seen);
+	if (!seen->known)       /* went down after the look, or shows no queue */
+		seen->why = "shows no queues";
+}
+
+void nk_nic_seen_free(struct nk_nic_seen *seen)
+{
+	nk_queue_list_free(&seen->q);
+	free(seen->live);
+}
+
+/* A queue of the NIC that is gone (fewer channels) holds no lease: the
+ * kernel refuses to remove a leased queue. */
+enum nk_lease_fate nk_nic_seen_fate(const struct nk_nic_seen *seen, const struct nk_nic_lease *l)
+{
+	if (!seen->known)
+		return NK_LEASE_UNKNOWN;
+	for (size_t k = 0; k < l->nleased; k++)
+		if (l->leased[k] < seen->nlive && seen->live[l->leased[k]])
+			return NK_LEASE_LIVE;
+	return NK_LEASE_ENDED;
+}
+
+enum nk_lease_fate nk_nic_lease_fate(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
+{
+	struct nk_nic_seen seen;
+	enum nk_lease_fate fate;
+
+	nk_nic_seen_read(ns, ifindex, &seen);
+	fate = nk_nic_seen_fate(&seen, l);
+	nk_nic_seen_free(&seen);
+	return fate;
+}
+
+bool nk_nic_lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
+{
+	return nk_nic_lease_fate(ns, ifindex, l) == NK_LEASE_ENDED;
 }
 
 int nk_nic_lease_rollback(struct nic_job *j)

@@ -4,22 +4,72 @@
  * context whose table names exactly the leased queues, and the rules steer
  * into it (FLOW_RSS, offset 0), so the steered flows spread over all of
  * them. A driver without contexts keeps the one-queue steering, and the
- * operator is told. The id is chosen and recorded before the context is
- * made, so that a kill in between leaves no context the record does not
- * name (unlease and the sweep delete it; absent is fine); a re-run makes the
- * recorded one if it is not there and reuses it if it is.
+ * operator is told.
+ *
+ * The id is chosen and recorded before the context is made, so that a kill
+ * in between leaves no context the record does not name. A recorded id is
+ * only an intent, though: after such a kill another tool's "ethtool -X ...
+ * context new" may take it. So a context is nkctl's only when the kernel
+ * has it at the recorded id AND its table spreads over exactly the lease's
+ * queues (the recorded queue set): checked before it is deleted or reused.
+ * One that is not ours is forgotten, never deleted. (Recording the id only
+ * once the kernel returned it would instead leave, after a kill between the
+ * two, a context nobody records or deletes.)
  */
 #include <errno.h>
+#include <stdbool.h>
 
 #include "nicrssctx.h"
 
+/* Does context c spread over exactly the queues lease l leases? */
+static bool ctx_is_leases(const struct nk_rss_ctx *c, const struct nk_nic_lease *l)
+{
+	if (c->more_queues || c->nqueues != l->nleased)
+		return false;
+	for (size_t k = 0; k < l->nleased; k++) {
+		bool found = false;
+
+		for (size_t i = 0; i < c->nqueues && !found; i++)
+			found = c->queues[i] == l->leased[k];
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Is the context at l's recorded id there, and the lease's? *there says
+ * whether any context has that id. */
+static int ctx_owned(struct nic_job *j, const struct nk_nic_lease *l, bool *there, bool *ours,
+		     struct nl_err *err)
+{
+	struct nk_rss_ctx_list all;
+	int ret = ethtool_rss_ctx_list(j->et, j->fam, j->link.ifindex, &all, err);
+
+	*there = *ours = false;
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < all.n; i++)
+		if (all.v[i].context == l->rss_context) {
+			*there = true;
+			*ours = ctx_is_leases(&all.v[i], l);
+		}
+	nk_rss_ctx_list_free(&all);
+	return 0;
+}
+
 int nk_nic_drop_context(struct nic_job *j, struct nk_nic_lease *l)
 {
+	bool there = true, ours = true;
 	struct nl_err err;
 	int ret;
 
 	if (!l->rss_context)
 		return 0;
+	/* a kernel that cannot list them: the recorded id is deleted as before */
+	if (!ctx_owned(j, l, &there, &ours, &err) && (!there || !ours)) {
+		l->rss_context = 0;     /* gone, or another tool's: forgotten */
+		return 0;
+	}
 	ret = ethtool_rss_ctx_delete(j->et, j->fam, j->link.ifindex, l->rss_context, &err);
 	if (ret && ret != -ENOENT)
 		return nk_error_nl(&err, "cannot delete RSS context %u of %s", l->rss_context,
@@ -57,7 +107,7 @@ int nk_nic_lease_context(struct nic_job *j, struct nk_nic_lease *l, struct nk_nt
 			size_t nrules)
 {
 	struct nl_err err;
-	bool have = false, exists = false;
+	bool have = false, exists = false, ours = true;
 	uint32_t id = 0;
 	int ret;
 
@@ -69,8 +119,14 @@ int nk_nic_lease_context(struct nic_job *j, struct nk_nic_lease *l, struct nk_nt
 			j->link.ifname, j->ids[0], j->n);
 		return 0;
 	}
+	if (!ret && exists)
+		ret = ctx_owned(j, l, &exists, &ours, &err);
 	if (ret)
 		return nk_error_nl(&err, "cannot read the RSS contexts of %s", j->link.ifname);
+	if (exists && !ours) {
+		l->rss_context = 0;     /* another tool's took the recorded id: a new one */
+		exists = false;
+	}
 	if (!exists)
 		ret = make_context(j, l, l->rss_context ? l->rss_context : id);
 	for (size_t i = 0; i < nrules && !ret; i++) {

@@ -28,10 +28,13 @@ int nk_nic_rule_add(struct nk_nic_state *st, int fd, const char *ifname, struct 
 	if (ret)
 		return ret;
 	*failed = NK_RULE_RECORD;
+	/* Not recorded (no memory): the pending line on disk still names it,
+	 * so the next command removes it; never a rule nobody owns. */
+	if (!nk_nic_state_add_rule(st, r))
+		return -ENOMEM;
 	st->have_pending = false;
 	if (l && l->nrules < NK_NIC_LEASE_MAX)
 		l->rules[l->nrules++] = r->id;
-	nk_nic_state_add_rule(st, r);
 	ret = nk_nic_state_save(st);
 	st->exists = !ret;
 	return ret;
@@ -41,15 +44,15 @@ int nk_nic_rule_add(struct nk_nic_state *st, int fd, const char *ifname, struct 
  * another tool's) is left alone. Either way nkctl forgets it. */
 int nk_nic_rule_delete(struct nk_nic_state *st, int fd, const char *ifname, uint32_t id)
 {
-	struct nk_ntuple_list now;
-	int ret = ethtool_ntuple_list(fd, ifname, &now);
+	struct nk_ntuple now;
+	/* that location alone: a whole-table read per rule would make a
+	 * NIC with hundreds of pods' rules slow to clean */
+	int ret = ethtool_ntuple_get(fd, ifname, id, &now);
 
-	if (ret)
-		return nk_error_errno(-ret, "cannot list the n-tuple rules of %s", ifname);
-	for (size_t i = 0; !ret && i < now.n; i++)
-		if (now.v[i].id == id && nk_nic_state_rule_is_ours(st, &now.v[i]))
-			ret = ethtool_ntuple_del(fd, ifname, id);
-	nk_ntuple_list_free(&now);
+	if (ret && ret != -ENOENT && ret != -EINVAL)
+		return nk_error_errno(-ret, "cannot read rule %u of %s", id, ifname);
+	if (!ret && nk_nic_state_rule_is_ours(st, &now))
+		ret = ethtool_ntuple_del(fd, ifname, id);
 	if (ret == -ENOENT || ret == -EINVAL)
 		ret = 0;
 	if (ret)
@@ -58,20 +61,19 @@ int nk_nic_rule_delete(struct nk_nic_state *st, int fd, const char *ifname, uint
 	return 0;
 }
 
-int nk_nic_steer_add(struct nk_ns *ns, const struct nk_link *l, int fd, struct nk_ntuple *r)
+static int steer_add_loaded(struct nk_nic_state *st, const struct nk_link *l, int fd,
+			    struct nk_ntuple *r, int ret)
 {
-	struct nk_nic_state st;
 	enum nk_rule_step failed;
-	int ret = nk_nic_state_load(ns, l, &st);
 
 	if (ret == -ESTALE)
-		return nk_nic_state_stranger(&st, l);
-	if (!ret && st.exists)
-		ret = nk_nic_resolve_pending(fd, l->ifname, &st);
+		return nk_nic_state_stranger(st, l);
+	if (!ret && st->exists)
+		ret = nk_nic_resolve_pending(fd, l->ifname, st);
 	if (ret)
 		return nk_error_errno(-ret, "cannot update the state of %s under %s; nothing was changed",
 				      l->ifname, NK_NIC_STATE_DIR);
-	ret = nk_nic_rule_add(&st, fd, l->ifname, r, NULL, &failed);
+	ret = nk_nic_rule_add(st, fd, l->ifname, r, NULL, &failed);
 	if (ret && failed == NK_RULE_PENDING)
 		return nk_error_errno(-ret, "cannot write the state of %s under %s; nothing was changed",
 				      l->ifname, NK_NIC_STATE_DIR);
@@ -83,15 +85,26 @@ int nk_nic_steer_add(struct nk_ns *ns, const struct nk_link *l, int fd, struct n
 	return 0;
 }
 
+int nk_nic_steer_add(struct nk_ns *ns, const struct nk_link *l, int fd, struct nk_ntuple *r)
+{
+	struct nk_nic_state st = { 0 };
+	int ret = steer_add_loaded(&st, l, fd, r, nk_nic_state_load(ns, l, &st));
+
+	nk_nic_state_free(&st);
+	return ret;
+}
+
 int nk_nic_steer_forget(struct nk_ns *ns, const struct nk_link *l, uint32_t id)
 {
-	struct nk_nic_state st;
+	struct nk_nic_state st = { 0 };
 	int ret = nk_nic_state_load(ns, l, &st);
 
-	if (ret || !st.exists || !nk_nic_state_has_rule(&st, id))
-		return ret;
-	nk_nic_state_forget_rule(&st, id);
-	return nk_nic_state_store(&st);
+	if (!ret && st.exists && nk_nic_state_has_rule(&st, id)) {
+		nk_nic_state_forget_rule(&st, id);
+		ret = nk_nic_state_store(&st);
+	}
+	nk_nic_state_free(&st);
+	return ret;
 }
 
 int nk_nic_ntuple_error(int ret, const char *dev, const char *what)

@@ -7,6 +7,7 @@
 
 #include "bpfutil.h"
 #include "nicstate.h"
+#include "nl.h"
 #include "store.h"
 
 #define STATE_MAGIC "nkctl-nic 1"
@@ -111,11 +112,14 @@ static void parse_lease(char *val, struct nk_nic_state *st)
 	char q[1024], r[1024], leased[1024], name[IF_NAMESIZE];
 	unsigned int context = 0;
 
-	if (st->nleases == NK_NIC_MAX_LEASES ||
-	    sscanf(val, "%llu %llu %d %1023s %1023s %1023s %15s %u", &dev, &ino, &ifindex, q, r,
+	if (sscanf(val, "%llu %llu %d %1023s %1023s %1023s %15s %u", &dev, &ino, &ifindex, q, r,
 		   leased, name, &context) < 7)
 		return;
-	l = &st->leases[st->nleases++];
+	l = nk_grow(&st->leases, &st->nleases, &st->leases_cap, sizeof(*l));
+	if (!l) {
+		st->nomem = true;
+		return;
+	}
 	memset(l, 0, sizeof(*l));
 	l->ns_dev = (dev_t)dev;
 	l->ns_ino = (ino_t)ino;
@@ -127,37 +131,92 @@ static void parse_lease(char *val, struct nk_nic_state *st)
 	l->rss_context = context;
 }
 
+/* Hex by hand, not a printf or strtoul per byte: a NIC with hundreds of
+ * pods' rules has its record written and read at every sweep. */
 static void hex_put(FILE *f, const uint8_t *b, size_t n)
 {
-	fprintf(f, " ");
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%02x", b[i]);
+	static const char digits[] = "0123456789abcdef";
+	char buf[2 + 2 * 16];
+	size_t k = 0;
+
+	buf[k++] = ' ';
+	for (size_t i = 0; i < n && i < 16; i++) {
+		buf[k++] = digits[b[i] >> 4];
+		buf[k++] = digits[b[i] & 15];
+	}
+	buf[k] = '\0';
+	fputs(buf, f);
 }
 
+/* One hex digit's value, or -1. */
+static int nibble(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* As strtoul of each two-digit pair did: a bad digit ends the pair there. */
 static void hex_get(const char *s, uint8_t *b, size_t n)
 {
 	for (size_t i = 0; i < n && s[2 * i] && s[2 * i + 1]; i++) {
-		char byte[3] = { s[2 * i], s[2 * i + 1], 0 };
+		int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
 
-		b[i] = (uint8_t)strtoul(byte, NULL, 16);
+		b[i] = (uint8_t)(hi < 0 ? 0 : lo < 0 ? hi : hi * 16 + lo);
 	}
 }
 
 /* A rule's spec: "FLOW BITS SRC DST SPORT DPORT ACTION [CONTEXT]"; false when
  * malformed. */
+/* The next number of a spec, or false when there is none. */
+static bool next_num(const char **p, unsigned long long *v)
+{
+	char *end;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p < '0' || **p > '9')
+		return false;
+	*v = strtoull(*p, &end, 10);
+	*p = end;
+	return true;
+}
+
+/* The next word of a spec into w[len], or false when there is none. */
+static bool next_word(const char **p, char *w, size_t len)
+{
+	size_t n;
+
+	while (**p == ' ')
+		(*p)++;
+	n = strcspn(*p, " ");
+	if (!n)
+		return false;
+	snprintf(w, len, "%.*s", (int)(n < len ? n : len - 1), *p);
+	*p += n;
+	return true;
+}
+
+/* Read by hand, not sscanf: a record with hundreds of rules is read at
+ * every sweep. */
 static bool parse_spec(const char *val, struct nk_ntuple *r)
 {
-	unsigned int flow, bits, sport, dport;
-	unsigned long long action;
-	unsigned int context = 0;
+	unsigned long long flow, bits, sport, dport, action, context = 0;
 	char src[40], dst[40];
+	const char *p = val;
 
 	memset(r, 0, sizeof(*r));
-	if (sscanf(val, "%u %u %39s %39s %u %u %llu %u", &flow, &bits, src, dst, &sport, &dport,
-		   &action, &context) < 7)
+	if (!next_num(&p, &flow) || !next_num(&p, &bits) || !next_word(&p, src, sizeof(src)) ||
+	    !next_word(&p, dst, sizeof(dst)) || !next_num(&p, &sport) || !next_num(&p, &dport) ||
+	    !next_num(&p, &action))
 		return false;
-	r->rss_context = context;
-	r->flow_type = flow;
+	next_num(&p, &context);
+	r->rss_context = (uint32_t)context;
+	r->flow_type = (uint32_t)flow;
 	r->have_src = bits & 1;
 	r->have_dst = bits & 2;
 	r->have_sport = bits & 4;
@@ -215,12 +274,18 @@ bool nk_ntuple_same(const struct nk_ntuple *a, const struct nk_ntuple *b)
 /* "rules ID ID...": the ids nkctl recorded, specs on "rule" lines. */
 static void parse_rule_ids(char *val, struct nk_nic_state *st)
 {
-	uint32_t ids[NK_NIC_MAX_RULES];
+	char *tok, *save = NULL;
 
-	st->nrules = parse_list(val, ids, NK_NIC_MAX_RULES);
-	for (size_t i = 0; i < st->nrules; i++) {
-		memset(&st->rules[i], 0, sizeof(st->rules[i]));
-		st->rules[i].id = ids[i];
+	st->nrules = 0;
+	for (tok = strtok_r(val, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		struct nk_ntuple *r = nk_grow(&st->rules, &st->nrules, &st->rules_cap, sizeof(*r));
+
+		if (!r) {
+			st->nomem = true;
+			return;
+		}
+		memset(r, 0, sizeof(*r));
+		r->id = (uint32_t)strtoul(tok, NULL, 10);
 	}
 }
 
@@ -301,7 +366,14 @@ int nk_nic_state_parse(FILE *f, struct nk_nic_state *st)
 	if (!magic)
 		return -EBADMSG;
 	st->exists = true;
-	return 0;
+	return st->nomem ? -ENOMEM : 0;
+}
+
+void nk_nic_state_free(struct nk_nic_state *st)
+{
+	free(st->rules);
+	free(st->leases);
+	memset(st, 0, sizeof(*st));
 }
 
 int nk_nic_state_read(const char *name, struct nk_nic_state *st)
@@ -309,7 +381,7 @@ int nk_nic_state_read(const char *name, struct nk_nic_state *st)
 	FILE *f;
 	int ret;
 
-	memset(st, 0, sizeof(*st));
+	nk_nic_state_free(st);
 	snprintf(st->key, sizeof(st->key), "%s", name);
 	if (legacy_parse(name, st))     /* where it was: in the name */
 		snprintf(st->legacy, sizeof(st->legacy), "%s", name);
@@ -471,7 +543,7 @@ static int drop_legacy(const struct nk_nic_state *st)
 
 int nk_nic_state_save(const struct nk_nic_state *st)
 {
-	int ret = state_dirs();
+	int ret = st->nomem ? -ENOMEM : state_dirs();    /* never a record with lines lost */
 
 	if (!ret)
 		ret = nk_store_write(NK_NIC_STATE_DIR, st->key, put_state, st);
@@ -515,11 +587,14 @@ bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id)
 
 bool nk_nic_state_add_rule(struct nk_nic_state *st, const struct nk_ntuple *r)
 {
+	struct nk_ntuple *slot;
+
 	if (nk_nic_state_has_rule(st, r->id))
 		nk_nic_state_forget_rule(st, r->id);
-	if (st->nrules == NK_NIC_MAX_RULES)
+	slot = nk_grow(&st->rules, &st->nrules, &st->rules_cap, sizeof(*slot));
+	if (!slot)
 		return false;
-	st->rules[st->nrules++] = *r;
+	*slot = *r;
 	return true;
 }
 
@@ -571,9 +646,9 @@ struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, const uint3
 
 	if (l)
 		return l;
-	if (st->nleases == NK_NIC_MAX_LEASES)
+	l = nk_grow(&st->leases, &st->nleases, &st->leases_cap, sizeof(*l));
+	if (!l)
 		return NULL;
-	l = &st->leases[st->nleases++];
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < n && i < NK_NIC_LEASE_MAX; i++)
 		l->leased[l->nleased++] = ids[i];

@@ -32,8 +32,6 @@
 
 #define NK_NIC_RUN_DIR "/run/nkctl"
 #define NK_NIC_STATE_DIR NK_NIC_RUN_DIR "/nic"
-#define NK_NIC_MAX_RULES 256
-#define NK_NIC_MAX_LEASES 64
 /* Queues in one lease with reserve or steer (more are refused). */
 #define NK_NIC_LEASE_MAX 64
 
@@ -82,11 +80,13 @@ struct nk_nic_state {
 	/* n-tuple rules nkctl added (steer add, lease ... steer), each with
 	 * the spec it was added with (flow_type 0: a record from before specs
 	 * were kept). A rule named in a lease's record is that lease's; the
-	 * others are steer add's. */
-	struct nk_ntuple rules[NK_NIC_MAX_RULES];
-	size_t nrules;
-	struct nk_nic_lease leases[NK_NIC_MAX_LEASES];
-	size_t nleases;
+	 * others are steer add's. Both arrays grow as the NIC's rule table and
+	 * queue count allow (no cap of nkctl's own; nk_nic_state_free). */
+	struct nk_ntuple *rules;
+	size_t nrules, rules_cap;
+	struct nk_nic_lease *leases;
+	size_t nleases, leases_cap;
+	bool nomem;                         /* a line was lost for memory: not saved */
 	/* A rule being added: written before the ioctl, so that a rule the
 	 * driver made but nkctl never recorded is found and removed later. */
 	bool have_pending;
@@ -104,8 +104,11 @@ void nk_nic_key(const struct nk_ns *ns, const struct nk_link *nic, char *key, si
 /* Serialise changes of one NIC: an exclusive lock on its key, held until *fd
  * is closed; without wait, -EWOULDBLOCK when another holds it. */
 int nk_nic_lock(const char *key, bool wait, int *fd);
+/* A state starts zeroed ({ 0 }, calloc); what read, parse and load put in
+ * it is freed here, which leaves it zeroed again. */
+void nk_nic_state_free(struct nk_nic_state *st);
 /* The state file named name (a key, or a first-format name) as it is;
- * st->exists false when there is none. */
+ * st->exists false when there is none. What st held is freed first. */
 int nk_nic_state_read(const char *name, struct nk_nic_state *st);
 /* The lines of a state file from f into st (which the caller cleared;
  * first-format and older records too): 0 and st->exists, or -EBADMSG when
@@ -139,7 +142,7 @@ int nk_nic_state_drop(const struct nk_nic_state *st);
 int nk_nic_state_store(const struct nk_nic_state *st);
 bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q);
 bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id);
-/* Record rule r (at r->id) as nkctl's; false when the record is full. */
+/* Record rule r (at r->id) as nkctl's; false when out of memory. */
 bool nk_nic_state_add_rule(struct nk_nic_state *st, const struct nk_ntuple *r);
 void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id);
 /* Is the rule the driver has at r->id still the one nkctl recorded there
@@ -149,7 +152,8 @@ bool nk_nic_state_rule_is_ours(const struct nk_nic_state *st, const struct nk_nt
 /* The record of the lease of NIC queue q, or NULL. */
 struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q);
 /* The record of a lease of the NIC queues ids[n] (the one already there, or a
- * new one: NULL when full). */
+ * new one: NULL when out of memory). A new one may move the others: pointers
+ * to records are not kept across it. */
 struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, const uint32_t *ids,
 					    size_t n);
 void nk_nic_state_lease_drop(struct nk_nic_state *st, const struct nk_nic_lease *l);

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The sweep of what ended leases left (nicsweep.h). */
+#define _GNU_SOURCE     /* memfd_create */
 #include <dirent.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "compat.h"
 #include "lookup.h"
@@ -27,6 +31,9 @@ static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int if
 		return NULL;
 	}
 	j->ns = ns;
+	/* the undo reads each rule at its location: a NIC with hundreds of
+	 * pods' rules is not read whole at every sweep */
+	j->no_rules = true;
 	*ret = nk_ns_rtnl(ns, &rt);
 	if (!*ret)
 		*ret = nk_link_lookup(rt, NULL, ifindex, &j->link, nk_ns_name(ns), true);
@@ -42,43 +49,161 @@ static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int if
 	return j;
 }
 
-/* One NIC state file: undo the record of the lease of NIC queue q there. */
-static int unlease_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32_t q)
-{
-	struct nk_nic_lease *l;
-	int ret;
-	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
+/*
+ * The undo's services report as they do for the commands that call them
+ * directly ("Error: ..."). In a sweep a failure is one record's, not the
+ * command's: its message becomes one Warning naming the NIC and the record,
+ * and the record stays for the next command to retry. So stderr goes to a
+ * memory file while one record is undone.
+ */
+struct said {
+	int saved;                 /* the real stderr, -1 when not captured */
+	int mem;
+};
 
-	/* Decided again on what was read under the lock: a lease that took the
-	 * queue meanwhile keeps its record. */
-	l = j ? nk_nic_state_lease(&j->st, q) : NULL;
-	if (l && l->nleased && nk_nic_lease_ended(ns, ifindex, l))
-		ret = nk_nic_lease_undo(j, l);
-	if (j)
-		nk_nic_job_free(j);
-	return ret == -ENODEV ? 0 : ret;
+static void said_begin(struct said *s)
+{
+	fflush(stderr);
+	s->mem = memfd_create("nkctl-sweep", MFD_CLOEXEC);
+	s->saved = s->mem < 0 ? -1 : dup(STDERR_FILENO);
+	if (s->saved >= 0 && dup2(s->mem, STDERR_FILENO) < 0) {
+		close(s->saved);
+		s->saved = -1;
+	}
 }
 
-/* A release killed after it saved the state and before the NIC was restored
- * leaves saved settings with nothing reserved or leased: restore them now. */
-static int resume_release(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex)
+/* Back to the real stderr; the last "Error: " line's text into msg (other
+ * lines, warnings, are passed on as they were). */
+static void said_end(struct said *s, char *msg, size_t len)
 {
-	int ret;
-	struct nic_job *j = open_nic_job(ctx, ns, ifindex, &ret);
+	char buf[4096], *line, *save = NULL;
+	ssize_t n;
 
-	if (j && j->st.exists && j->st.saved && !j->st.nreserved && !j->st.nleases)
-		ret = nk_nic_release_finish(j);
-	if (j)
-		nk_nic_job_free(j);
-	return ret == -ENODEV ? 0 : ret;
+	snprintf(msg, len, "see the error above");
+	fflush(stderr);
+	if (s->saved < 0) {
+		if (s->mem >= 0)
+			close(s->mem);
+		return;
+	}
+	dup2(s->saved, STDERR_FILENO);
+	close(s->saved);
+	n = pread(s->mem, buf, sizeof(buf) - 1, 0);
+	close(s->mem);
+	buf[n > 0 ? n : 0] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "Error: ", 7))
+			snprintf(msg, len, "%s", line + 7);
+		else
+			fprintf(stderr, "%s\n", line);
+	}
 }
 
-/* Does a record of a live lease name holder, recorded in namespace hns? */
-static bool names_holder(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l,
-			 const struct nk_ns *hns, const char *holder)
+/* "1,2,3": a record's queues, for a warning. */
+static void queue_words(const struct nk_nic_lease *l, char *buf, size_t len)
 {
-	return holder && nk_ns_is(hns, l->ns_dev, l->ns_ino) && !strcmp(l->name, holder) &&
-	       !nk_nic_lease_ended(ns, ifindex, l);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < l->nleased && used + 12 < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%u", k ? "," : "", l->leased[k]);
+}
+
+/* Undo the ended record of the lease of NIC queue q, on its own: a failure
+ * is its warning, and what was undone before it stays undone. false when
+ * it failed. */
+static bool undo_one(struct nic_job *j, uint32_t q)
+{
+	struct nk_nic_lease *l = nk_nic_state_lease(&j->st, q);
+	char queues[256], name[IF_NAMESIZE], msg[1024];
+	struct said s;
+	int ret;
+
+	if (!l)
+		return true;     /* another record's undo took it */
+	queue_words(l, queues, sizeof(queues));
+	snprintf(name, sizeof(name), "%s", l->name);
+	said_begin(&s);
+	ret = nk_nic_lease_undo(j, l);
+	said_end(&s, msg, sizeof(msg));
+	/* The record gone, only the NIC's own settings were left to put back
+	 * (header split refused while a memory provider is still bound): that
+	 * step stays pending in the NIC's record. */
+	if (ret && !nk_nic_state_lease(&j->st, q))
+		nk_warn("%s: the ended lease of \"%s\" (queues %s) is undone but the NIC's own settings are not back yet: %s; pending in its record, the next nkctl command retries",
+			j->link.ifname, name, queues, msg);
+	else if (ret)
+		nk_warn("%s: the NIC side of the ended lease of \"%s\" (queues %s) is not all undone: %s; its record is kept and the next nkctl command retries",
+			j->link.ifname, name, queues, msg);
+	return !ret;
+}
+
+/* A release (or an undo) stopped after its state was saved leaves saved
+ * settings with nothing reserved or leased: restore them now. A step the
+ * kernel refuses for now (header split while a memory provider is still
+ * bound) stays pending in the record. */
+static void resume_release(struct nic_job *j)
+{
+	char msg[1024];
+	struct said s;
+	int ret;
+
+	if (!j->st.exists || !j->st.saved || j->st.nreserved || j->st.nleases)
+		return;
+	said_begin(&s);
+	ret = nk_nic_release_finish(j);
+	said_end(&s, msg, sizeof(msg));
+	if (ret)
+		nk_warn("%s: restoring its own settings (nothing of nkctl's is left on it) is pending: %s; the next nkctl command retries",
+			j->link.ifname, msg);
+}
+
+/* Under the NIC's lock, decided again on what was read under it (a lease
+ * that took a queue meanwhile keeps its record): each ended record undone
+ * on its own, then what a stopped release still owes. One queue dump for
+ * all the records. */
+static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, const char *ifname)
+{
+	struct nk_nic_seen seen;
+	uint32_t *firsts;
+	bool failed = false;
+	size_t n = 0;
+	char msg[1024];
+	struct said s;
+	struct nic_job *j;
+	int ret;
+
+	said_begin(&s);
+	j = open_nic_job(ctx, ns, ifindex, &ret);
+	said_end(&s, msg, sizeof(msg));
+	if (!j) {
+		if (ret != -ENODEV)
+			nk_warn("%s: what its ended leases left is not undone: %s; the next nkctl command retries",
+				ifname, msg);
+		return;
+	}
+	nk_nic_seen_read(ns, ifindex, &seen);
+	firsts = calloc(j->st.nleases + 1, sizeof(*firsts));
+	for (size_t k = 0; firsts && k < j->st.nleases; k++)
+		if (j->st.leases[k].nleased && nk_nic_seen_fate(&seen, &j->st.leases[k]) == NK_LEASE_ENDED)
+			firsts[n++] = j->st.leases[k].leased[0];
+	nk_nic_seen_free(&seen);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			nk_nic_job_reread(j);     /* the table the last undo set */
+		failed |= !undo_one(j, firsts[i]);
+	}
+	free(firsts);
+	if (!failed)     /* else said once already: retried by the next command */
+		resume_release(j);
+	nk_nic_job_free(j);
+}
+
+/* Does record l, of a live lease, name holder, recorded in namespace hns? */
+static bool names_holder(const struct nk_nic_lease *l, const struct nk_ns *hns,
+			 const char *holder)
+{
+	return holder && nk_ns_is(hns, l->ns_dev, l->ns_ino) && !strcmp(l->name, holder);
 }
 
 static bool record_leases(const struct nk_nic_lease *l, uint32_t q)
@@ -184,35 +309,64 @@ static struct nk_ns *find_nic(struct nk_ctx *ctx, const struct nk_nic_state *st,
 	return NULL;
 }
 
-/* One state file: undo the records of leases that ended (see below). */
+/* What the records of one NIC ask for, decided on one queue dump read
+ * without the lock: settle (some lease ended, or a release is owed), and,
+ * with holder, whether a live lease's record names it. */
+static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
+		       const struct nk_nic_state *st, const struct nk_ns *hns, const char *holder,
+		       bool *named, bool *settle)
+{
+	struct nk_nic_seen seen;
+	int ret = 0;
+
+	nk_nic_seen_read(ns, ifindex, &seen);
+	*settle = st->saved && !st->nreserved && !st->nleases;
+	for (size_t k = 0; k < st->nleases && !ret; k++) {
+		const struct nk_nic_lease *l = &st->leases[k];
+		enum nk_lease_fate fate = l->nleased ? nk_nic_seen_fate(&seen, l) : NK_LEASE_LIVE;
+
+		*settle |= fate == NK_LEASE_ENDED;
+		/* Unknown (the NIC down): kept, and not waited for. */
+		if (fate == NK_LEASE_LIVE && named && l->nleased && names_holder(l, hns, holder))
+			ret = holder_moved(ctx, ns, ifindex, l, hns, named);
+	}
+	nk_nic_seen_free(&seen);
+	return ret;
+}
+
+/* One state file: undo the records of leases that ended. Its NIC's
+ * trouble is its warning, never the command's error; only a live lease
+ * naming the command's own holder elsewhere is (holder_moved). */
 static int unlease_file(struct nk_ctx *ctx, const char *name, const struct nk_ns *hns,
 			const char *holder, bool *named)
 {
-	struct nk_nic_state *st = malloc(sizeof(*st));
+	struct nk_nic_state *st = calloc(1, sizeof(*st));
 	struct nk_ns *ns = NULL;
+	bool settle = false;
 	int ifindex = 0, ret = 0;
 
-	if (!st)
-		return nk_error_errno(ENOMEM, "cannot read %s/%s", NK_NIC_STATE_DIR, name);
-	if (!nk_nic_state_read(name, st) && st->exists)
-		ns = find_nic(ctx, st, &ifindex);
-	for (size_t k = 0; ns && k < st->nleases && !ret; k++) {
-		const struct nk_nic_lease *l = &st->leases[k];
-
-		if (l->nleased && nk_nic_lease_ended(ns, ifindex, l))
-			ret = unlease_nic(ctx, ns, ifindex, l->leased[0]);
-		else if (named && names_holder(ns, ifindex, l, hns, holder))
-			ret = holder_moved(ctx, ns, ifindex, l, hns, named);
+	if (!st) {
+		nk_warn("%s/%s: not read: %s; the next nkctl command retries", NK_NIC_STATE_DIR, name,
+			strerror(ENOMEM));
+		return 0;
 	}
-	if (ns && !ret && st->saved && !st->nreserved && !st->nleases)
-		ret = resume_release(ctx, ns, ifindex);
+	ret = nk_nic_state_read(name, st);
+	if (ret)
+		nk_warn("%s/%s: not read: %s; its NIC is left as it is", NK_NIC_STATE_DIR, name,
+			strerror(-ret));
+	if (!ret && st->exists)
+		ns = find_nic(ctx, st, &ifindex);     /* NULL: absent, its records kept */
+	ret = ns ? look_at_nic(ctx, ns, ifindex, st, hns, holder, named, &settle) : 0;
+	if (ns && settle)
+		settle_nic(ctx, ns, ifindex, st->ifname);
+	nk_nic_state_free(st);
 	free(st);
 	return ret;
 }
 
-/* Every NIC state file: undo the records of leases that ended, each under
- * its NIC's lock alone. With holder, say whether a record of a live lease
- * still names it (see below). */
+/* Every NIC state file: undo the records of leases that ended, each NIC
+ * under its own lock alone, each record on its own. With holder, say
+ * whether a record of a live lease still names it (see below). */
 static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder,
 			   bool *named)
 {
@@ -222,8 +376,8 @@ static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const ch
 
 	if (!d)
 		return 0;
-	while (!ret && (e = readdir(d)))
-		if (e->d_name[0] != '.')
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && !ret)
 			ret = unlease_file(ctx, e->d_name, hns, holder, named);
 	closedir(d);
 	return ret;

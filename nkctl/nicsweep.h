@@ -4,15 +4,22 @@
  * on every NIC with a state file (an unlease, one killed half-way, a holder
  * deleted or moved away with its namespace), deciding under each NIC's lock
  * alone; it also finishes a release killed after its state was saved.
+ * A lease has ended only when the kernel says so (niclease.h): a NIC that
+ * is down, gone or unreadable keeps its records. Each NIC and each record
+ * is handled on its own: a failure is one Warning naming the NIC, the record
+ * and the kernel's message, retried by the next command, never the
+ * command's error.
  */
 #ifndef NKCTL_NICSWEEP_H
 #define NKCTL_NICSWEEP_H
 
-
+/* 0: what fails is said as Warnings. */
 int nk_nic_unlease_stale(struct nk_ctx *ctx);
 /* For "unlease dev NAME" when hns has no NAME: if a live lease's record names
  * it (recorded in hns), wait up to NK_NIC_GONE_WAIT_TICKS tenths of a second
- * for its namespace's deletion to end the lease, undoing what ended. */
+ * for its namespace's deletion to end the lease, undoing what ended (a
+ * lease of unknown state, its NIC down, is not waited for). Exit 3 when
+ * the holder lives on in another namespace. */
 #define NK_NIC_GONE_WAIT_TICKS 300
 int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder);
 

@@ -175,7 +175,7 @@ static int cmd_steer_del(struct nk_ctx *ctx, const void *args)
 static int show_one(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *l, bool one)
 {
 	struct nk_ntuple_list rules;
-	struct nk_nic_state st;
+	struct nk_nic_state st = { 0 };
 	int fd, ret = nk_ns_ioctl(ns, &fd);
 
 	if (ret)
@@ -198,6 +198,7 @@ static int show_one(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *
 	out_arr_close(&ctx->out);
 	out_obj_close(&ctx->out);
 	nk_ntuple_list_free(&rules);
+	nk_nic_state_free(&st);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "unit.h"
 
 #include "nicstate.h"
+#include "nl.h"
 
 #define MAGIC "nkctl-nic 1"
 
@@ -54,6 +55,31 @@ static struct nk_nic_state *state_new(void)
 	return st;
 }
 
+static void state_free(struct nk_nic_state *st)
+{
+	nk_nic_state_free(st);
+	free(st);
+}
+
+/* A new rule, zeroed, at the end of st's growing array. */
+static struct nk_ntuple *rule_slot(struct nk_nic_state *st)
+{
+	struct nk_ntuple *r = nk_grow(&st->rules, &st->nrules, &st->rules_cap, sizeof(*r));
+
+	assert_non_null(r);
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+static struct nk_nic_lease *lease_slot(struct nk_nic_state *st)
+{
+	struct nk_nic_lease *l = nk_grow(&st->leases, &st->nleases, &st->leases_cap, sizeof(*l));
+
+	assert_non_null(l);
+	memset(l, 0, sizeof(*l));
+	return l;
+}
+
 /* A state with every field: two rules with specs, a pending one, a lease
  * with a context, the saved settings. */
 static struct nk_nic_state *full_state(void)
@@ -80,14 +106,14 @@ static struct nk_nic_state *full_state(void)
 	st->indir_size = 8;
 	for (uint32_t i = 0; i < 8; i++)
 		st->indir[i] = i % 4;
-	r = &st->rules[st->nrules++];
+	r = rule_slot(st);
 	r->id = 1023;
 	r->flow_type = NK_FLOW_TCP4;
 	r->have_dst = r->have_dport = true;
 	memcpy(r->dst, "\x0a\x01\x00\x05", 4);
 	r->dport = 8080;
 	r->action = 6;
-	r = &st->rules[st->nrules++];
+	r = rule_slot(st);
 	r->id = 5;
 	r->flow_type = NK_FLOW_IP6;
 	r->have_src = true;
@@ -99,7 +125,7 @@ static struct nk_nic_state *full_state(void)
 	st->pending.have_sport = true;
 	st->pending.sport = 53;
 	st->pending.action = NK_RULE_ACTION_DROP;
-	l = &st->leases[st->nleases++];
+	l = lease_slot(st);
 	l->ns_dev = 4;
 	l->ns_ino = 4026532000ULL;
 	l->ifindex = 12;
@@ -178,8 +204,8 @@ static void round_trip_full(void **state)
 	assert_true(parse_text(text, back));
 	assert_state_equal(st, back);
 	free(text);
-	free(st);
-	free(back);
+	state_free(st);
+	state_free(back);
 }
 
 static void round_trip_twice_same_text(void **state)
@@ -193,8 +219,8 @@ static void round_trip_twice_same_text(void **state)
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
-	free(st);
-	free(back);
+	state_free(st);
+	state_free(back);
 }
 
 static void round_trip_empty(void **state)
@@ -207,8 +233,8 @@ static void round_trip_empty(void **state)
 	assert_true(parse_text(text, back));
 	assert_state_equal(st, back);
 	free(text);
-	free(st);
-	free(back);
+	state_free(st);
+	state_free(back);
 }
 
 static void round_trip_rss_default(void **state)
@@ -225,8 +251,8 @@ static void round_trip_rss_default(void **state)
 	assert_true(back->rss_default);
 	assert_false(back->have_hds);
 	free(text);
-	free(st);
-	free(back);
+	state_free(st);
+	state_free(back);
 }
 
 static void unsaved_settings_not_written(void **state)
@@ -243,8 +269,8 @@ static void unsaved_settings_not_written(void **state)
 	assert_int_equal(back->indir_size, 0);
 	assert_false(back->have_tds);
 	free(text);
-	free(st);
-	free(back);
+	state_free(st);
+	state_free(back);
 }
 
 static void round_trip_large_table(void **state)
@@ -264,8 +290,8 @@ static void round_trip_large_table(void **state)
 	assert_true(parse_text(text, back));
 	assert_state_equal(st, back);
 	free(text);
-	free(st);
-	free(back);
+	state_free(st);
+	state_free(back);
 }
 
 static void round_trip_many_leases(void **state)
@@ -274,21 +300,30 @@ static void round_trip_many_leases(void **state)
 	char *text;
 
 	(void)state;
-	for (uint32_t i = 0; i < NK_NIC_MAX_LEASES; i++) {
-		struct nk_nic_lease *l = &st->leases[st->nleases++];
+	/* 250 steered pods on one NIC: a lease and a rule each */
+	for (uint32_t i = 0; i < 250; i++) {
+		struct nk_nic_lease *l = lease_slot(st);
+		struct nk_ntuple *r = rule_slot(st);
 
 		l->ifindex = (int)i + 100;
 		snprintf(l->name, sizeof(l->name), "holder%u", i);
 		for (uint32_t k = 0; k < NK_NIC_LEASE_MAX; k++)
 			l->queues[l->nqueues++] = i * NK_NIC_LEASE_MAX + k;
 		l->leased[l->nleased++] = i;
+		r->id = 511 - i;
+		r->flow_type = NK_FLOW_IP4;
+		r->have_dst = true;
+		memcpy(r->dst, "\x0a\x02\x00", 3);
+		r->dst[3] = (uint8_t)i;
+		r->action = i;
+		l->rules[l->nrules++] = r->id;
 	}
 	text = format(st);
 	assert_true(parse_text(text, back));
 	assert_state_equal(st, back);
 	free(text);
-	free(st);
-	free(back);
+	state_free(st);
+	state_free(back);
 }
 
 /* First-format records: rules before specs were kept, leases before RSS
@@ -306,7 +341,7 @@ static void old_rules_without_specs(void **state)
 	assert_int_equal(st->rules[1].id, 9);
 	/* a rule recorded without its spec is taken as nkctl's */
 	assert_true(nk_nic_state_rule_is_ours(st, &r));
-	free(st);
+	state_free(st);
 }
 
 static void old_rules_written_back_without_specs(void **state)
@@ -320,7 +355,7 @@ static void old_rules_written_back_without_specs(void **state)
 	assert_non_null(strstr(text, "\nrules 4 9\n"));
 	assert_null(strstr(text, "\nrule "));
 	free(text);
-	free(st);
+	state_free(st);
 }
 
 static void old_lease_without_context(void **state)
@@ -336,7 +371,7 @@ static void old_lease_without_context(void **state)
 	assert_int_equal(st->leases[0].nleased, 1);
 	assert_string_equal(st->leases[0].name, "nkhold");
 	assert_int_equal(st->leases[0].rss_context, 0);
-	free(st);
+	state_free(st);
 }
 
 static void old_spec_without_context(void **state)
@@ -353,7 +388,7 @@ static void old_spec_without_context(void **state)
 	assert_memory_equal(st->rules[0].dst, "\x0a\x00\x00\x01", 4);
 	assert_int_equal(st->rules[0].action, 5);
 	assert_int_equal(st->rules[0].rss_context, 0);
-	free(st);
+	state_free(st);
 }
 
 static void legacy_names(void **state)
@@ -370,7 +405,7 @@ static void legacy_names(void **state)
 	assert_false(legacy_parse("4-4026531840-7x", st));
 	assert_false(legacy_parse("4-4026531840", st));
 	assert_false(legacy_parse("", st));
-	free(st);
+	state_free(st);
 }
 
 static void corrupt_no_magic(void **state)
@@ -381,7 +416,7 @@ static void corrupt_no_magic(void **state)
 	assert_false(parse_text("nkctl-nic 2\nifname eth0\n", st));
 	assert_false(parse_text("ifname eth0\n" MAGIC "\n", st));
 	assert_false(parse_text("", st));
-	free(st);
+	state_free(st);
 }
 
 static void corrupt_unknown_keys_ignored(void **state)
@@ -393,7 +428,7 @@ static void corrupt_unknown_keys_ignored(void **state)
 	assert_int_equal(st->ifindex, 9);
 	assert_false(st->saved);
 	assert_string_equal(st->ifname, "");
-	free(st);
+	state_free(st);
 }
 
 static void corrupt_short_lease_ignored(void **state)
@@ -403,7 +438,7 @@ static void corrupt_short_lease_ignored(void **state)
 	(void)state;
 	assert_true(parse_text(MAGIC "\nlease 4 5 6 1,2 -\nlease x y z\nlease\n", st));
 	assert_int_equal(st->nleases, 0);
-	free(st);
+	state_free(st);
 }
 
 static void corrupt_bad_spec_ignored(void **state)
@@ -417,7 +452,7 @@ static void corrupt_bad_spec_ignored(void **state)
 	assert_int_equal(st->rules[0].id, 3);
 	assert_int_equal(st->rules[0].flow_type, 0);
 	assert_false(st->have_pending);
-	free(st);
+	state_free(st);
 }
 
 static void corrupt_spec_of_unknown_rule(void **state)
@@ -429,43 +464,43 @@ static void corrupt_spec_of_unknown_rule(void **state)
 	assert_int_equal(st->nrules, 1);
 	assert_int_equal(st->rules[0].id, 1);
 	assert_int_equal(st->rules[0].flow_type, 0);
-	free(st);
+	state_free(st);
 }
 
 static void corrupt_overlong_values_cut(void **state)
 {
 	struct nk_nic_state *st = state_new();
-	char text[8192];
+	char text[16384];
 	size_t used;
 
 	(void)state;
 	used = (size_t)snprintf(text, sizeof(text), MAGIC "\nifname %s\nparent %s\nrules",
 				"averyveryverylongname", "0123456789012345678901234567890123456789");
-	for (int i = 0; i < NK_NIC_MAX_RULES + 10; i++)
+	for (int i = 0; i < 266; i++)
 		used += (size_t)snprintf(text + used, sizeof(text) - used, " %d", i);
 	snprintf(text + used, sizeof(text) - used, "\n");
 	assert_true(parse_text(text, st));
 	assert_int_equal(strlen(st->ifname), IF_NAMESIZE - 1);
 	assert_int_equal(strlen(st->parent), sizeof(st->parent) - 1);
-	assert_int_equal(st->nrules, NK_NIC_MAX_RULES);
-	free(st);
+	assert_int_equal(st->nrules, 266);      /* no cap of nkctl's: all kept */
+	state_free(st);
 }
 
 static void corrupt_too_many_leases(void **state)
 {
 	struct nk_nic_state *st = state_new();
-	char *text = calloc(1, 64 * (NK_NIC_MAX_LEASES + 8) + 32);
+	char *text = calloc(1, 64 * 1100 + 32);
 	size_t used;
 
 	(void)state;
 	assert_non_null(text);
 	used = (size_t)sprintf(text, MAGIC "\n");
-	for (int i = 0; i < NK_NIC_MAX_LEASES + 8; i++)
+	for (int i = 0; i < 1100; i++)
 		used += (size_t)sprintf(text + used, "lease 1 2 %d %d - %d h%d\n", i, i, i, i);
 	assert_true(parse_text(text, st));
-	assert_int_equal(st->nleases, NK_NIC_MAX_LEASES);
+	assert_int_equal(st->nleases, 1100);    /* all kept: the array grows */
 	free(text);
-	free(st);
+	state_free(st);
 }
 
 static void corrupt_lease_lists_capped(void **state)
@@ -482,7 +517,7 @@ static void corrupt_lease_lists_capped(void **state)
 	assert_true(parse_text(text, st));
 	assert_int_equal(st->nleases, 1);
 	assert_int_equal(st->leases[0].nqueues, NK_NIC_LEASE_MAX);
-	free(st);
+	state_free(st);
 }
 
 static struct nk_link link_of(const char *ifname, const char *bus, const char *parent,
@@ -558,7 +593,7 @@ static void is_of_checks_identity(void **state)
 	/* another card in that slot */
 	memcpy(l.perm_addr, other, 6);
 	assert_false(nk_nic_state_is_of(st, &ns, &l));
-	free(st);
+	state_free(st);
 }
 
 static void is_of_place_only(void **state)
@@ -573,7 +608,7 @@ static void is_of_place_only(void **state)
 	assert_true(nk_nic_state_is_of(st, &ns, &l));
 	snprintf(l.ifname, sizeof(l.ifname), "veth9");
 	assert_false(nk_nic_state_is_of(st, &ns, &l));
-	free(st);
+	state_free(st);
 }
 
 static void is_of_legacy_file(void **state)
@@ -590,7 +625,7 @@ static void is_of_legacy_file(void **state)
 	assert_true(nk_nic_state_is_of(st, &ns, &l));
 	snprintf(st->parent, sizeof(st->parent), "0000:02:00.0");
 	assert_false(nk_nic_state_is_of(st, &ns, &l));
-	free(st);
+	state_free(st);
 }
 
 static void ntuple_same_fields(void **state)
@@ -637,24 +672,27 @@ static void rules_add_forget(void **state)
 	assert_false(nk_nic_state_has_rule(st, 5));
 	/* and the lease that named it names it no more */
 	assert_int_equal(st->leases[0].nrules, 0);
-	free(st);
+	state_free(st);
 }
 
-static void rules_full(void **state)
+/* Past the old cap of 256 every rule is recorded (it used to be dropped
+ * silently, the rule left in the NIC unrecorded). */
+static void rules_grow(void **state)
 {
 	struct nk_nic_state *st = state_new();
 	struct nk_ntuple r = { .flow_type = NK_FLOW_TCP4 };
 
 	(void)state;
-	for (uint32_t i = 0; i < NK_NIC_MAX_RULES; i++) {
+	for (uint32_t i = 0; i < 1024; i++) {
 		r.id = i;
 		assert_true(nk_nic_state_add_rule(st, &r));
 	}
-	r.id = NK_NIC_MAX_RULES;
-	assert_false(nk_nic_state_add_rule(st, &r));
+	assert_int_equal(st->nrules, 1024);
+	assert_true(nk_nic_state_has_rule(st, 300));
 	r.id = 0;
-	assert_true(nk_nic_state_add_rule(st, &r));
-	free(st);
+	assert_true(nk_nic_state_add_rule(st, &r));     /* the same id: replaced */
+	assert_int_equal(st->nrules, 1024);
+	state_free(st);
 }
 
 static void leases_add_find_drop(void **state)
@@ -681,22 +719,20 @@ static void leases_add_find_drop(void **state)
 	assert_int_equal(st->nleases, 1);
 	assert_int_equal(st->leases[0].leased[0], 9);
 	assert_null(nk_nic_state_lease(st, 3));
-	free(st);
+	state_free(st);
 }
 
-static void leases_full(void **state)
+static void leases_grow(void **state)
 {
 	struct nk_nic_state *st = state_new();
 
 	(void)state;
-	for (uint32_t i = 0; i < NK_NIC_MAX_LEASES; i++)
+	for (uint32_t i = 0; i < 256; i++)
 		assert_non_null(nk_nic_state_lease_add(st, &i, 1));
-	{
-		uint32_t q = NK_NIC_MAX_LEASES;
-
-		assert_null(nk_nic_state_lease_add(st, &q, 1));
-	}
-	free(st);
+	assert_int_equal(st->nleases, 256);
+	for (uint32_t i = 0; i < 256; i++)
+		assert_int_equal(nk_nic_state_lease(st, i)->leased[0], i);
+	state_free(st);
 }
 
 static void reserved_lookup(void **state)
@@ -707,7 +743,7 @@ static void reserved_lookup(void **state)
 	assert_true(nk_nic_state_reserved(st, 6));
 	assert_true(nk_nic_state_reserved(st, 7));
 	assert_false(nk_nic_state_reserved(st, 0));
-	free(st);
+	state_free(st);
 }
 
 int main(void)
@@ -740,9 +776,9 @@ int main(void)
 		cmocka_unit_test(is_of_legacy_file),
 		cmocka_unit_test(ntuple_same_fields),
 		cmocka_unit_test(rules_add_forget),
-		cmocka_unit_test(rules_full),
+		cmocka_unit_test(rules_grow),
 		cmocka_unit_test(leases_add_find_drop),
-		cmocka_unit_test(leases_full),
+		cmocka_unit_test(leases_grow),
 		cmocka_unit_test(reserved_lookup),
 	};
 
