@@ -208,8 +208,10 @@ static void print_queues(struct out *o, const struct nic_job *j, const struct nk
 		out_bool(o, "reserved", NULL, reserved);
 		if (reserved)
 			out_text(o, " reserved");
-		if (nk_nic_lost_rss(&j->st, &j->rss, j->rss_ret, id))
-			out_str(o, "lost", " (lost: %s)", "rss");
+		if (nk_nic_lease_record_ended(&j->st, q, j->have_queues && (j->link.flags & IFF_UP)))
+			out_str(o, "lost", " (lost: %s: nkctl's record of an ended lease, undone by the next sweep or nic restore)", "lease");
+		else if (nk_nic_lost_rss(&j->st, &j->rss, j->rss_ret, id))
+			out_str(o, "lost", " (lost: %s: in RSS again; nic restore)", "rss");
 		if (!j->rss_ret && j->rss.indir_size) {
 			out_bool(o, "rss", NULL, rss);
 			out_text(o, rss ? " rss" : " no-rss");
@@ -361,8 +363,12 @@ static void print_after(struct nk_ctx *ctx, struct nic_job *j, const struct nk_n
 static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
 {
 	struct nic_job *j;
+	size_t undone;
 	int ret = begin(ctx, args, &j);
 
+	/* what a reset ended goes first, as a sweep would undo it */
+	if (!ret)
+		ret = nk_nic_undo_ended_all(j, &undone);
 	if (!ret)
 		ret = nk_nic_need_rss(j, "nic reserve");
 	if (!ret)

@@ -18,6 +18,17 @@
 
 /* ---- what the NIC contradicts ---- */
 
+bool nk_nic_lease_record_ended(const struct nk_nic_state *st, const struct nk_queue *q,
+				bool readable)
+{
+	bool recorded = false;
+
+	for (size_t i = 0; st->exists && q && i < st->nleases; i++)
+		for (size_t k = 0; k < st->leases[i].nleased; k++)
+			recorded |= st->leases[i].leased[k] == q->id;
+	return recorded && readable && !nk_nic_lease_lives(q);
+}
+
 bool nk_nic_lost_rss(const struct nk_nic_state *st, const struct nk_rss *rss, int rss_ret,
 		     uint32_t q)
 {
@@ -54,13 +65,19 @@ struct nk_nic_lease *nk_nic_rule_lease(struct nk_nic_state *st, uint32_t id)
 
 /* ---- restore ---- */
 
-/* The records of leases the kernel ended (their holders went with the
- * reset): undone as the sweep does, each queue back in RSS, each rule gone. */
-static int undo_ended(struct nic_job *j, struct nk_nic_restored *done)
+int nk_nic_undo_ended_all(struct nic_job *j, size_t *undone)
 {
-	size_t k = 0;
-	int ret = 0;
+	/* the undo uses j->ids: the command's queues are kept aside */
+	uint32_t *ids = malloc(sizeof(j->ids));
+	size_t k = 0, n = j->n;
+	int ret = ids ? 0 : nk_error_errno(ENOMEM, "%s", j->link.ifname);
 
+	*undone = 0;
+	if (ret || !(j->link.flags & IFF_UP)) {
+		free(ids);
+		return ret;     /* a down NIC shows no lease: nothing is decided */
+	}
+	memcpy(ids, j->ids, sizeof(j->ids));
 	while (!ret && k < j->st.nleases) {
 		struct nk_nic_lease *l = &j->st.leases[k];
 
@@ -69,9 +86,12 @@ static int undo_ended(struct nic_job *j, struct nk_nic_restored *done)
 			continue;
 		}
 		ret = nk_nic_lease_undo(j, l);
-		done->ended++;
+		(*undone)++;
 		nk_nic_job_reread(j);
 	}
+	memcpy(j->ids, ids, sizeof(j->ids));
+	j->n = n;
+	free(ids);
 	return ret;
 }
 
@@ -216,7 +236,7 @@ int nk_nic_restore(struct nic_job *j, struct nk_nic_restored *done)
 		return nk_error(NK_EXIT_EXISTS,
 				"%s is down: its leases cannot be read, so nothing is restored; set it up first (ip link set dev %s up)",
 				j->link.ifname, j->link.ifname);
-	ret = undo_ended(j, done);
+	ret = nk_nic_undo_ended_all(j, &done->ended);
 	if (!ret)
 		ret = drop_vanished(j, done);
 	if (!ret)

@@ -27,10 +27,19 @@ struct nk_nic_restored {
 	size_t dropped;                  /* rules forgotten: their queue is gone */
 };
 
+/* Under j's lock: the records of leases the kernel ended (their holders
+ * went with a reset) undone as the sweep does, each queue back in RSS, each
+ * rule gone; *undone of them. Nothing on a NIC that is down (its leases
+ * cannot be read). 0, or the exit code after the error. */
+int nk_nic_undo_ended_all(struct nic_job *j, size_t *undone);
 /* Restore job j (locked and loaded): 0, or the exit code after the error. */
 int nk_nic_restore(struct nic_job *j, struct nk_nic_restored *done);
 
 /* What the NIC contradicts in nkctl's record of it (nic show, doctor). */
+/* Does a lease record name NIC queue q, which shows no live lease
+ * (readable: the queues were read from a NIC that is up)? */
+bool nk_nic_lease_record_ended(const struct nk_nic_state *st, const struct nk_queue *q,
+				bool readable);
 /* A reserved queue q the NIC's RSS table names again. */
 bool nk_nic_lost_rss(const struct nk_nic_state *st, const struct nk_rss *rss, int rss_ret,
 		     uint32_t q);
