@@ -78,14 +78,18 @@ if command -v devlink > /dev/null; then
 		"nic show: the ended leases' queues and the reservation in RSS again are marked lost"
 	expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [.dst, .lost]]')" '[["10.9.0.7",true]]' \
 		"nic show: the rule the reset took is printed from the record, lost"
-	expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0]["header-split-lost"]')" true "nic show: header split lost"
+	# netdevsim may keep its rings' settings across a reload: lost only if not on
+	sp=$(split) want=true
+	[ "$sp" = on ] && want=null
+	expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0]["header-split-lost"]')" "$want" "nic show: header split lost when off (it is $sp)"
 	expect_rc 0 "nic show (text)" -n "$HOST" nic show dev "$SIM"
 	expect_match "$OUT" 'queue 3: reserved \(lost: lease' "the text says it too"
 	expect_rc 0 "show leases" -n "$HOST" -j show leases
 	expect_eq "$(printf '%s' "$OUT" | jq -c '[.leases[] | select(.ifname == "'"$SIM"'")]')" '[]' "no lease left"
 	expect_rc 0 "nic restore" -n "$HOST" -j nic restore dev "$SIM"
-	expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].restored | [.ended, .rss, .["header-split"], .rules]')" '[2,true,true,0]' \
-		"restore: two ended records undone, the reservation and header split applied again"
+	# (undoing the ended records applies the reservation's table already)
+	expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].restored | [.ended, .rules]')" "[2,0]" \
+		"restore: two ended records undone, no rule to add again"
 	expect_eq "$(queues)" '[[0,false,true,null],[1,true,false,null],[2,false,true,null],[3,false,true,null]]' \
 		"restore: queue 1 reserved out of RSS, 2 and 3 back in RSS, nothing lost"
 	expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rules')" '[]' "restore: the ended lease's rule is forgotten"
