@@ -101,7 +101,7 @@ expect_eq "$(printf '%s' "$OUT" | jq -c '[.doctor.pods[0].checks[] | select(.sta
 	'["rss","steering"]' "doctor: rss and steering fail"
 fix=$(printf '%s' "$OUT" | jq -r '[.doctor.pods[0].checks[] | select(.status == "fail") | .fix] | unique | join(";")')
 expect_match "$fix" "^nkctl -n [^ ]+ nic restore dev $SIM\$" "doctor: one fix, nic restore"
-eval "$fix" > /dev/null || fail "the fix failed"
+eval "${fix//nkctl /$NKCTL }" > /dev/null || fail "the fix failed"
 doctor_ok "after nic restore"
 expect_eq "$(snapshot)" "$BASE" "the NIC as recorded again"
 steered "after nic restore"
