@@ -121,21 +121,27 @@ expect_eq "$(snapshot)" "$BASE" "the NIC as recorded"
 # ---- nic restore killed at every syscall
 ok() { nk "$@"; [ "$RC" = 0 ]; }
 kill_cycle "restore, then truthful show and restore again" break_it "-n $HOST nic restore dev $SIM" \
-	'truthful && ok -n "$HOST" nic restore dev "$SIM"' : 2
+	'truthful && ok -n "$HOST" nic restore dev "$SIM"' : 4
 steered "after the kills"
 
-# ---- ethtool -L: refused for a leased queue, records unchanged
+# ---- ethtool -L: refused for a leased queue, records unchanged. The
+# pod's lease goes (its rule would refuse it first, as an n-tuple filter);
+# a plain lease of queue 3 in HOST, of queues 2-3 reserved by nic reserve.
+expect_rc 0 "unlease" -n "$POD" unlease dev hold
+expect_rc 0 "nic reserve queue 2-3" -n "$HOST" nic reserve dev "$SIM" queue 2-3
+expect_rc 0 "a holder in HOST" -n "$HOST" link add hL type single rxqueues 2
+expect_rc 0 "a plain lease of queue 3" -n "$HOST" lease dev hL from "$SIM" queue 3
 state=$(cat /run/nkctl/nic/netdevsim-netdevsim"$SIM_ID"-*)
+before=$(snapshot)
 if et -L "$SIM" combined 2 > "$T_TMP/L" 2>&1; then
 	fail "ethtool -L combined 2 dropped leased queue 3"
 fi
-pass "ethtool -L combined 2 refused: $(tr '\n' ' ' < "$T_TMP/L")"
+expect_match "$(tr '\n' ' ' < "$T_TMP/L")" "leasing" "ethtool -L combined 2 refused for the leased queue"
 expect_eq "$(cat /run/nkctl/nic/netdevsim-netdevsim"$SIM_ID"-*)" "$state" "nkctl's record unchanged"
-expect_eq "$(snapshot)" "$BASE" "the NIC unchanged"
+expect_eq "$(snapshot)" "$before" "the NIC unchanged"
 
-# A reservation whose queues vanish: queues 2-3 reserved, the lease gone.
-expect_rc 0 "unlease" -n "$POD" unlease dev hold
-expect_rc 0 "nic reserve queue 2-3" -n "$HOST" nic reserve dev "$SIM" queue 2-3
+# A reservation whose queues vanish: the lease gone, queues 2-3 only reserved.
+expect_rc 0 "link del hL" -n "$HOST" link del hL
 et -L "$SIM" combined 2 > /dev/null || fail "ethtool -L combined 2 with queues 2-3 only reserved"
 nk -n "$HOST" -j nic show dev "$SIM"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | [.id, .reserved, .lost]]')" '[[0,false,null],[1,false,null],[2,true,"queue"],[3,true,"queue"]]' \
