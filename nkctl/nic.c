@@ -491,9 +491,14 @@ static int cmd_nic_restore(struct nk_ctx *ctx, const void *args)
 	int ret = begin(ctx, a, &j);
 
 	if (ret == -ENODEV) {
-		ret = nk_error(NK_EXIT_NOTFOUND, "%s does not exist: nothing to restore", a->dev);
+		/* -force: a NIC that is not there has nothing to restore. */
 		nk_nic_job_free(j);
-		return ret;
+		out_begin(&ctx->out);
+		out_arr_open(&ctx->out, "nics");
+		out_arr_close(&ctx->out);
+		out_text(&ctx->out, "%s does not exist: nothing to restore\n", a->dev);
+		out_end(&ctx->out);
+		return NK_EXIT_OK;
 	}
 	if (!ret && !j->st.exists && !ctx->force)
 		ret = nk_error(NK_EXIT_NOTFOUND, "%s has nothing recorded by nkctl: nothing to restore",

@@ -17,6 +17,9 @@ need_cmd jq ethtool strace
 topo_nic_remote
 need_sim_rss "$HOST" "$SIM"
 idx=$(ifindex_of "$HOST" "$SIM")
+# RSS contexts (as mlx5, bnxt, fbnic), set before anything is configured
+pdir=/sys/kernel/debug/netdevsim/netdevsim$SIM_ID/ports/0/ethtool/nkctl
+[ -d "$pdir" ] && echo 1 > "$pdir/rss_contexts"
 nlprobe_serve "$HOST"
 orig_split=$(nlp rings "$idx" | jq -r '.["tcp-data-split"]')
 et() { ip netns exec "$HOST" ethtool "$@"; }
@@ -155,4 +158,29 @@ expect_eq "$(ls /run/nkctl/nic/netdevsim-netdevsim"$SIM_ID"-* 2> /dev/null)" "" 
 expect_eq "$(nlp rings "$idx" | jq -r '.["tcp-data-split"]')" "$orig_split" "the NIC's own header split back"
 et -L "$SIM" combined 4 > /dev/null || fail "ethtool -L combined 4"
 expect_error 3 "nothing to restore" -n "$HOST" nic restore dev "$SIM"
+expect_rc 0 "-force: a NIC that does not exist has nothing to restore" -n "$HOST" -force -j nic restore dev nope0
+expect_eq "$OUT" '{"nics":[]}' "an empty document"
+
+# ---- a lease over two queues: its rule steers into its RSS context; the
+# operator deletes both; restore makes the context again, then the rule.
+if [ -d "$pdir" ]; then
+	ctxs() { nlp rss-contexts "$idx" | jq -c '[.[] | (.indir | unique)]'; }
+	expect_rc 0 "a holder in HOST" -n "$HOST" link add hC type single rxqueues 3
+	expect_rc 0 "lease queues 2-3 with steer" -n "$HOST" lease dev hC from "$SIM" queue 2-3 steer dst 10.9.0.9
+	expect_eq "$(ctxs)" "[[2,3]]" "a context over queues 2-3"
+	id=$(nlp ntuple "$SIM" | jq '.rules[0].location')
+	c=$(nlp rss-contexts "$idx" | jq '.[0].context')
+	et -N "$SIM" delete "$id" > /dev/null || fail "ethtool -N delete $id"
+	et -X "$SIM" context "$c" delete > /dev/null || fail "ethtool -X context $c delete"
+	expect_eq "$(ctxs)" "[]" "the operator deleted the context"
+	expect_rc 0 "nic restore" -n "$HOST" -j nic restore dev "$SIM"
+	expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].restored.rules')" 1 "restore: the rule added again"
+	expect_eq "$(ctxs)" "[[2,3]]" "the context made again over queues 2-3"
+	c=$(nlp rss-contexts "$idx" | jq '.[0].context')
+	expect_eq "$(nlp ntuple "$SIM" | jq -c '[.rules[] | [.["dst-ip"], .context]]')" "[[\"10.9.0.9\",$c]]" \
+		"the rule steers into it"
+	expect_rc 0 "link del hC" -n "$HOST" link del hC
+	expect_eq "$(ctxs)" "[]" "the sweep removed the context"
+	expect_eq "$(nlp ntuple "$SIM" | jq .count)" 0 "and the rule"
+fi
 done_testing
