@@ -5,7 +5,7 @@
 # other NIC commands: an operator's `ethtool -X equal 4` (the reserved and
 # the leased queue back in RSS) and `ethtool -N delete` of the lease's rule,
 # then nic restore killed with SIGKILL at every state write (rename), every
-# n-tuple ioctl and every 4th netlink request in turn. In between, nic show
+# n-tuple ioctl and every 8th netlink request in turn. In between, nic show
 # marks something lost whenever the NIC is not as recorded; the next nic
 # restore heals it: RSS table, header split and rules as before (the rule's
 # location may change).
@@ -49,7 +49,7 @@ BASE=$(snapshot)
 expect_eq "$(printf '%s' "$BASE" | sed -n 1p)" "[0,1]" "RSS over queues 0 and 1"
 expect_eq "$(printf '%s' "$BASE" | sed -n 3p)" '[["10.9.0.7",3]]' "the lease's rule"
 kill_cycle "restore, then truthful show and restore again" break_it "-n $HOST nic restore dev $SIM" \
-	'truthful && ok -n "$HOST" nic restore dev "$SIM"' : 4
+	'truthful && ok -n "$HOST" nic restore dev "$SIM"' : 8
 expect_rc 0 "nic show" -n "$HOST" -j nic show dev "$SIM"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | select(.lost)] + [.nics[0].rules[] | select(.lost)]')" '[]' \
 	"nothing lost in the end"
