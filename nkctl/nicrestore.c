@@ -136,12 +136,9 @@ static int reapply_reservation(struct nic_job *j, struct nk_nic_restored *done)
 	done->split = nk_nic_lost_split(&j->st, &j->rings, j->rings_ret);
 	if (!done->rss && !done->split && !finish)
 		return 0;
+	/* nothing after needs the settings read again (printing rereads) */
 	ret = nk_nic_need_rss(j, "nic restore");
-	if (!ret)
-		ret = nk_nic_release_finish(j);
-	if (!ret)
-		nk_nic_job_reread(j);
-	return ret;
+	return ret ? ret : nk_nic_release_finish(j);
 }
 
 /* Lease l's RSS context, made again with its recorded id if the reset took
@@ -220,8 +217,6 @@ static int readd_rules(struct nic_job *j, struct nk_nic_restored *done)
 		ret = nk_nic_job_save(j);
 	}
 	free(lost);
-	if (!ret && (done->rules || done->dropped))
-		nk_nic_job_reread(j);
 	return ret;
 }
 
