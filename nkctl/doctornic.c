@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "doctornic.h"
+#include "nicrestore.h"
 #include "nicsupport.h"
 
 /* ---- leases ---- */
@@ -188,6 +189,15 @@ static void reserve_fix(const struct dr_pod *p, const struct dr_nic *n, uint32_t
 		 n->link.ifname, q);
 }
 
+/* What heals a NIC whose reset or operator's edit took what nkctl recorded. */
+static void restore_fix(const struct dr_pod *p, const struct dr_nic *n, char *fix, size_t len)
+{
+	char ns[DR_NS_ARG_LEN];
+
+	snprintf(fix, len, "nkctl %snic restore dev %s", dr_ns_arg(p->ctx, n->ns, ns, sizeof(ns)),
+		 n->link.ifname);
+}
+
 static void check_rss(struct dr_report *r, struct dr_pod *p, const struct dr_nic *n,
 		      const struct nk_lease_rec *l)
 {
@@ -197,6 +207,13 @@ static void check_rss(struct dr_report *r, struct dr_pod *p, const struct dr_nic
 	if (v->rss_ret || !v->rss.indir_size) {
 		dr_check(r, "rss", DR_SKIP, NULL,
 			 "%s has no RSS indirection table nkctl can read: whether queue %u receives others' flows is unknown",
+			 n->link.ifname, l->nic_queue);
+		return;
+	}
+	if (nk_nic_lost_rss(&v->st, &v->rss, v->rss_ret, l->nic_queue)) {
+		restore_fix(p, n, fix, sizeof(fix));
+		dr_check(r, "rss", DR_FAIL, fix,
+			 "%s queue %u receives RSS traffic again although nkctl reserved it (the NIC was reset or its table edited): others' flows land on the pod's queue",
 			 n->link.ifname, l->nic_queue);
 		return;
 	}
@@ -224,7 +241,10 @@ static void check_header_split(struct dr_report *r, struct dr_pod *p, const stru
 		return;
 	}
 	if (g->tcp_data_split != NK_TCP_DATA_SPLIT_ENABLED || (g->have_hds_thresh && g->hds_thresh)) {
-		reserve_fix(p, n, l->nic_queue, fix, sizeof(fix));
+		if (nk_nic_lost_split(&n->view->st, g, n->view->rings_ret))
+			restore_fix(p, n, fix, sizeof(fix));
+		else
+			reserve_fix(p, n, l->nic_queue, fix, sizeof(fix));
 		dr_check(r, "header-split", DR_FAIL, fix,
 			 "%s has tcp-data-split %s, hds-thresh %u: the memory provider bound to queue %u gets no payloads%s",
 			 n->link.ifname, nk_tcp_data_split_name(g->tcp_data_split),
@@ -255,12 +275,27 @@ static void steer_add(const struct dr_pod *p, const struct dr_nic *n, const stru
 		 a->family == AF_INET6 ? "ip6" : "ip4", dr_addr_str(a, s, sizeof(s)), q);
 }
 
+/* A rule nkctl recorded for address a that the driver no longer has. */
+static bool lost_rule_for(const struct dr_nic *n, const struct nk_addr *a, uint32_t *id)
+{
+	const struct nk_nic_view *v = n->view;
+
+	for (size_t i = 0; v->st.exists && i < v->st.nrules; i++)
+		if (rule_matches(&v->st.rules[i], a) &&
+		    nk_nic_lost_rule(&v->st, &v->rules, v->rules_ret, &v->st.rules[i])) {
+			*id = v->st.rules[i].id;
+			return true;
+		}
+	return false;
+}
+
 /* One pod address on a NIC whose queue q the pod leases. */
 static void check_steer_addr(struct dr_report *r, struct dr_pod *p, const struct dr_nic *n,
 			     const struct nk_addr *a, uint32_t q)
 {
 	const struct nk_ntuple *other = NULL;
 	char fix[DR_FIX_LEN], add[DR_FIX_LEN / 2], ns[DR_NS_ARG_LEN], s[INET6_ADDRSTRLEN];
+	uint32_t lost;
 
 	dr_addr_str(a, s, sizeof(s));
 	for (size_t i = 0; i < n->view->rules.n; i++) {
@@ -274,6 +309,13 @@ static void check_steer_addr(struct dr_report *r, struct dr_pod *p, const struct
 			return;
 		}
 		other = other ? other : rule;
+	}
+	if (!other && lost_rule_for(n, a, &lost)) {
+		restore_fix(p, n, fix, sizeof(fix));
+		dr_check(r, "steering", DR_FAIL, fix,
+			 "nkctl's rule %u of %s that sent %s to the pod's queue is gone from the driver (a reset, or ethtool -N delete): RSS spreads its flows over the shared queues",
+			 lost, n->link.ifname, s);
+		return;
 	}
 	steer_add(p, n, a, q, add, sizeof(add));
 	if (!other) {

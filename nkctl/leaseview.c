@@ -146,7 +146,7 @@ static void print_nic_side(struct out *o, const struct nk_lease_nic *n)
 	out_arr_open(o, "rules");
 	for (size_t i = 0; i < n->nrules; i++) {
 		if (o->json)
-			nk_print_rule(o, &n->rules[i], true);
+			nk_print_rule(o, &n->rules[i], true, false);
 		else
 			out_text(o, "%s%u", i ? "," : " rule ", n->rules[i].id);
 	}

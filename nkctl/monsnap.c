@@ -13,6 +13,7 @@
 
 #include "compat.h"
 #include "devview.h"
+#include "lookup.h"
 #include "monsnap.h"
 #include "netdev.h"
 #include "rtnl.h"
@@ -220,12 +221,41 @@ static const struct nk_lease_rec *lease_find(const struct nk_lease_list *l,
 	return NULL;
 }
 
+/* Does device ifindex exist in the namespace where w says? false when it
+ * cannot be reached. */
+static bool dev_exists(struct nk_ctx *ctx, const struct nk_lease_where *w, int ifindex)
+{
+	struct nk_link link;
+	struct nl_sock *rt;
+	struct nk_ns *ns;
+
+	return w->reachable && !nk_ns_find(ctx, w->dev, w->ino, &ns) && ns &&
+	       (rt = nk_ns_try_rtnl(ns)) && !nk_link_lookup(rt, NULL, ifindex, &link, NULL, true);
+}
+
+/* Why a lease ended, asked of the kernel as the end is seen: the NIC went
+ * (devlink reload, re-probe, a move: the kernel deleted its single holders
+ * with it), its holder went (deleted, or its namespace), or both stand and
+ * it was unleased. */
+static const char *lease_end_reason(struct monitor *m, const struct nk_lease_rec *r)
+{
+	if (!dev_exists(m->ctx, &r->nic_at, r->nic_ifindex))
+		return "nic-gone";
+	if (!dev_exists(m->ctx, &r->nk_at, r->nk_ifindex))
+		return "holder-gone";
+	return "unleased";
+}
+
 static int lease_print(struct monitor *m, const char *action, const struct nk_lease_rec *r)
 {
+	const char *reason = strcmp(action, "del") ? NULL : lease_end_reason(m, r);
+
 	mon_begin(m, MON_LEASE, action, NK_EV_NSID_LOCAL);
 	out_obj_open(&m->ctx->out, "lease");
 	nk_print_lease_keys(&m->ctx->out, r, false);
 	out_obj_close(&m->ctx->out);
+	if (reason)
+		out_str(&m->ctx->out, "reason", " (%s)", reason);
 	return mon_end(m);
 }
 

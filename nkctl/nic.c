@@ -19,6 +19,7 @@
 #include "niclease.h"
 #include "nicsupport.h"
 #include "nicreserve.h"
+#include "nicrestore.h"
 #include "nicrule.h"
 #include "rtnl.h"
 
@@ -54,6 +55,12 @@ static const struct nk_rule release_rules[] = {
 };
 static const struct nk_params nic_release_params = {
 	NK_PARAMS("nic release", struct nic_args, release_params), NK_RULES(release_rules),
+};
+static const struct nk_param restore_params[] = {
+	NP("dev", NKP_IFNAME, dev, "PHYS", true),
+};
+static const struct nk_params nic_restore_params = {
+	NK_PARAMS("nic restore", struct nic_args, restore_params)
 };
 
 /* ---- printing ---- */
@@ -97,6 +104,9 @@ static void print_rings(struct out *o, const struct nic_job *j)
 			nk_tcp_data_split_name(j->rings.tcp_data_split));
 	if (j->rings.have_hds_thresh)
 		out_uint(o, "hds-thresh", " hds-thresh %llu", j->rings.hds_thresh);
+	if (nk_nic_lost_split(&j->st, &j->rings, j->rings_ret))
+		out_flag(o, "header-split-lost",
+			 " (lost: nkctl's reservation turned header split on: nic restore)", true);
 	out_text(o, "\n");
 }
 
@@ -126,7 +136,11 @@ static void print_rules(struct out *o, const struct nic_job *j)
 	out_arr_open(o, "rules");
 	for (size_t i = 0; i < j->rules.n; i++)
 		nk_print_rule(o, &j->rules.v[i], j->st.exists &&
-			      nk_nic_state_has_rule(&j->st, j->rules.v[i].id));
+			      nk_nic_state_has_rule(&j->st, j->rules.v[i].id), false);
+	/* recorded, and the driver no longer has them: said, not hidden */
+	for (size_t i = 0; j->st.exists && i < j->st.nrules; i++)
+		if (nk_nic_lost_rule(&j->st, &j->rules, j->rules_ret, &j->st.rules[i]))
+			nk_print_rule(o, &j->st.rules[i], true, true);
 	out_arr_close(o);
 }
 
@@ -164,6 +178,22 @@ static void print_lease(struct out *o, const struct nic_job *j, const struct nk_
 	out_obj_close(o);
 }
 
+/* Reserved queues the NIC no longer has (ethtool -L to fewer): in the
+ * record until nic restore reconciles it, and said so. */
+static void print_vanished(struct out *o, const struct nic_job *j, uint32_t n)
+{
+	for (size_t i = 0; j->st.exists && i < j->st.nreserved; i++) {
+		if (j->st.reserved[i] < n)
+			continue;
+		out_obj_open(o, NULL);
+		out_uint(o, "id", "    queue %llu:", j->st.reserved[i]);
+		out_flag(o, "reserved", " reserved", true);
+		out_str(o, "lost", " (lost: %s: the NIC has no such queue now)", "queue");
+		out_text(o, "\n");
+		out_obj_close(o);
+	}
+}
+
 static void print_queues(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases)
 {
 	uint32_t n = nk_nic_rx_count(j);
@@ -179,6 +209,10 @@ static void print_queues(struct out *o, const struct nic_job *j, const struct nk
 		out_bool(o, "reserved", NULL, reserved);
 		if (reserved)
 			out_text(o, " reserved");
+		if (nk_nic_lease_record_ended(&j->st, q, j->have_queues && (j->link.flags & IFF_UP)))
+			out_str(o, "lost", " (lost: %s: nkctl's record of an ended lease, undone by the next sweep or nic restore)", "lease");
+		else if (nk_nic_lost_rss(&j->st, &j->rss, j->rss_ret, id))
+			out_str(o, "lost", " (lost: %s: in RSS again; nic restore)", "rss");
 		if (!j->rss_ret && j->rss.indir_size) {
 			out_bool(o, "rss", NULL, rss);
 			out_text(o, rss ? " rss" : " no-rss");
@@ -190,6 +224,7 @@ static void print_queues(struct out *o, const struct nic_job *j, const struct nk
 		out_text(o, "\n");
 		out_obj_close(o);
 	}
+	print_vanished(o, j, n);
 	out_arr_close(o);
 }
 
@@ -204,11 +239,32 @@ static void print_support(struct out *o, const struct nic_job *j)
 	nk_nic_support_free(&s);
 }
 
-static void print_nic(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases)
+/* What nic restore did. */
+static void print_restored(struct out *o, const struct nk_nic_restored *d)
+{
+	out_obj_open(o, "restored");
+	out_uint(o, "ended", "    restored: %llu ended lease records undone,", d->ended);
+	out_arr_open(o, "vanished");
+	out_text(o, " vanished queues");
+	for (size_t i = 0; i < d->nvanished; i++)
+		out_uint(o, NULL, " %llu", d->vanished[i]);
+	out_text(o, d->nvanished ? "," : " none,");
+	out_arr_close(o);
+	out_bool(o, "rss", " rss %s,", d->rss);
+	out_bool(o, "header-split", " header-split %s,", d->split);
+	out_uint(o, "rules", " %llu rules added again,", d->rules);
+	out_uint(o, "rules-dropped", " %llu dropped\n", d->dropped);
+	out_obj_close(o);
+}
+
+static void print_nic(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases,
+		      const struct nk_nic_restored *done)
 {
 	out_obj_open(o, NULL);
 	out_uint(o, "ifindex", NULL, (unsigned int)j->link.ifindex);
 	out_str(o, "ifname", "%s:\n", j->link.ifname);
+	if (done)
+		print_restored(o, done);
 	print_support(o, j);
 	print_rings(o, j);
 	print_rss(o, j);
@@ -218,11 +274,11 @@ static void print_nic(struct out *o, const struct nic_job *j, const struct nk_le
 }
 
 static void print_doc(struct nk_ctx *ctx, const struct nic_job *j,
-		      const struct nk_lease_list *leases)
+		      const struct nk_lease_list *leases, const struct nk_nic_restored *done)
 {
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "nics");
-	print_nic(&ctx->out, j, leases);
+	print_nic(&ctx->out, j, leases, done);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 }
@@ -242,7 +298,7 @@ static int cmd_nic_show(struct nk_ctx *ctx, const void *args)
 		ret = j ? nk_nic_job_load(ctx, a->dev, NULL, j) : NK_EXIT_FAIL;
 		if (!ret) {
 			nk_lease_scan(ctx, &leases);
-			print_doc(ctx, j, &leases);
+			print_doc(ctx, j, &leases, NULL);
 		}
 		nk_lease_list_free(&leases);
 		nk_nic_job_free(j);
@@ -263,7 +319,7 @@ static int cmd_nic_show(struct nk_ctx *ctx, const void *args)
 		if (!j)
 			break;
 		if (nk_nic_job_load(ctx, NULL, &links.v[i], j) == 0)
-			print_nic(&ctx->out, j, &leases);
+			print_nic(&ctx->out, j, &leases, NULL);
 		nk_nic_job_free(j);
 	}
 	out_arr_close(&ctx->out);
@@ -295,21 +351,25 @@ static int begin(struct nk_ctx *ctx, const struct nic_args *a, struct nic_job **
 }
 
 /* Print the NIC as the change left it. */
-static void print_after(struct nk_ctx *ctx, struct nic_job *j)
+static void print_after(struct nk_ctx *ctx, struct nic_job *j, const struct nk_nic_restored *done)
 {
 	struct nk_lease_list leases = { 0 };
 
 	nk_nic_job_reread(j);
 	nk_lease_scan(ctx, &leases);
-	print_doc(ctx, j, &leases);
+	print_doc(ctx, j, &leases, done);
 	nk_lease_list_free(&leases);
 }
 
 static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
 {
 	struct nic_job *j;
+	size_t undone;
 	int ret = begin(ctx, args, &j);
 
+	/* what a reset ended goes first, as a sweep would undo it */
+	if (!ret)
+		ret = nk_nic_undo_ended_all(j, &undone);
 	if (!ret)
 		ret = nk_nic_need_rss(j, "nic reserve");
 	if (!ret)
@@ -317,7 +377,7 @@ static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
 	if (!ret)
 		ret = nk_nic_reserve(j);
 	if (!ret)
-		print_after(ctx, j);
+		print_after(ctx, j, NULL);
 	nk_nic_job_free(j);
 	return ret;
 }
@@ -426,7 +486,7 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 			ret = nk_error(NK_EXIT_NOTFOUND, "%s has no queue reserved by nkctl",
 				       j->link.ifname);
 		else
-			print_after(ctx, j);
+			print_after(ctx, j, NULL);
 		nk_nic_job_free(j);
 		return ret;
 	}
@@ -438,7 +498,39 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 		ret = nk_nic_release(j);
 	if (!ret) {
 		nk_nic_state_load(j->ns, &j->link, &j->st);
-		print_after(ctx, j);
+		print_after(ctx, j, NULL);
+	}
+	nk_nic_job_free(j);
+	return ret;
+}
+
+/* ---- restore ---- */
+
+static int cmd_nic_restore(struct nk_ctx *ctx, const void *args)
+{
+	const struct nic_args *a = args;
+	struct nk_nic_restored done;
+	struct nic_job *j;
+	int ret = begin(ctx, a, &j);
+
+	if (ret == -ENODEV) {
+		/* -force: a NIC that is not there has nothing to restore. */
+		nk_nic_job_free(j);
+		out_begin(&ctx->out);
+		out_arr_open(&ctx->out, "nics");
+		out_arr_close(&ctx->out);
+		out_text(&ctx->out, "%s does not exist: nothing to restore\n", a->dev);
+		out_end(&ctx->out);
+		return NK_EXIT_OK;
+	}
+	if (!ret && !j->st.exists && !ctx->force)
+		ret = nk_error(NK_EXIT_NOTFOUND, "%s has nothing recorded by nkctl: nothing to restore",
+			       j->link.ifname);
+	if (!ret)
+		ret = j->st.exists ? nk_nic_restore(j, &done) : (memset(&done, 0, sizeof(done)), 0);
+	if (!ret) {
+		nk_nic_state_load(j->ns, &j->link, &j->st);
+		print_after(ctx, j, &done);
 	}
 	nk_nic_job_free(j);
 	return ret;
@@ -451,5 +543,7 @@ static const struct nk_cmd nic_cmds[] = {
 	  "take queues out of RSS and turn header split on, recording what was there" },
 	{ "release", cmd_nic_release, NULL, &nic_release_params, NULL,
 	  "put queues back into RSS; the last one restores the NIC's own settings" },
+	{ "restore", cmd_nic_restore, NULL, &nic_restore_params, NULL,
+	  "apply again what nkctl owns on a NIC that was reset or edited (RSS, header split, rules)" },
 };
 const struct nk_table nk_nic_table = NK_TABLE("nkctl nic", nic_cmds);

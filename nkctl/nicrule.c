@@ -127,7 +127,7 @@ static void print_addr(struct out *o, const char *key, const char *fmt, const ui
 	out_str(o, key, fmt, buf);
 }
 
-void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours)
+void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours, bool lost)
 {
 	const char *ft = nk_choice_word(nk_flow_type_words, r->flow_type);
 	bool v6 = nk_flow_is_v6(r->flow_type);
@@ -158,6 +158,8 @@ void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours)
 	out_bool(o, "nkctl", NULL, ours);
 	if (ours)
 		out_text(o, " (nkctl)");
+	if (lost)
+		out_flag(o, "lost", " (lost: the driver no longer has it: nic restore)", true);
 	out_text(o, "\n");
 	out_obj_close(o);
 }

@@ -39,7 +39,8 @@ int nk_nic_steer_forget(struct nk_ns *ns, const struct nk_link *l, uint32_t id);
 /* The driver's refusal of n-tuple rules to what (a command) on dev, in one
  * line; -ret is the errno. The exit code. */
 int nk_nic_ntuple_error(int ret, const char *dev, const char *what);
-/* Print a rule as steer show and nic show do. */
-void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours);
+/* Print a rule as steer show and nic show do; lost: nkctl's record of a rule
+ * the driver no longer has (nic restore adds it again). */
+void nk_print_rule(struct out *o, const struct nk_ntuple *r, bool ours, bool lost);
 
 #endif

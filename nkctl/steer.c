@@ -125,7 +125,7 @@ static int cmd_steer_add(struct nk_ctx *ctx, const void *args)
 	out_begin(&ctx->out);
 	out_str(&ctx->out, "ifname", "%s:\n", l.ifname);
 	out_arr_open(&ctx->out, "rules");
-	nk_print_rule(&ctx->out, &r, true);
+	nk_print_rule(&ctx->out, &r, true, false);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;
@@ -194,7 +194,7 @@ static int show_one(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *
 	out_arr_open(&ctx->out, "rules");
 	for (size_t i = 0; i < rules.n; i++)
 		nk_print_rule(&ctx->out, &rules.v[i], st.exists &&
-			      nk_nic_state_has_rule(&st, rules.v[i].id));
+			      nk_nic_state_has_rule(&st, rules.v[i].id), false);
 	out_arr_close(&ctx->out);
 	out_obj_close(&ctx->out);
 	nk_ntuple_list_free(&rules);

@@ -104,7 +104,7 @@ expect_eq "$(comp nkctl show '')" "bindings dev help interval kernel leases " "s
 expect_match "$(comp nkctl show interval 1 '')" '(^| )count( |$)' "count once interval is given"
 expect_eq "$(comp nkctl bind-rx dev lo dmabuf '')" "fd heap udmabuf " "dmabuf sources"
 expect_eq "$(comp nkctl steer add dev lo flow-type '')" "ip4 ip6 tcp4 tcp6 udp4 udp6 " "flow types from the enum's word table"
-expect_eq "$(comp nkctl nic '')" "help release reserve show " "nic commands"
+expect_eq "$(comp nkctl nic '')" "help release reserve restore show " "nic commands"
 expect_eq "$(comp nkctl doctor '')" "dev help " "doctor keywords"
 expect_match "$(comp nkctl bind-tx dev lo '')" '(^| )dmabuf( |$)' "bind-tx keywords"
 expect_match "$(comp nkctl show dev '')" '(^| )lo( |$)' "interface names for dev"

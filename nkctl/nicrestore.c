@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nic restore (nicrestore.h): what nkctl still owns on a NIC, applied again
+ * after a reset or an operator's edit; and the tests of a record against the
+ * NIC that nic show and doctor print.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+#include "niclease.h"
+#include "nicreserve.h"
+#include "nicrestore.h"
+#include "nicrssctx.h"
+
+/* ---- what the NIC contradicts ---- */
+
+bool nk_nic_lease_record_ended(const struct nk_nic_state *st, const struct nk_queue *q,
+				bool readable)
+{
+	bool recorded = false;
+
+	for (size_t i = 0; st->exists && q && i < st->nleases; i++)
+		for (size_t k = 0; k < st->leases[i].nleased; k++)
+			recorded |= st->leases[i].leased[k] == q->id;
+	return recorded && readable && !nk_nic_lease_lives(q);
+}
+
+bool nk_nic_lost_rss(const struct nk_nic_state *st, const struct nk_rss *rss, int rss_ret,
+		     uint32_t q)
+{
+	return st->exists && !rss_ret && rss->indir_size && nk_nic_state_reserved(st, q) &&
+	       nk_rss_uses(rss, q);
+}
+
+bool nk_nic_lost_split(const struct nk_nic_state *st, const struct nk_rings *rings, int rings_ret)
+{
+	return st->exists && st->nreserved && !rings_ret && rings->have_tcp_data_split &&
+	       (rings->tcp_data_split != NK_TCP_DATA_SPLIT_ENABLED ||
+		(rings->have_hds_thresh && rings->hds_thresh));
+}
+
+bool nk_nic_lost_rule(const struct nk_nic_state *st, const struct nk_ntuple_list *rules,
+		      int rules_ret, const struct nk_ntuple *recorded)
+{
+	if (!st->exists || rules_ret || !recorded->flow_type)
+		return false;
+	for (size_t i = 0; i < rules->n; i++)
+		if (rules->v[i].id == recorded->id && nk_nic_state_rule_is_ours(st, &rules->v[i]))
+			return false;
+	return true;
+}
+
+struct nk_nic_lease *nk_nic_rule_lease(struct nk_nic_state *st, uint32_t id)
+{
+	for (size_t i = 0; i < st->nleases; i++)
+		for (size_t k = 0; k < st->leases[i].nrules; k++)
+			if (st->leases[i].rules[k] == id)
+				return &st->leases[i];
+	return NULL;
+}
+
+/* ---- restore ---- */
+
+int nk_nic_undo_ended_all(struct nic_job *j, size_t *undone)
+{
+	/* the undo uses j->ids: the command's queues are kept aside */
+	uint32_t *ids = malloc(sizeof(j->ids));
+	size_t k = 0, n = j->n;
+	int ret = ids ? 0 : nk_error_errno(ENOMEM, "%s", j->link.ifname);
+
+	*undone = 0;
+	if (ret || !(j->link.flags & IFF_UP)) {
+		free(ids);
+		return ret;     /* a down NIC shows no lease: nothing is decided */
+	}
+	memcpy(ids, j->ids, sizeof(j->ids));
+	while (!ret && k < j->st.nleases) {
+		struct nk_nic_lease *l = &j->st.leases[k];
+
+		if (!l->nleased || !nk_nic_lease_ended(j->ns, j->link.ifindex, l)) {
+			k++;
+			continue;
+		}
+		ret = nk_nic_lease_undo(j, l);
+		(*undone)++;
+		nk_nic_job_reread(j);
+	}
+	memcpy(j->ids, ids, sizeof(j->ids));
+	j->n = n;
+	free(ids);
+	return ret;
+}
+
+/* Reserved queues beyond the NIC's channels (ethtool -L to fewer): the
+ * kernel keeps a leased queue, so these were only reserved. They leave the
+ * record, and the saved table no longer names them. */
+static int drop_vanished(struct nic_job *j, struct nk_nic_restored *done)
+{
+	uint32_t n = nk_nic_rx_count(j);
+	size_t k = 0;
+
+	for (size_t i = 0; i < j->st.nreserved; i++) {
+		uint32_t q = j->st.reserved[i];
+
+		if (q < n) {
+			j->st.reserved[k++] = q;
+			continue;
+		}
+		done->vanished[done->nvanished++] = q;
+		nk_warn("%s has %u RX queues now: reserved queue %u went with the others and leaves nkctl's record",
+			j->link.ifname, n, q);
+	}
+	if (!done->nvanished)
+		return 0;
+	j->st.nreserved = k;
+	if (j->st.saved && !j->st.rss_default &&
+	    nk_rss_take_queues(j->st.indir, j->st.indir_size, done->vanished, done->nvanished))
+		j->st.rss_default = true;    /* it named only those: the driver's own spread */
+	return nk_nic_job_save(j);
+}
+
+/* The reservation as the record says: its queues out of RSS, header split
+ * on (or, with nothing reserved and no lease left, the NIC's own settings
+ * back, which a release killed half-way still owes). */
+static int reapply_reservation(struct nic_job *j, struct nk_nic_restored *done)
+{
+	bool finish = !j->st.nreserved && j->st.saved && !j->st.nleases;
+	int ret;
+
+	for (size_t i = 0; i < j->st.nreserved; i++)
+		done->rss |= nk_nic_lost_rss(&j->st, &j->rss, j->rss_ret, j->st.reserved[i]);
+	done->split = nk_nic_lost_split(&j->st, &j->rings, j->rings_ret);
+	if (!done->rss && !done->split && !finish)
+		return 0;
+	/* nothing after needs the settings read again (printing rereads) */
+	ret = nk_nic_need_rss(j, "nic restore");
+	return ret ? ret : nk_nic_release_finish(j);
+}
+
+/* Lease l's RSS context, made again with its recorded id if the reset took
+ * it; rule r then steers into it. */
+static int lease_context(struct nic_job *j, struct nk_nic_lease *l, struct nk_ntuple *r)
+{
+	if (!l || !l->rss_context || !r->rss_context)
+		return 0;
+	memcpy(j->ids, l->leased, l->nleased * sizeof(l->leased[0]));
+	j->n = l->nleased;
+	return nk_nic_lease_context(j, l, r, 1);
+}
+
+/* Rule old (recorded, with its spec), added again: pending first with the
+ * old record kept, so a kill before the new one is recorded leaves the old
+ * record for the next restore (and a rule the driver added meanwhile
+ * unrecorded is removed by the next load, or is the record itself when the
+ * driver gave it the same location). */
+static int readd_rule(struct nic_job *j, int fd, const struct nk_ntuple *old)
+{
+	struct nk_nic_lease *l = nk_nic_rule_lease(&j->st, old->id);
+	struct nk_ntuple r = *old;
+	int ret = lease_context(j, l, &r);
+	uint32_t old_id = old->id;
+
+	if (ret)
+		return ret;
+	j->st.pending = r;
+	j->st.have_pending = true;
+	ret = nk_nic_job_save(j);
+	if (ret)
+		return ret;
+	ret = ethtool_ntuple_add(fd, j->link.ifname, &r);
+	if (ret)
+		return nk_error_errno(-ret, "cannot add rule %u of %s again (run nic restore again to retry)",
+				      old_id, j->link.ifname);
+	nk_nic_state_forget_rule(&j->st, old_id);       /* from its lease too */
+	j->st.have_pending = false;
+	nk_nic_state_add_rule(&j->st, &r);
+	if (l && l->nrules < NK_NIC_LEASE_MAX)
+		l->rules[l->nrules++] = r.id;
+	ret = nk_nic_state_save(&j->st);
+	return ret ? nk_error_errno(-ret, "rule %u was added to %s again but cannot be recorded in %s",
+				    r.id, j->link.ifname, NK_NIC_STATE_DIR) : 0;
+}
+
+/* A rule whose queue the NIC no longer has cannot be added: forgotten. */
+static bool rule_fits(const struct nic_job *j, const struct nk_ntuple *r)
+{
+	return r->rss_context || r->action == NK_RULE_ACTION_DROP || r->action < nk_nic_rx_count(j);
+}
+
+/* Every recorded rule the driver no longer has, added again (a record
+ * without its spec, from an older nkctl, cannot be). */
+static int readd_rules(struct nic_job *j, struct nk_nic_restored *done)
+{
+	struct nk_ntuple *lost = calloc(j->st.nrules ? j->st.nrules : 1, sizeof(*lost));
+	size_t n = 0;
+	int fd, ret = lost ? 0 : nk_error_errno(ENOMEM, "nic restore");
+
+	for (size_t i = 0; !ret && i < j->st.nrules; i++)
+		if (nk_nic_lost_rule(&j->st, &j->rules, j->rules_ret, &j->st.rules[i]))
+			lost[n++] = j->st.rules[i];
+	if (!ret && n)
+		ret = nk_ns_ioctl(j->ns, &fd);
+	for (size_t i = 0; !ret && i < n; i++) {
+		if (rule_fits(j, &lost[i])) {
+			ret = readd_rule(j, fd, &lost[i]);
+			done->rules += !ret;
+			continue;
+		}
+		nk_warn("%s has no queue %llu now: rule %u that steered there leaves nkctl's record",
+			j->link.ifname, (unsigned long long)lost[i].action, lost[i].id);
+		nk_nic_state_forget_rule(&j->st, lost[i].id);
+		done->dropped++;
+		ret = nk_nic_job_save(j);
+	}
+	free(lost);
+	return ret;
+}
+
+int nk_nic_restore(struct nic_job *j, struct nk_nic_restored *done)
+{
+	int ret;
+
+	memset(done, 0, sizeof(*done));
+	/* A down NIC shows no queue's lease: its leases cannot be told from
+	 * ended ones, so nothing is decided on it. */
+	if (!(j->link.flags & IFF_UP))
+		return nk_error(NK_EXIT_EXISTS,
+				"%s is down: its leases cannot be read, so nothing is restored; set it up first (ip link set dev %s up)",
+				j->link.ifname, j->link.ifname);
+	ret = nk_nic_undo_ended_all(j, &done->ended);
+	if (!ret)
+		ret = drop_vanished(j, done);
+	if (!ret)
+		ret = reapply_reservation(j, done);
+	return ret ? ret : readd_rules(j, done);
+}
