@@ -39,7 +39,10 @@ static struct nk_nic_held *held(struct nk_ctx *ctx, const char *key, bool *in_or
 	return NULL;
 }
 
-int nk_nic_hold(struct nk_ctx *ctx, const char *key)
+/* The lock of key, waiting for it when may_wait and the order allows;
+ * -EBUSY without a message when it is not waited for and another holds it
+ * and quiet_busy. */
+static int hold(struct nk_ctx *ctx, const char *key, bool may_wait, bool quiet_busy)
 {
 	struct nk_nic_held *h;
 	bool in_order;
@@ -55,7 +58,9 @@ int nk_nic_hold(struct nk_ctx *ctx, const char *key)
 				NK_NIC_HELD_MAX);
 	/* Locks are taken in the order of their keys; one out of order is only
 	 * tried, so that two commands never wait for each other. */
-	ret = nk_nic_lock(key, in_order, &fd);
+	ret = nk_nic_lock(key, in_order && may_wait, &fd);
+	if (ret == -EWOULDBLOCK && quiet_busy)
+		return -EBUSY;
 	if (ret == -EPERM)
 		return nk_error(NK_EXIT_PERM,
 				"%s must be a directory owned by this user with mode 0700 (no symlink); refusing to keep NIC state there",
@@ -71,6 +76,11 @@ int nk_nic_hold(struct nk_ctx *ctx, const char *key)
 	h->fd = fd;
 	h->depth = 1;
 	return 0;
+}
+
+int nk_nic_hold(struct nk_ctx *ctx, const char *key)
+{
+	return hold(ctx, key, true, false);
 }
 
 void nk_nic_unhold(struct nk_ctx *ctx, const char *key)
@@ -97,8 +107,10 @@ int nk_nic_job_lock(struct nk_ctx *ctx, struct nic_job *j)
 
 	if (!ret && !j->link.ifindex)
 		ret = nk_error(NK_EXIT_FAIL, "internal error: a NIC lock asked before the NIC is known");
-	if (!ret)
-		ret = nk_nic_hold_link(ctx, j->ns, &j->link, j->lock_key, sizeof(j->lock_key));
+	if (!ret) {
+		nk_nic_key(j->ns, &j->link, j->lock_key, sizeof(j->lock_key));
+		ret = hold(ctx, j->lock_key, !j->lock_if_free, j->lock_if_free);
+	}
 	if (!ret)
 		j->locked = ctx;
 	return ret;

@@ -20,7 +20,8 @@
 
 /* The job of the NIC ifindex of ns, locked, loaded and settled; NULL after
  * printing an error (*ret), or with *ret -ENODEV when the NIC is gone. */
-static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, int *ret)
+static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, bool own,
+				    int *ret)
 {
 	struct nic_job *j = nk_nic_job_new();
 	struct nk_link link;
@@ -34,6 +35,10 @@ static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int if
 	/* the undo reads each rule at its location: a NIC with hundreds of
 	 * pods' rules is not read whole at every sweep */
 	j->no_rules = true;
+	/* Another command's NIC, busy: its lock holder or the next command
+	 * sweeps it; waiting here would chain every command on the node to the
+	 * busiest NIC. The command's own holder's NIC is waited for. */
+	j->lock_if_free = !own;
 	*ret = nk_ns_rtnl(ns, &rt);
 	if (!*ret)
 		*ret = nk_link_lookup(rt, NULL, ifindex, &j->link, nk_ns_name(ns), true);
@@ -162,7 +167,8 @@ static void resume_release(struct nic_job *j)
  * that took a queue meanwhile keeps its record): each ended record undone
  * on its own, then what a stopped release still owes. One queue dump for
  * all the records. */
-static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, const char *ifname)
+static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, const char *ifname,
+		       bool own)
 {
 	struct nk_nic_seen seen;
 	uint32_t *firsts;
@@ -174,10 +180,10 @@ static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, const 
 	int ret;
 
 	said_begin(&s);
-	j = open_nic_job(ctx, ns, ifindex, &ret);
+	j = open_nic_job(ctx, ns, ifindex, own, &ret);
 	said_end(&s, msg, sizeof(msg));
 	if (!j) {
-		if (ret != -ENODEV)
+		if (ret != -ENODEV && ret != -EBUSY)
 			nk_warn("%s: what its ended leases left is not undone: %s; the next nkctl command retries",
 				ifname, msg);
 		return;
@@ -314,7 +320,7 @@ static struct nk_ns *find_nic(struct nk_ctx *ctx, const struct nk_nic_state *st,
  * with holder, whether a live lease's record names it. */
 static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 		       const struct nk_nic_state *st, const struct nk_ns *hns, const char *holder,
-		       bool *named, bool *settle)
+		       bool *named, bool *settle, bool *own)
 {
 	struct nk_nic_seen seen;
 	int ret = 0;
@@ -326,6 +332,7 @@ static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 		enum nk_lease_fate fate = l->nleased ? nk_nic_seen_fate(&seen, l) : NK_LEASE_LIVE;
 
 		*settle |= fate == NK_LEASE_ENDED;
+		*own |= names_holder(l, hns, holder);
 		/* Unknown (the NIC down): kept, and not waited for. */
 		if (fate == NK_LEASE_LIVE && named && l->nleased && names_holder(l, hns, holder))
 			ret = holder_moved(ctx, ns, ifindex, l, hns, named);
@@ -342,7 +349,7 @@ static int unlease_file(struct nk_ctx *ctx, const char *name, const struct nk_ns
 {
 	struct nk_nic_state *st = calloc(1, sizeof(*st));
 	struct nk_ns *ns = NULL;
-	bool settle = false;
+	bool settle = false, own = false;
 	int ifindex = 0, ret = 0;
 
 	if (!st) {
@@ -356,9 +363,9 @@ static int unlease_file(struct nk_ctx *ctx, const char *name, const struct nk_ns
 			strerror(-ret));
 	if (!ret && st->exists)
 		ns = find_nic(ctx, st, &ifindex);     /* NULL: absent, its records kept */
-	ret = ns ? look_at_nic(ctx, ns, ifindex, st, hns, holder, named, &settle) : 0;
+	ret = ns ? look_at_nic(ctx, ns, ifindex, st, hns, holder, named, &settle, &own) : 0;
 	if (ns && settle)
-		settle_nic(ctx, ns, ifindex, st->ifname);
+		settle_nic(ctx, ns, ifindex, st->ifname, own);
 	nk_nic_state_free(st);
 	free(st);
 	return ret;
