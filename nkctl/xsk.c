@@ -529,15 +529,16 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 
 /* ---- detach, sweep ---- */
 
-/* Detach every queue of NIC ifindex (of namespace directory nsdir) that
- * goes to (holder, cookie), queue only unless all; gone(q): whether the
- * sweep removes q whoever it goes to. Returns how many went. */
+/* What to detach: the queues going to (holder, cookie), or only its queue
+ * (holder's queue id); or, for the sweep, the queues no longer leased to the
+ * holder they go to. */
 struct remove_what {
 	uint32_t holder;
 	uint64_t cookie;
 	bool all_queues;
 	uint32_t queue;
-	const struct nk_queue_list *leased; /* the sweep: the NIC's queues */
+	bool sweep;                          /* instead: every queue not leased to its holder */
+	const struct nk_queue_list *leased;  /* the sweep: the NIC's queues */
 	int nic_ifindex;
 };
 
@@ -552,6 +553,8 @@ static bool queue_leased_to(const struct remove_what *w, uint32_t q, uint32_t ho
 	return false;
 }
 
+/* Detach what w says on NIC ifindex (of namespace directory nsdir); how
+ * many queues went. */
 static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 			  const struct remove_what *w)
 {
@@ -564,7 +567,7 @@ static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 	for (uint32_t q = 0; n.fd[XPIN_SLOTS] >= 0 && q < NK_XSK_NIC_QUEUES; q++) {
 		if (slot_get(&n, q, &s) || !s.holder)
 			continue;
-		if (w->leased ? queue_leased_to(w, q, s.holder) :
+		if (w->sweep ? queue_leased_to(w, q, s.holder) :
 		    (s.holder != w->holder || s.holder_netns != w->cookie ||
 		     (!w->all_queues && s.slot != w->queue)))
 			continue;
@@ -577,7 +580,7 @@ static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 	return gone;
 }
 
-/* Every NIC directory of namespace ns: fn(ifindex) for each. */
+/* remove_from on every NIC directory of namespace ns. */
 static size_t for_each_nic(struct nk_ns *ns, const char *root, struct remove_what *w)
 {
 	char nsdir[NS_LEN];
@@ -594,7 +597,7 @@ static size_t for_each_nic(struct nk_ns *ns, const char *root, struct remove_wha
 
 		if (sscanf(e->d_name, "xsk%d%n", &ifindex, &end) != 1 || e->d_name[end])
 			continue;
-		if (w->leased) {
+		if (w->sweep) {
 			const struct genl_family *fam;
 			struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
 			struct nl_err err = { 0 };
@@ -605,10 +608,8 @@ static size_t for_each_nic(struct nk_ns *ns, const char *root, struct remove_wha
 			w->nic_ifindex = ifindex;
 		}
 		gone += remove_from(root, nsdir, ifindex, w);
-		if (queues.v) {
-			nk_queue_list_free(&queues);
-			w->leased = (const void *)1;  /* still the sweep */
-		}
+		nk_queue_list_free(&queues);
+		w->leased = NULL;
 	}
 	if (dd)
 		closedir(dd);
@@ -629,7 +630,7 @@ static size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct rem
 
 void nk_xsk_sweep(struct nk_ctx *ctx)
 {
-	struct remove_what w = { .leased = (const void *)1 };
+	struct remove_what w = { .sweep = true };
 	char root[ROOT_LEN], top[DIR_LEN];
 	struct stat st;
 
