@@ -277,7 +277,7 @@ static int dev_xdp_cb(const struct nlmsghdr *nlh, void *data)
 int netdev_dev_xdp_features(struct nl_sock *s, const struct genl_family *fam, int ifindex,
 			    uint64_t *features, struct nl_err *err)
 {
-	struct nlmsghdr *nlh = genl_msg(s, fam, NK_NETDEV_CMD_DEV_GET, 0);
+	struct nlmsghdr *nlh = genl_msg(s, fam, NK_NETDEV_CMD_DEV_GET, NLM_F_ACK);
 
 	mnl_attr_put_u32(nlh, NK_NETDEV_A_DEV_IFINDEX, (uint32_t)ifindex);
 	*features = 0;

@@ -415,7 +415,7 @@ static void print_holder(struct out *o, const char *dev, const char *pin, const 
 	char mode[8];
 
 	snprintf(mode, sizeof(mode), "%04o", (unsigned int)(st->st_mode & 0777));
-	out_str(o, "dev", "%s", dev);
+	out_str(o, "ifname", "%s", dev);
 	out_str(o, "pin", " pin %s", pin);
 	out_uint(o, "owner", " owner %" PRIu64, st->st_uid);
 	out_uint(o, "group", " group %" PRIu64, st->st_gid);
@@ -427,7 +427,7 @@ static void print_queue(struct out *o, const struct xsk_queue *q)
 	out_obj_open(o, NULL);
 	out_uint(o, "queue", "    queue %" PRIu64, q->queue);
 	out_str(o, "nic", " nic %s", q->nic);
-	out_uint(o, "nic_queue", " queue %" PRIu64, q->nic_queue);
+	out_uint(o, "nic-queue", " queue %" PRIu64, q->nic_queue);
 	out_str(o, "xdp", " xdp %s", q->native ? "native" : "skb");
 	out_str(o, "bind", " bind %s\n", q->zerocopy ? "zerocopy" : "copy");
 	out_obj_close(o);
@@ -511,7 +511,7 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		ret = nk_error_errno(errno, "cannot read %s", pin);
 	if (!ret) {
 		out_begin(&ctx->out);
-		out_arr_open(&ctx->out, "attached");
+		out_arr_open(&ctx->out, "xsk");
 		out_obj_open(&ctx->out, NULL);
 		print_holder(&ctx->out, l.ifname, pin, &st);
 		out_arr_open(&ctx->out, "queues");
@@ -670,8 +670,10 @@ static int cmd_xsk_detach(struct nk_ctx *ctx, const void *args)
 	if (!gone && !ctx->force)
 		return nk_error(NK_EXIT_NOTFOUND, "\"%s\" has no queue prepared for AF_XDP", a->dev);
 	out_begin(&ctx->out);
-	out_str(&ctx->out, "dev", "detached %s", l.ifname);
+	out_obj_open(&ctx->out, "xsk-detached");
+	out_str(&ctx->out, "ifname", "detached %s", l.ifname);
 	out_uint(&ctx->out, "queues", " (%" PRIu64 " queues)\n", gone);
+	out_obj_close(&ctx->out);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;
 }

@@ -38,15 +38,15 @@ expect_error 3 "a queue not leased" -n "$HOST" xsk attach dev nkx queue 0
 expect_error 1 "a mode that is not octal" -n "$HOST" xsk attach dev nkx mode 0999
 
 expect_rc 0 "xsk attach" -n "$HOST" -j xsk attach dev nkx queue "$q" user $VMM group $VMM mode 0600
-pin=$(printf '%s' "$OUT" | jq -r '.attached[0].pin')
-expect_eq "$(printf '%s' "$OUT" | jq -c ".attached[0] | [.dev, .owner, .group, .mode, (.queues[0] | [.queue, .nic, .nic_queue, .xdp, .bind])]")" \
+pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
+expect_eq "$(printf '%s' "$OUT" | jq -c ".xsk[0] | [.ifname, .owner, .group, .mode, (.queues[0] | [.queue, .nic, .["nic-queue"], .xdp, .bind])]")" \
 	"[\"nkx\",$VMM,$VMM,\"0600\",[$q,\"$SIM\",6,\"skb\",\"copy\"]]" \
 	"attach prints the pin's owner and mode, the queues, generic XDP and copy mode"
 expect_eq "$(stat -c '%u:%g:%a' "$pin")" "$VMM:$VMM:600" "the pin has that owner and mode"
 expect_rc 0 "attach again is not an error" -n "$HOST" xsk attach dev nkx queue "$q" user $VMM group $VMM mode 0600
 expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" 2 "an XDP program (generic) on the NIC"
 expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev nkx
-expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.dev, .pin, .program]]')" "[[\"nkx\",\"$pin\",true]]" "show lists it"
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .pin, .program]]')" "[[\"nkx\",\"$pin\",true]]" "show lists it"
 
 # The VMM's side, unprivileged but for CAP_NET_RAW (AF_XDP sockets need it).
 as_user() { # UID CMD...
@@ -86,7 +86,7 @@ pass "unlease: no pins left"
 nk -n "$HOST" link add nky type single rxqueues 2
 expect_rc 0 "lease again" -n "$HOST" -j lease dev nky from "$SIM" queue 6
 expect_rc 0 "attach" -n "$HOST" -j xsk attach dev nky
-pin=$(printf '%s' "$OUT" | jq -r '.attached[0].pin')
+pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
 expect_rc 0 "detach" -n "$HOST" xsk detach dev nky
 [ ! -e "$pin" ] && [ "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" = none ] ||
 	fail "detach left the pin or the program"
