@@ -39,12 +39,12 @@ expect_error 1 "a mode that is not octal" -n "$HOST" xsk attach dev nkx mode 099
 
 expect_rc 0 "xsk attach" -n "$HOST" -j xsk attach dev nkx queue "$q" user $VMM group $VMM mode 0600
 pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
-expect_eq "$(printf '%s' "$OUT" | jq -c ".xsk[0] | [.ifname, .owner, .group, .mode, (.queues[0] | [.queue, .nic, .["nic-queue"], .xdp, .bind])]")" \
-	"[\"nkx\",$VMM,$VMM,\"0600\",[$q,\"$SIM\",6,\"skb\",\"copy\"]]" \
-	"attach prints the pin's owner and mode, the queues, generic XDP and copy mode"
+expect_eq "$(printf '%s' "$OUT" | jq -c '.xsk[0] | [.ifname, .owner, .group, .mode, (.queues[0] | [.queue, .nic, .["nic-queue"], .xdp, .bind])]')" \
+	"[\"nkx\",$VMM,$VMM,\"0600\",[$q,\"$SIM\",6,\"native\",\"copy\"]]" \
+	"attach prints the pin's owner and mode, the queues, native XDP (netdevsim has it) and copy mode"
 expect_eq "$(stat -c '%u:%g:%a' "$pin")" "$VMM:$VMM:600" "the pin has that owner and mode"
 expect_rc 0 "attach again is not an error" -n "$HOST" xsk attach dev nkx queue "$q" user $VMM group $VMM mode 0600
-expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" 2 "an XDP program (generic) on the NIC"
+expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" 1 "an XDP program (native) on the NIC"
 expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev nkx
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .pin, .program]]')" "[[\"nkx\",\"$pin\",true]]" "show lists it"
 
