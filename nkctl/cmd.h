@@ -56,9 +56,6 @@ extern const struct nk_table nk_redirect_table;
 extern const struct nk_table nk_nic_table;
 extern const struct nk_table nk_steer_table;
 extern const struct nk_table nk_xsk_table;
-/* After link del and unlease: remove nkctl's AF_XDP attaches of NIC queues
- * no longer leased to their holder (xsk.c). */
-void nk_xsk_sweep(struct nk_ctx *ctx);
 
 /* The commands of the top table, each in its own file with its params. */
 #define NK_COMMAND(fn) \

@@ -26,6 +26,7 @@
 #include "nicsweep.h"
 #include "routesvc.h"
 #include "rtnl.h"
+#include "xsksvc.h"
 
 #define NK_LEASE_MAX_STEER 8
 

@@ -15,6 +15,7 @@
 #include "netns.h"
 #include "nicsweep.h"
 #include "routesvc.h"
+#include "xsksvc.h"
 
 /* ---- link add ---- */
 

@@ -10,14 +10,9 @@
  * as given), indexed by the holder's queue ids; the NIC's program maps each
  * prepared physical queue to its holder's map and index.
  *
- * Pins: the NIC's program, link and queue maps in nkctl's private tree,
- * <root>/nkctl/<netns>/xsk<ifindex>/ (its lock is the NIC's); the holders'
- * maps in <root>/nkctl-xsk/ (0755), ns<netns cookie>-dev<ifindex>.
- * Crash order: attach pins the holder's map before the NIC's maps point at
- * it, and the slot is written last; detach clears the slot and the queue,
- * then unpins; the last detach on a NIC unpins its link (the program goes).
- * A sweep (nk_xsk_sweep, after link del and unlease) removes the attaches
- * of queues no longer leased.
+ * The pins, the crash order and the sweep are the model's (xsksvc.h); this
+ * file has the parameters, the checks (a single netkit holder, its leases,
+ * the NIC's xdp-features) and the printing.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,9 +24,7 @@
 #include <dirent.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <linux/if_link.h>
 #include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include "cmd.h"
 #include "compat.h"
@@ -39,10 +32,7 @@
 #include "lookup.h"
 #include "netdev.h"
 #include "routes.h"
-#include "xsk.h"         /* bpf/xsk.h: the maps */
-#include "xsk.skel.h"
-
-#define XSK_PUBLIC_DIR "nkctl-xsk"
+#include "xsksvc.h"
 
 struct xsk_args {
 	const char *dev, *user, *group, *mode;
@@ -75,218 +65,9 @@ static const struct nk_params xsk_show_params = {
 	NK_PARAMS("xsk show", struct xsk_args, show_params)
 };
 
-/* ---- pins ---- */
-
-enum { XPIN_LINK, XPIN_QUEUES, XPIN_SLOTS, XPIN_N };
-static const char *const xpin_name[XPIN_N] = { "link", "queues", "slots" };
-
-/* One NIC's program and maps, its directory locked. */
-struct xsk_nic {
-	struct pin_dir d;
-	int fd[XPIN_N];             /* -1: not pinned */
-};
-
-static void xsk_nic_close(struct xsk_nic *n)
-{
-	for (int i = 0; i < XPIN_N; i++)
-		if (n->fd[i] >= 0)
-			close(n->fd[i]);
-	pin_dir_close(&n->d);
-}
-
-static void xpin_path(const struct xsk_nic *n, int which, char *buf)
-{
-	snprintf(buf, PIN_LEN, "%s/%s", n->d.path, xpin_name[which]);
-}
-
-/* The NIC's directory of the namespace directory nsdir, locked, its pins
- * opened. -ENOENT quietly when there is none and create is false. */
-static int xsk_nic_open(const char *root, const char *nsdir, int ifindex, bool create,
-			struct xsk_nic *n)
-{
-	char pin[PIN_LEN];
-	int ret;
-
-	memset(n, 0, sizeof(*n));
-	n->d.lock_fd = -1;
-	for (int i = 0; i < XPIN_N; i++)
-		n->fd[i] = -1;
-	snprintf(n->d.path, sizeof(n->d.path), "%s/xsk%d", nsdir, ifindex);
-	ret = pin_dir_lock(&n->d, root, nsdir, create);
-	if (ret)
-		return ret;
-	for (int i = 0; i < XPIN_N; i++) {
-		xpin_path(n, i, pin);
-		n->fd[i] = bpf_obj_get(pin);
-	}
-	return 0;
-}
-
-static void xsk_nic_unpin(struct xsk_nic *n)
-{
-	char pin[PIN_LEN];
-
-	for (int i = 0; i < XPIN_N; i++) {
-		xpin_path(n, i, pin);
-		unlink(pin);
-	}
-}
-
-/* A link pinned whose device is gone (or a half-made set) is no program. */
-static bool xsk_nic_live(const struct xsk_nic *n)
-{
-	struct nk_bpf_link info;
-
-	for (int i = 0; i < XPIN_N; i++)
-		if (n->fd[i] < 0)
-			return false;
-	return !nk_bpf_link_info(n->fd[XPIN_LINK], &info) && info.ifindex;
-}
-
-/* Load the program, pin its maps, attach it to the NIC through a link and
- * pin that last (a directory without its link is remade by the next one). */
-static int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native)
-{
-	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = native ? XDP_FLAGS_DRV_MODE : XDP_FLAGS_SKB_MODE);
-	struct nk_xsk *skel;
-	char pin[PIN_LEN];
-	int ret = 0, link_fd;
-
-	xsk_nic_unpin(n);
-	skel = nk_xsk__open_and_load();
-	if (!skel)
-		return nk_error_errno(errno, "cannot load the AF_XDP redirect program");
-	xpin_path(n, XPIN_QUEUES, pin);
-	if (bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_queues), pin))
-		ret = nk_error_errno(errno, "cannot pin a map at %s", pin);
-	xpin_path(n, XPIN_SLOTS, pin);
-	if (!ret && bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_slots), pin))
-		ret = nk_error_errno(errno, "cannot pin a map at %s", pin);
-	link_fd = ret ? -1 : bpf_link_create(bpf_program__fd(skel->progs.nk_xsk), ifindex,
-					     BPF_XDP, &opts);
-	if (!ret && link_fd < 0)
-		ret = nk_error_errno(errno, "cannot attach the XDP program to \"%s\"%s", ifname,
-				     errno == EBUSY || errno == EEXIST ?
-				     " (another XDP program is attached)" : "");
-	xpin_path(n, XPIN_LINK, pin);
-	if (!ret && bpf_obj_pin(link_fd, pin))
-		ret = nk_error_errno(errno, "cannot pin the link at %s", pin);
-	if (link_fd >= 0)
-		close(link_fd);
-	if (ret)
-		xsk_nic_unpin(n);
-	nk_xsk__destroy(skel);
-	for (int i = 0; i < XPIN_N && !ret; i++) {
-		xpin_path(n, i, pin);
-		n->fd[i] = bpf_obj_get(pin);
-	}
-	return ret;
-}
-
-static int public_dir(const char *root, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/" XSK_PUBLIC_DIR, root);
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return nk_error_errno(errno, "cannot create %s", buf);
-	return 0;
-}
-
-/* The netns cookie of ns, read from its pin directory's name. */
-static int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie)
-{
-	char dir[NS_LEN];
-	unsigned long ino;
-	const char *base;
-	int ret = rt_ns_dir(ns, root, dir);
-
-	if (ret)
-		return ret;
-	base = strrchr(dir, '/');
-	if (!base || !rt_ns_dir_name(base + 1, &ino, cookie))
-		return nk_error(NK_EXIT_FAIL, "cannot read the network namespace's cookie");
-	return 0;
-}
-
-static void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf)
-{
-	snprintf(buf, PIN_LEN, "%s/" XSK_PUBLIC_DIR "/ns%llu-dev%u", root, cookie, ifindex);
-}
-
-/* ---- slots ---- */
-
-static int slot_get(const struct xsk_nic *n, uint32_t q, struct nk_xsk_slot *s)
-{
-	memset(s, 0, sizeof(*s));
-	return bpf_map_lookup_elem(n->fd[XPIN_SLOTS], &q, s) ? -errno : 0;
-}
-
-/* The queue goes first, its slot (the switch) last. */
-static int slot_set(const struct xsk_nic *n, uint32_t q, int map_fd, const struct nk_xsk_slot *s)
-{
-	if (bpf_map_update_elem(n->fd[XPIN_QUEUES], &q, &map_fd, BPF_ANY))
-		return -errno;
-	if (bpf_map_update_elem(n->fd[XPIN_SLOTS], &q, s, BPF_ANY))
-		return -errno;
-	return 0;
-}
-
-/* The slot (the switch) first, then the queue. */
-static void slot_clear(const struct xsk_nic *n, uint32_t q)
-{
-	struct nk_xsk_slot none = { 0 };
-
-	bpf_map_update_elem(n->fd[XPIN_SLOTS], &q, &none, BPF_ANY);
-	bpf_map_delete_elem(n->fd[XPIN_QUEUES], &q);
-}
-
-/* Does any queue of the NIC still go to holder (of netns)? */
-static bool holder_used(const struct xsk_nic *n, uint32_t holder, uint64_t netns)
-{
-	struct nk_xsk_slot s;
-
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
-		if (!slot_get(n, q, &s) && s.holder == holder && s.holder_netns == netns)
-			return true;
-	return false;
-}
-
-static bool nic_used(const struct xsk_nic *n)
-{
-	struct nk_xsk_slot s;
-
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
-		if (!slot_get(n, q, &s) && s.holder)
-			return true;
-	return false;
-}
-
-/* Clear queue q; unpin its holder's map when no other queue goes to it, and
- * the program when no queue is left. */
-static void slot_remove(const char *root, struct xsk_nic *n, uint32_t q)
-{
-	struct nk_xsk_slot s;
-	char pin[PIN_LEN];
-
-	if (slot_get(n, q, &s) || !s.holder)
-		return;
-	slot_clear(n, q);
-	if (!holder_used(n, s.holder, s.holder_netns)) {
-		holder_pin(root, s.holder_netns, s.holder, pin);
-		unlink(pin);
-	}
-	if (!nic_used(n))
-		xsk_nic_unpin(n);
-}
-
 /* ---- attach ---- */
 
-struct access {
-	uid_t uid;
-	gid_t gid;
-	mode_t mode;
-};
-
-static int parse_access(const struct xsk_args *a, struct access *acc)
+static int parse_access(const struct xsk_args *a, struct xsk_access *acc)
 {
 	char *end;
 
@@ -329,22 +110,16 @@ static int parse_access(const struct xsk_args *a, struct access *acc)
 	return 0;
 }
 
-/* The holder's map: the pinned one, else a new one pinned; then its owner
- * and mode as asked (the only access a VMM gets). */
-static int holder_map(const char *pin, const struct access *acc, int *fd)
+/* bpffs is mounted 0700 as a rule (systemd, nkctl itself): a VMM that is
+ * not root reaches the pin only through a bind mount of the directory. */
+static void warn_unreachable(const char *root, const char *pubdir)
 {
-	*fd = bpf_obj_get(pin);
-	if (*fd < 0) {
-		*fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "nk_xsk_holder", sizeof(uint32_t),
-				     sizeof(uint32_t), NK_XSK_HOLDER_QUEUES, NULL);
-		if (*fd < 0)
-			return nk_error_errno(errno, "cannot create an XSK map");
-		if (bpf_obj_pin(*fd, pin))
-			return nk_error_errno(errno, "cannot pin the XSK map at %s", pin);
-	}
-	if (chown(pin, acc->uid, acc->gid) || chmod(pin, acc->mode))
-		return nk_error_errno(errno, "cannot set the owner and mode of %s", pin);
-	return 0;
+	struct stat st;
+
+	if (!stat(root, &st) && !(st.st_mode & S_IXOTH))
+		fprintf(stderr,
+			"Warning: %s is not searchable by other users (mode %04o): bind-mount %s where the VMM runs (a hostPath volume) to reach the pin\n",
+			root, (unsigned int)(st.st_mode & 07777), pubdir);
 }
 
 /* What one attached queue is, for printing. */
@@ -369,7 +144,7 @@ static int nic_features(const struct nk_lease_rec *r, uint64_t *features)
 }
 
 static int attach_one(struct nk_ctx *ctx, const char *root, const struct nk_lease_rec *r,
-		      const char *pin, const struct access *acc, uint64_t cookie,
+		      const char *pin, const struct xsk_access *acc, uint64_t cookie,
 		      struct xsk_queue *out)
 {
 	struct nk_xsk_slot s = { r->nk_queue, (uint32_t)r->nk_ifindex, cookie };
@@ -484,7 +259,7 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 	char root[ROOT_LEN], pubdir[DIR_LEN], pin[PIN_LEN];
 	unsigned long long cookie;
 	struct nk_ns *here;
-	struct access acc;
+	struct xsk_access acc;
 	struct nk_link l;
 	struct stat st;
 	size_t done = 0;
@@ -509,6 +284,8 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		ret = attach_one(ctx, root, &held.v[i], pin, &acc, cookie, &q[i]);
 	if (!ret && stat(pin, &st))
 		ret = nk_error_errno(errno, "cannot read %s", pin);
+	if (!ret && acc.uid)
+		warn_unreachable(root, pubdir);
 	if (!ret) {
 		out_begin(&ctx->out);
 		out_arr_open(&ctx->out, "xsk");
@@ -525,121 +302,6 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 	nk_lease_list_free(&all);
 	free(held.v);
 	return ret;
-}
-
-/* ---- detach, sweep ---- */
-
-/* What to detach: the queues going to (holder, cookie), or only its queue
- * (holder's queue id); or, for the sweep, the queues no longer leased to the
- * holder they go to. */
-struct remove_what {
-	uint32_t holder;
-	uint64_t cookie;
-	bool all_queues;
-	uint32_t queue;
-	bool sweep;                          /* instead: every queue not leased to its holder */
-	const struct nk_queue_list *leased;  /* the sweep: the NIC's queues */
-	int nic_ifindex;
-};
-
-static bool queue_leased_to(const struct remove_what *w, uint32_t q, uint32_t holder)
-{
-	size_t count;
-	const struct nk_queue *v = nk_queues_of(w->leased, w->nic_ifindex, &count);
-
-	for (size_t i = 0; i < count; i++)
-		if (v[i].type == NK_NETDEV_QUEUE_TYPE_RX && v[i].id == q)
-			return (v[i].have & QUEUE_HAVE_LEASE) && (uint32_t)v[i].lease_ifindex == holder;
-	return false;
-}
-
-/* Detach what w says on NIC ifindex (of namespace directory nsdir); how
- * many queues went. */
-static size_t remove_from(const char *root, const char *nsdir, int ifindex,
-			  const struct remove_what *w)
-{
-	struct nk_xsk_slot s;
-	struct xsk_nic n;
-	size_t gone = 0;
-
-	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
-		return 0;
-	for (uint32_t q = 0; n.fd[XPIN_SLOTS] >= 0 && q < NK_XSK_NIC_QUEUES; q++) {
-		if (slot_get(&n, q, &s) || !s.holder)
-			continue;
-		if (w->sweep ? queue_leased_to(w, q, s.holder) :
-		    (s.holder != w->holder || s.holder_netns != w->cookie ||
-		     (!w->all_queues && s.slot != w->queue)))
-			continue;
-		slot_remove(root, &n, q);
-		gone++;
-	}
-	if (n.fd[XPIN_SLOTS] < 0 || !xsk_nic_live(&n))
-		xsk_nic_unpin(&n);
-	xsk_nic_close(&n);
-	return gone;
-}
-
-/* remove_from on every NIC directory of namespace ns. */
-static size_t for_each_nic(struct nk_ns *ns, const char *root, struct remove_what *w)
-{
-	char nsdir[NS_LEN];
-	struct dirent *e;
-	size_t gone = 0;
-	DIR *dd;
-
-	if (rt_ns_dir(ns, root, nsdir))
-		return 0;
-	dd = opendir(nsdir);
-	while (dd && (e = readdir(dd))) {
-		int ifindex, end = 0;
-		struct nk_queue_list queues = { 0 };
-
-		if (sscanf(e->d_name, "xsk%d%n", &ifindex, &end) != 1 || e->d_name[end])
-			continue;
-		if (w->sweep) {
-			const struct genl_family *fam;
-			struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
-			struct nl_err err = { 0 };
-
-			if (!s || netdev_queue_dump(s, fam, ifindex, &queues, &err))
-				continue;
-			w->leased = &queues;
-			w->nic_ifindex = ifindex;
-		}
-		gone += remove_from(root, nsdir, ifindex, w);
-		nk_queue_list_free(&queues);
-		w->leased = NULL;
-	}
-	if (dd)
-		closedir(dd);
-	return gone;
-}
-
-static size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_what *w)
-{
-	struct nk_ns *const *list;
-	size_t n, gone = 0;
-
-	if (nk_ns_reachable(ctx, &list, &n))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		gone += for_each_nic(list[i], root, w);
-	return gone;
-}
-
-void nk_xsk_sweep(struct nk_ctx *ctx)
-{
-	struct remove_what w = { .sweep = true };
-	char root[ROOT_LEN], top[DIR_LEN];
-	struct stat st;
-
-	if (nk_bpffs_root(false, root, sizeof(root)))
-		return;
-	snprintf(top, sizeof(top), "%s/" XSK_PUBLIC_DIR, root);
-	if (stat(top, &st))
-		return;  /* nkctl never prepared a queue for AF_XDP here */
-	remove_everywhere(ctx, root, &w);
 }
 
 static int cmd_xsk_detach(struct nk_ctx *ctx, const void *args)

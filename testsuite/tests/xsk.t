@@ -11,7 +11,7 @@
 # program and no pin.
 . "$TESTSUITE/lib.sh"
 need_root
-need_cmd jq setpriv python3
+need_cmd jq setpriv nsenter python3
 XSKRX=$NKCTL_HELPERS/xsk-rx
 [ -x "$XSKRX" ] || skip "no $XSKRX (make helpers)"
 
@@ -47,16 +47,30 @@ expect_rc 0 "attach again is not an error" -n "$HOST" xsk attach dev nkx queue "
 expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" 1 "an XDP program (native) on the NIC"
 expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev nkx
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .pin, .program]]')" "[[\"nkx\",\"$pin\",true]]" "show lists it"
+nk -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq -r ".leases[] | select(.id == 6) | .[\"xsk-map\"]")" "$pin" "show leases names the holder's map"
 
 # The VMM's side, unprivileged but for CAP_NET_RAW (AF_XDP sockets need it).
-as_user() { # UID CMD...
+# /sys/fs/bpf is mode 0700 (as systemd mounts it): the VMM sees the holders'
+# maps through a bind mount of /sys/fs/bpf/nkctl-xsk, as a KubeVirt launcher
+# would get it (a hostPath volume); nsenter, not ip netns exec, which mounts
+# its own /sys.
+vmmdir=/run/nkctl-xsk-test.$$
+mkdir -m 0755 "$vmmdir" "$vmmdir.ready" && chmod 0777 "$vmmdir.ready" && defer "rm -rf $vmmdir $vmmdir.ready"
+as_user() { # UID ARGS...: xsk-rx ARGS as UID, the holders' maps in $vmmdir
 	local u=$1
 	shift
-	ip netns exec "$HOST" setpriv --reuid "$u" --regid "$u" --clear-groups \
-		--inh-caps +net_raw --ambient-caps +net_raw "$@"
+	nsenter --net="/run/netns/$HOST" unshare --mount --propagation private sh -c \
+		'mount --bind /sys/fs/bpf/nkctl-xsk "$0" && u=$1 && shift && exec setpriv --reuid "$u" --regid "$u" --clear-groups --inh-caps +net_raw --ambient-caps +net_raw "$@"' \
+		"$vmmdir" "$u" "$XSKRX" "$@"
 }
-ready=$T_TMP/ready
-as_user $VMM "$XSKRX" nkx "$q" "$pin" 100 3000 "$ready" > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
+vpin=$vmmdir/${pin##*/}
+ready=$vmmdir.ready/ready
+sysctl -qw kernel.bpf_stats_enabled=1
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || tr=/sys/kernel/debug/tracing
+{ echo 1 > $tr/events/xdp/enable && echo > $tr/trace; } 2>/dev/null
+as_user $VMM nkx "$q" "$vpin" 100 3000 "$ready" > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
 rx_pid=$!
 for _ in $(seq 100); do [ -e "$ready" ] || ! kill -0 $rx_pid 2>/dev/null && break; sleep 0.1; done
 [ -e "$ready" ] || fail "the helper did not get ready: $(cat "$T_TMP/rx.err")"
@@ -69,11 +83,18 @@ for i in range(100):
     s.sendto(b"vm %d" % i, ("10.77.0.5", 9999))
 '
 wait $rx_pid
+if [ "$(jq .received "$T_TMP/rx.json")" != 100 ]; then  # what the data path did
+	echo "# rx: $(cat "$T_TMP/rx.json" "$T_TMP/rx.err")"
+	echo "# leases: $("$NKCTL" -n "$HOST" -s -j show leases)"
+	echo "# slot 6: $(bpftool -j map lookup pinned "$pindir/xsk$sim_idx/slots" key 6 0 0 0 2>&1 | head -c 300)"
+	echo "# progs: $(bpftool -j prog show name nk_xsk 2>&1 | head -c 600)"
+	echo "# trace: $(grep -v '^#' $tr/trace 2>&1 | tail -n 3)"
+fi
 expect_eq "$(jq .received "$T_TMP/rx.json")" 100 "100 of 100 datagrams to the steered address arrived in the socket, none of the host's"
 ping_ok "$REMOTE" 10.10.2.1 || fail "the NIC's own address stopped answering"
 pass "the NIC's own traffic still reaches the stack"
 
-as_user $OTHER "$XSKRX" nkx "$q" "$pin" 1 100 > /dev/null 2> "$T_TMP/other.err"
+as_user $OTHER nkx "$q" "$vpin" 1 100 > /dev/null 2> "$T_TMP/other.err"
 expect_match "$(cat "$T_TMP/other.err")" "open the pinned XSK map: Permission denied" "another user cannot open the holder's map"
 
 # unlease takes it along: no program on the NIC, no pins.
