@@ -363,3 +363,22 @@ bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin)
 		holder_pin(root, s.holder_netns, s.holder, pin);
 	return s.holder != 0;
 }
+
+bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
+{
+	char root[ROOT_LEN], nsdir[NS_LEN], path[PIN_LEN];
+	struct nk_bpf_link info;
+	int fd;
+
+	*prog_id = 0;
+	if (nk_bpffs_root(false, root, sizeof(root)) || rt_ns_dir(ns, root, nsdir))
+		return false;
+	snprintf(path, sizeof(path), "%s/xsk%d/link", nsdir, ifindex);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return false;
+	if (!nk_bpf_link_info(fd, &info) && info.ifindex)
+		*prog_id = info.prog_id;
+	close(fd);
+	return true;
+}

@@ -84,5 +84,8 @@ void nk_xsk_sweep(struct nk_ctx *ctx);
 /* The pin of the holder map that NIC queue q of (ns, ifindex) goes to, into
  * pin[PIN_LEN]: true when nkctl prepared it for AF_XDP. */
 bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin);
+/* Has nkctl an AF_XDP program on NIC (ns, ifindex)? *prog_id: the program
+ * its link runs, 0 when the link is defunct. */
+bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id);
 
 #endif
