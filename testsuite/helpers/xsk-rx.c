@@ -11,6 +11,9 @@
  *
  *   xsk-rx DEV QUEUE PIN COUNT IDLE_MS [READY] [zerocopy]
  *
+ * XSK_RX_INDEX=I in the environment inserts at index I instead of QUEUE
+ * (bench/xsk.sh: a socket bound to the NIC's queue in the holder's slot).
+ *
  * Exit 0; 2 on a failed step, with "xsk-rx: STEP: strerror" on stderr
  * (the test reads "Permission denied" from the map's step).
  */
@@ -183,6 +186,7 @@ int main(int argc, char **argv)
 {
 	struct ring fill = { 0 }, rx = { 0 };
 	unsigned long count, idle, got = 0;
+	const char *index_env = getenv("XSK_RX_INDEX");
 	double start, first = 0, last = 0;
 	bool zerocopy;
 	uint32_t queue;
@@ -198,7 +202,8 @@ int main(int argc, char **argv)
 	zerocopy = argc > 7 && !strcmp(argv[7], "zerocopy");
 	ret = socket_setup(argv[1], queue, zerocopy, &fill, &rx, &sock);
 	if (!ret)
-		ret = map_insert(argv[3], queue, sock);
+		ret = map_insert(argv[3], index_env ? (uint32_t)strtoul(index_env, NULL, 10) : queue,
+				 sock);
 	if (ret)
 		return ret;
 	if (argc > 6 && argv[6][0]) {
