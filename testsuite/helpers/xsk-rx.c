@@ -12,7 +12,8 @@
  *   xsk-rx DEV QUEUE PIN COUNT IDLE_MS [READY] [zerocopy]
  *
  * XSK_RX_INDEX=I in the environment inserts at index I instead of QUEUE
- * (bench/xsk.sh: a socket bound to the NIC's queue in the holder's slot).
+ * (bench/xsk.sh: a socket bound to the NIC's queue in the holder's slot);
+ * XSK_RX_POLL_MS=M polls M ms at a time (default 100; 0: busy polling).
  *
  * Exit 0; 2 on a failed step, with "xsk-rx: STEP: strerror" on stderr
  * (the test reads "Permission denied" from the map's step).
@@ -187,6 +188,8 @@ int main(int argc, char **argv)
 	struct ring fill = { 0 }, rx = { 0 };
 	unsigned long count, idle, got = 0;
 	const char *index_env = getenv("XSK_RX_INDEX");
+	const char *poll_env = getenv("XSK_RX_POLL_MS");
+	int poll_ms = poll_env ? atoi(poll_env) : 100;
 	double start, first = 0, last = 0;
 	bool zerocopy;
 	uint32_t queue;
@@ -219,7 +222,7 @@ int main(int argc, char **argv)
 		struct pollfd p = { sock, POLLIN, 0 };
 		uint32_t n;
 
-		poll(&p, 1, 100);
+		poll(&p, 1, poll_ms);
 		n = drain(&rx, &fill);
 		if (n && !got)
 			first = now();
