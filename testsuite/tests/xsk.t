@@ -7,8 +7,8 @@
 # needs the VM's test patch to record the RX queue) and the holder's pinned
 # XSK map, into which an unprivileged user inserts the socket as a VMM does
 # (testsuite/helpers/xsk-rx.c); the NIC's own traffic still reaches the
-# stack; another user cannot open the map; unlease and link del leave no
-# program and no pin.
+# stack; another user cannot open the map; two holders on one NIC each get
+# their own frames; unlease and link del leave no program and no pin.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq setpriv nsenter python3
@@ -96,6 +96,33 @@ pass "the NIC's own traffic still reaches the stack"
 
 as_user $OTHER nkx "$q" "$vpin" 1 100 > /dev/null 2> "$T_TMP/other.err"
 expect_match "$(cat "$T_TMP/other.err")" "open the pinned XSK map: Permission denied" "another user cannot open the holder's map"
+
+# Two holders on one NIC: each socket gets its own holder's frames only.
+ip -n "$REMOTE" route add 10.77.0.7/32 via 10.10.2.1
+nk -n "$HOST" link add nkx2 type single rxqueues 2
+expect_rc 0 "a second holder leases NIC queue 7" -n "$HOST" -j lease dev nkx2 from "$SIM" queue 7 reserve steer dst 10.77.0.7
+q2=$(printf '%s' "$OUT" | jq '.leases[0].lease.queue.id')
+expect_rc 0 "attach the second holder" -n "$HOST" -j xsk attach dev nkx2 user $OTHER group $OTHER
+vpin2=$vmmdir/$(printf '%s' "$OUT" | jq -r '.xsk[0].pin | split("/") | last')
+rm -f "$ready" "$ready.2"
+as_user $VMM nkx "$q" "$vpin" 40 3000 "$ready" > "$T_TMP/rx1.json" 2>&1 &
+p1=$!
+as_user $OTHER nkx2 "$q2" "$vpin2" 30 3000 "$ready.2" > "$T_TMP/rx2.json" 2>&1 &
+p2=$!
+for _ in $(seq 100); do [ -e "$ready" ] && [ -e "$ready.2" ] && break; sleep 0.1; done
+[ -e "$ready" ] && [ -e "$ready.2" ] || fail "the helpers did not get ready: $(cat "$T_TMP/rx1.json" "$T_TMP/rx2.json")"
+ip netns exec "$REMOTE" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(30):
+    s.sendto(b"a %d" % i, ("10.77.0.5", 9999))
+    s.sendto(b"b %d" % i, ("10.77.0.7", 9999))
+'
+wait $p1 $p2
+expect_eq "$(jq -c '[.received]' "$T_TMP/rx1.json")$(jq -c '[.received]' "$T_TMP/rx2.json")" "[30][30]" \
+	"two holders on one NIC: each socket got its own 30 frames, none of the other's"
+expect_rc 0 "the second holder goes" -n "$HOST" unlease dev nkx2
+expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" 1 "the program stays for the first holder"
 
 # unlease takes it along: no program on the NIC, no pins.
 expect_rc 0 "unlease" -n "$HOST" unlease dev nkx
