@@ -44,7 +44,7 @@ OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS) $(NKCTL_SRCS))
 BIN := $(BUILD)/nkctl
 
 # Test helpers that link lib/ (never installed).
-HELPERS := $(BUILD)/helpers/nlerr $(BUILD)/helpers/tcxattach
+HELPERS := $(BUILD)/helpers/nlerr $(BUILD)/helpers/tcxattach $(BUILD)/helpers/xsk-rx
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 
 # BPF programs: compiled with clang, embedded as libbpf skeletons.

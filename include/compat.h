@@ -41,7 +41,13 @@ enum {
 	NK_NETDEV_A_QUEUE_LEASE = 8,
 	NK_NETDEV_A_QUEUE_MAX = 8,
 };
-enum { NK_NETDEV_A_DEV_IFINDEX = 1 };
+enum { NK_NETDEV_A_DEV_IFINDEX = 1, NK_NETDEV_A_DEV_XDP_FEATURES = 3 };
+/* xdp-features bits (netdev.yaml xdp-act) */
+enum {
+	NK_XDP_ACT_BASIC = 1 << 0,
+	NK_XDP_ACT_REDIRECT = 1 << 1,
+	NK_XDP_ACT_XSK_ZEROCOPY = 1 << 3,
+};
 /* The family's multicast groups (netdev.yaml mcast-groups). */
 #define NK_NETDEV_MCGRP_MGMT "mgmt"
 #define NK_NETDEV_MCGRP_PAGE_POOL "page-pool"

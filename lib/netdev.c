@@ -259,6 +259,31 @@ int netdev_queue_create(struct nl_sock *s, const struct genl_family *fam,
 	return nl_talk(s, nlh, GENL_HDRLEN, &create_space, create_cb, new_id, err);
 }
 
+static const struct nl_attr_desc dev_attrs[] = {
+	{ NK_NETDEV_A_DEV_IFINDEX, "ifindex", NULL, 0 },
+};
+static const struct nl_attr_space dev_space = NL_SPACE(dev_attrs);
+
+static int dev_xdp_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_attrs a;
+
+	nl_parse_msg(&a, nlh, GENL_HDRLEN, NK_NETDEV_A_DEV_XDP_FEATURES);
+	if (a.tb[NK_NETDEV_A_DEV_XDP_FEATURES])
+		*(uint64_t *)data = nl_get_uint(a.tb[NK_NETDEV_A_DEV_XDP_FEATURES]);
+	return 0;
+}
+
+int netdev_dev_xdp_features(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			    uint64_t *features, struct nl_err *err)
+{
+	struct nlmsghdr *nlh = genl_msg(s, fam, NK_NETDEV_CMD_DEV_GET, NLM_F_ACK);
+
+	mnl_attr_put_u32(nlh, NK_NETDEV_A_DEV_IFINDEX, (uint32_t)ifindex);
+	*features = 0;
+	return nl_talk(s, nlh, GENL_HDRLEN, &dev_space, dev_xdp_cb, features, err);
+}
+
 void nk_queue_list_free(struct nk_queue_list *l)
 {
 	free(l->v);

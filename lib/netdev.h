@@ -85,6 +85,9 @@ int netdev_queue_create(struct nl_sock *s, const struct genl_family *fam,
 			int nk_ifindex, int phys_ifindex, uint32_t phys_queue,
 			int32_t netns_id, uint32_t *new_id, struct nl_err *err);
 
+/* dev-get: the device's xdp-features (NETDEV_XDP_ACT_* bits). */
+int netdev_dev_xdp_features(struct nl_sock *s, const struct genl_family *fam, int ifindex,
+			    uint64_t *features, struct nl_err *err);
 /* The words of the netdev family's enums (args.h), for printing; an unknown
  * value prints as "unknown(N)" through nk_choice_name(). */
 extern const struct nk_choice netdev_queue_type_words[];

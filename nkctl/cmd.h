@@ -55,6 +55,7 @@ extern const struct nk_table nk_link_table;
 extern const struct nk_table nk_redirect_table;
 extern const struct nk_table nk_nic_table;
 extern const struct nk_table nk_steer_table;
+extern const struct nk_table nk_xsk_table;
 
 /* The commands of the top table, each in its own file with its params. */
 #define NK_COMMAND(fn) \

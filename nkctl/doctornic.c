@@ -14,6 +14,7 @@
 #include "doctornic.h"
 #include "nicrestore.h"
 #include "nicsupport.h"
+#include "xsksvc.h"
 
 /* ---- leases ---- */
 
@@ -350,7 +351,15 @@ static void check_steering(struct dr_report *r, struct dr_pod *p, const struct d
 static void check_xdp(struct dr_report *r, struct dr_pod *p, const struct dr_nic *n)
 {
 	char fix[DR_FIX_LEN], ip[DR_IP_LEN];
+	uint32_t ours = 0;
 
+	/* nkctl's own AF_XDP program is meant to be there (check_xsk) */
+	if (nk_xsk_nic_prog(n->ns, n->link.ifindex, &ours) && ours &&
+	    ours == n->link.xdp_prog_id) {
+		dr_check(r, "xdp", DR_OK, NULL, "the XDP program on %s is nkctl's (xsk attach)",
+			 n->link.ifname);
+		return;
+	}
 	if ((n->link.have & LINK_HAVE_XDP) && n->link.xdp_attached) {
 		snprintf(fix, sizeof(fix), "%slink set dev %s xdp off", dr_ip(p->ctx, n->ns, ip, sizeof(ip)),
 			 n->link.ifname);
@@ -361,6 +370,37 @@ static void check_xdp(struct dr_report *r, struct dr_pod *p, const struct dr_nic
 	}
 	dr_check(r, "xdp", DR_OK, NULL, "no XDP program on %s beside the memory provider",
 		 n->link.ifname);
+}
+
+/* A queue xsk attach prepared: nkctl's program still on the NIC, and a
+ * consumer's socket bound (else its frames go to the stack). */
+static void check_xsk(struct dr_report *r, struct dr_pod *p, const struct dr_nic *n,
+		      const struct nk_lease_rec *l)
+{
+	char pin[PIN_LEN], fix[DR_FIX_LEN];
+	uint32_t prog = 0;
+
+	if (!nk_xsk_pin_of(l->nic_ns, l->nic_ifindex, l->nic_queue, pin))
+		return;
+	(void)p;
+	snprintf(fix, sizeof(fix), "nkctl xsk detach dev %s && nkctl xsk attach dev %s",
+		 l->nk_ifname, l->nk_ifname);
+	if (!nk_xsk_nic_prog(l->nic_ns, l->nic_ifindex, &prog) || !prog ||
+	    prog != n->link.xdp_prog_id) {
+		dr_check(r, "xsk", DR_FAIL, fix,
+			 "queue %u of %s is prepared for AF_XDP but the XDP program on %s is %s",
+			 l->nk_queue, l->nk_ifname, n->link.ifname,
+			 n->link.xdp_prog_id ? "not nkctl's" : "gone");
+		return;
+	}
+	if (!(l->mp & QUEUE_HAVE_XSK)) {
+		dr_check(r, "xsk", DR_WARN, NULL,
+			 "queue %u of %s has an XSK map (%s) but no AF_XDP socket: its frames go to the stack",
+			 l->nk_queue, l->nk_ifname, pin);
+		return;
+	}
+	dr_check(r, "xsk", DR_OK, NULL, "an AF_XDP socket on queue %u of %s (%s)", l->nk_queue,
+		 l->nk_ifname, pin);
 }
 
 /* The checks of one NIC with the pod's leases on it. */
@@ -381,6 +421,7 @@ static void check_one_nic(struct dr_report *r, struct dr_pod *p, struct dr_nic *
 		bound |= dr_lease_bound(p, l);
 		check_rss(r, p, n, l);
 		check_header_split(r, p, n, l);
+		check_xsk(r, p, n, l);
 	}
 	if (first)
 		check_steering(r, p, n, first->nic_queue);

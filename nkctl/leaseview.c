@@ -216,6 +216,8 @@ void nk_print_lease_keys(struct out *o, const struct nk_lease_rec *r, bool with_
 		out_text(o, " xsk");
 		out_obj_close(o);
 	}
+	if (r->xsk_map)
+		out_str(o, "xsk-map", " xsk-map %s", r->xsk_map);
 	if (r->nic)
 		print_nic_side(o, r->nic);
 	nk_print_qstats(o, r->stats.have ? &r->stats : NULL);

@@ -42,6 +42,7 @@ struct nk_lease_rec {
 	/* nic_ns and nk_ns by value: what the printer reads */
 	struct nk_lease_where nic_at, nk_at;
 	const struct nk_lease_nic *nic;  /* show leases only; NULL elsewhere */
+	const char *xsk_map;       /* show leases only: the holder's XSK map (nkctl xsk) */
 	struct nk_qstats stats;    /* -s: the NIC queue's qstats (have 0: none) */
 };
 

@@ -50,6 +50,8 @@ static const struct nk_cmd top_cmds[] = {
 	  "end bindings held by nkctl (the kernel then releases them)" },
 	{ "redirect", NULL, &nk_redirect_table, NULL, NULL,
 	  "BPF programs that steer packets between a netkit device and the NIC" },
+	{ "xsk", NULL, &nk_xsk_table, NULL, NULL,
+	  "AF_XDP sockets on leased queues: the XDP program and a map per holder" },
 	{ "doctor", cmd_doctor, NULL, &cmd_doctor_params, NULL,
 	  "check pods' whole path and say what to run to fix each problem" },
 	{ "monitor", cmd_monitor, NULL, &cmd_monitor_params,

@@ -22,6 +22,7 @@
 #include "cmd.h"
 #include "lookup.h"
 #include "routedrop.h"
+#include "xsksvc.h"
 
 struct redirect_args {
 	const char *dev, *to;
@@ -903,6 +904,7 @@ static int cmd_redirect_prune(struct nk_ctx *ctx, const void *args)
 	} else if (!ret) {
 		prune_all(ctx, root, &l, &lg);
 	}
+	nk_xsk_sweep(ctx);  /* AF_XDP attaches of queues no longer leased */
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "pruned");
 	print_removed(&ctx->out, "pruned", &l);

@@ -13,6 +13,7 @@
 #include "kernel.h"
 #include "leaseview.h"
 #include "nicjob.h"
+#include "xsksvc.h"
 
 struct show_args {
 	const char *dev;
@@ -102,12 +103,17 @@ static void print_leases(struct nk_ctx *ctx, struct nk_lease_list *l, uint32_t i
 	out_arr_open(&ctx->out, "leases");
 	for (size_t i = 0; i < l->n; i++) {
 		struct nk_lease_nic nic;
+		char pin[PIN_LEN];
 
 		if (nk_nic_lease_info(ctx, l->v[i].nic_ns, l->v[i].nic_ifindex, l->v[i].nic_queue,
 				      &nic))
 			l->v[i].nic = &nic;
+		if (l->v[i].nic_ns &&
+		    nk_xsk_pin_of(l->v[i].nic_ns, l->v[i].nic_ifindex, l->v[i].nic_queue, pin))
+			l->v[i].xsk_map = pin;
 		nk_print_lease(&ctx->out, &l->v[i], false);
 		l->v[i].nic = NULL;
+		l->v[i].xsk_map = NULL;
 	}
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);

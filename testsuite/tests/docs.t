@@ -97,7 +97,7 @@ comp() {
 }
 mkdir -p "$T_TMP/bin" && ln -sf "$NKCTL" "$T_TMP/bin/nkctl"
 export NKCTL="$T_TMP/bin/nkctl"
-expect_eq "$(comp nkctl '')" "bind-rx bind-tx doctor help lease link monitor nic redirect show steer unbind unlease version " "objects"
+expect_eq "$(comp nkctl '')" "bind-rx bind-tx doctor help lease link monitor nic redirect show steer unbind unlease version xsk " "objects"
 expect_eq "$(comp nkctl li)" "link " "an object by its start"
 expect_eq "$(comp nkctl link '')" "add del help set show " "link commands"
 expect_eq "$(comp nkctl show '')" "bindings dev help interval kernel leases " "show: commands and keywords (count after interval)"
@@ -113,7 +113,7 @@ expect_eq "$(comp nkctl lease dev x pool 1 '')" "count from phys-netns queue res
 expect_eq "$(comp nkctl lease dev x steer '')" "dst " "steer's dst"
 expect_eq "$(comp nkctl lease '')" "dev from help phys-netns pool queue reserve steer " "help right after the command"
 expect_eq "$(comp nkctl version '' | tr -d " ")" "" "no stray help after a complete command"
-expect_eq "$(comp nkctl help '')" "bind-rx bind-tx doctor lease link monitor nic redirect show steer unbind unlease version " "help offers the objects"
+expect_eq "$(comp nkctl help '')" "bind-rx bind-tx doctor lease link monitor nic redirect show steer unbind unlease version xsk " "help offers the objects"
 expect_eq "$(comp nkctl link add x mode '')" "l2 l3 " "enumerated values from the tables"
 expect_eq "$(comp nkctl link set x policy '')" "blackhole drop forward pass " "policy words and their aliases"
 expect_eq "$(comp nkctl redirect attach dev lo hook '')" "netkit-peer netkit-primary tcx-egress tcx-ingress " "hooks"

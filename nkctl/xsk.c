@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nkctl xsk attach|detach|show: make the leased queues of a single netkit
+ * device (the holder) ready for an AF_XDP consumer, a VMM's af-xdp backend.
+ *
+ * The XDP program that redirects into AF_XDP sockets cannot sit on netkit
+ * (XDP_SETUP_PROG is refused there): it sits on the physical NIC, one per NIC
+ * (bpf/xsk.bpf.c), and sees the physical queue. Each holder gets its own XSK
+ * map, pinned where an unprivileged VMM may open it (owner, group and mode
+ * as given), indexed by the holder's queue ids; the NIC's program maps each
+ * prepared physical queue to its holder's map and index.
+ *
+ * The pins, the crash order and the sweep are the model's (xsksvc.h); this
+ * file has the parameters, the checks (a single netkit holder, its leases,
+ * the NIC's xdp-features) and the printing.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <bpf/bpf.h>
+
+#include "cmd.h"
+#include "compat.h"
+#include "leaseview.h"
+#include "lookup.h"
+#include "netdev.h"
+#include "routes.h"
+#include "xsksvc.h"
+
+struct xsk_args {
+	const char *dev, *user, *group, *mode;
+	uint32_t queue;
+};
+
+#define XP(kw, type, field, meta, min, max, req) \
+	{ kw, type, offsetof(struct xsk_args, field), meta, min, max, NULL, req, NULL }
+static const struct nk_param attach_params[] = {
+	XP("dev", NKP_IFNAME, dev, "HOLDER", 0, 0, true),
+	XP("queue", NKP_U32, queue, "QUEUE", 0, NK_XSK_HOLDER_QUEUES - 1, false),
+	XP("user", NKP_STRING, user, "USER", 0, 0, false),
+	XP("group", NKP_STRING, group, "GROUP", 0, 0, false),
+	XP("mode", NKP_STRING, mode, "MODE", 0, 0, false),
+};
+static const struct nk_params xsk_attach_params = {
+	NK_PARAMS("xsk attach", struct xsk_args, attach_params)
+};
+static const struct nk_param detach_params[] = {
+	XP("dev", NKP_IFNAME, dev, "HOLDER", 0, 0, true),
+	XP("queue", NKP_U32, queue, "QUEUE", 0, NK_XSK_HOLDER_QUEUES - 1, false),
+};
+static const struct nk_params xsk_detach_params = {
+	NK_PARAMS("xsk detach", struct xsk_args, detach_params)
+};
+static const struct nk_param show_params[] = {
+	XP("dev", NKP_IFNAME, dev, "HOLDER", 0, 0, false),
+};
+static const struct nk_params xsk_show_params = {
+	NK_PARAMS("xsk show", struct xsk_args, show_params)
+};
+
+/* ---- attach ---- */
+
+static int parse_access(const struct xsk_args *a, struct xsk_access *acc)
+{
+	char *end;
+
+	acc->uid = 0;
+	acc->gid = 0;
+	acc->mode = 0600;
+	if (a->user) {
+		struct passwd *pw = getpwnam(a->user);
+		unsigned long v = strtoul(a->user, &end, 10);
+
+		if (pw)
+			acc->uid = pw->pw_uid, acc->gid = pw->pw_gid;
+		else if (*end || end == a->user || v > 0xfffffffe)
+			return nk_error(NK_EXIT_USAGE, "invalid value \"%s\" for \"user\": no such user",
+					a->user);
+		else
+			acc->uid = (uid_t)v;
+	}
+	if (a->group) {
+		struct group *gr = getgrnam(a->group);
+		unsigned long v = strtoul(a->group, &end, 10);
+
+		if (gr)
+			acc->gid = gr->gr_gid;
+		else if (*end || end == a->group || v > 0xfffffffe)
+			return nk_error(NK_EXIT_USAGE, "invalid value \"%s\" for \"group\": no such group",
+					a->group);
+		else
+			acc->gid = (gid_t)v;
+	}
+	if (a->mode) {
+		unsigned long v = strtoul(a->mode, &end, 8);
+
+		if (*end || end == a->mode || v > 0666)
+			return nk_error(NK_EXIT_USAGE,
+					"invalid value \"%s\" for \"mode\": an octal mode up to 0666",
+					a->mode);
+		acc->mode = (mode_t)v;
+	}
+	return 0;
+}
+
+/* bpffs is mounted 0700 as a rule (systemd, nkctl itself): a VMM that is
+ * not root reaches the pin only through a bind mount of the directory. */
+static void warn_unreachable(const char *root, const char *pubdir)
+{
+	struct stat st;
+
+	if (!stat(root, &st) && !(st.st_mode & S_IXOTH))
+		fprintf(stderr,
+			"Warning: %s is not searchable by other users (mode %04o): bind-mount %s where the VMM runs (a hostPath volume) to reach the pin\n",
+			root, (unsigned int)(st.st_mode & 07777), pubdir);
+}
+
+/* What one attached queue is, for printing. */
+struct xsk_queue {
+	uint32_t queue, nic_queue;
+	char nic[IF_NAMESIZE];
+	bool zerocopy, native;
+};
+
+static int nic_features(const struct nk_lease_rec *r, uint64_t *features)
+{
+	const struct genl_family *fam;
+	struct nl_err err = { 0 };
+	struct nl_sock *s;
+	int ret = nk_ns_netdev(r->nic_ns, &s, &fam);
+
+	if (ret)
+		return ret;
+	if (netdev_dev_xdp_features(s, fam, r->nic_ifindex, features, &err))
+		return nk_error_nl(&err, "cannot read the XDP features of \"%s\"", r->nic_ifname);
+	return 0;
+}
+
+static int attach_one(struct nk_ctx *ctx, const char *root, const struct nk_lease_rec *r,
+		      const char *pin, const struct xsk_access *acc, uint64_t cookie,
+		      struct xsk_queue *out)
+{
+	struct nk_xsk_slot s = { r->nk_queue, (uint32_t)r->nk_ifindex, cookie };
+	char nsdir[NS_LEN];
+	struct xsk_nic n;
+	uint64_t features;
+	int ret, map_fd = -1;
+
+	(void)ctx;
+	ret = nic_features(r, &features);
+	if (ret)
+		return ret;
+	out->queue = r->nk_queue;
+	out->nic_queue = r->nic_queue;
+	snprintf(out->nic, sizeof(out->nic), "%s", r->nic_ifname);
+	out->zerocopy = features & NK_XDP_ACT_XSK_ZEROCOPY;
+	out->native = features & NK_XDP_ACT_BASIC;
+	if (r->nic_queue >= NK_XSK_NIC_QUEUES)
+		return nk_error(NK_EXIT_UNSUPPORTED, "queue %u of \"%s\" is beyond the %u nkctl serves",
+				r->nic_queue, r->nic_ifname, NK_XSK_NIC_QUEUES);
+	ret = rt_ns_dir(r->nic_ns, root, nsdir);
+	if (!ret)
+		ret = xsk_nic_open(root, nsdir, r->nic_ifindex, true, &n);
+	if (ret)
+		return ret;
+	if (!xsk_nic_live(&n))
+		ret = xsk_nic_make(&n, r->nic_ifindex, r->nic_ifname, out->native);
+	if (!ret)
+		ret = holder_map(pin, acc, &map_fd);
+	if (!ret && slot_set(&n, r->nic_queue, map_fd, &s))
+		ret = nk_error_errno(errno, "cannot prepare queue %u of \"%s\"", r->nic_queue,
+				     r->nic_ifname);
+	if (ret && !nic_used(&n))
+		xsk_nic_unpin(&n);
+	if (map_fd >= 0)
+		close(map_fd);
+	xsk_nic_close(&n);
+	return ret;
+}
+
+static void print_holder(struct out *o, const char *dev, const char *pin, const struct stat *st)
+{
+	char mode[8];
+
+	snprintf(mode, sizeof(mode), "%04o", (unsigned int)(st->st_mode & 0777));
+	out_str(o, "ifname", "%s", dev);
+	out_str(o, "pin", " pin %s", pin);
+	out_uint(o, "owner", " owner %" PRIu64, st->st_uid);
+	out_uint(o, "group", " group %" PRIu64, st->st_gid);
+	out_str(o, "mode", " mode %s\n", mode);
+}
+
+static void print_queue(struct out *o, const struct xsk_queue *q)
+{
+	out_obj_open(o, NULL);
+	out_uint(o, "queue", "    queue %" PRIu64, q->queue);
+	out_str(o, "nic", " nic %s", q->nic);
+	out_uint(o, "nic-queue", " queue %" PRIu64, q->nic_queue);
+	out_str(o, "xdp", " xdp %s", q->native ? "native" : "skb");
+	out_str(o, "bind", " bind %s\n", q->zerocopy ? "zerocopy" : "copy");
+	out_obj_close(o);
+}
+
+/* The holder: a single netkit device of the command's namespace. */
+static int holder_get(struct nk_ctx *ctx, const char *dev, struct nk_link *l)
+{
+	int ret = nk_dev(ctx, dev, l);
+
+	if (ret)
+		return ret;
+	if (strcmp(l->kind, "netkit"))
+		return nk_error(NK_EXIT_UNSUPPORTED, "\"%s\" is not a netkit device", dev);
+	if (l->netkit.pairing != NK_NETKIT_DEVICE_SINGLE)
+		return nk_error(NK_EXIT_UNSUPPORTED,
+				"\"%s\" is a netkit pair: AF_XDP needs a single netkit device (link add ... pairing single)",
+				dev);
+	return 0;
+}
+
+static int holder_leases(struct nk_ctx *ctx, const struct nk_link *l, const struct xsk_args *a,
+			 bool queue_given, struct nk_lease_list *all, struct nk_lease_list *held)
+{
+	struct nk_ns *here;
+	size_t k = 0;
+	int ret = nk_ns_here(ctx, &here);
+
+	if (!ret)
+		ret = nk_lease_held_by(ctx, here, l->ifindex, all, held);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < held->n; i++)
+		if (!queue_given || held->v[i].nk_queue == a->queue)
+			held->v[k++] = held->v[i];
+	held->n = k;
+	if (!k && queue_given)
+		return nk_error(NK_EXIT_NOTFOUND, "queue %u of \"%s\" is not leased", a->queue, a->dev);
+	if (!k)
+		return nk_error(NK_EXIT_NOTFOUND, "\"%s\" leases no queue", a->dev);
+	for (size_t i = 0; i < k; i++)
+		if (!held->v[i].nic_ns)
+			return nk_error(NK_EXIT_NOTFOUND,
+					"the NIC of queue %u of \"%s\" is in a namespace nkctl cannot reach",
+					held->v[i].nk_queue, a->dev);
+	return 0;
+}
+
+static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
+{
+	const struct xsk_args *a = args;
+	struct nk_lease_list all = { 0 }, held = { 0 };
+	struct xsk_queue q[NK_XSK_HOLDER_QUEUES];
+	char root[ROOT_LEN], pubdir[DIR_LEN], pin[PIN_LEN];
+	unsigned long long cookie;
+	struct nk_ns *here;
+	struct xsk_access acc;
+	struct nk_link l;
+	struct stat st;
+	size_t done = 0;
+	int ret;
+
+	ret = parse_access(a, &acc);
+	if (!ret)
+		ret = holder_get(ctx, a->dev, &l);
+	if (!ret)
+		ret = holder_leases(ctx, &l, a, (ctx->given & (1u << 1)), &all, &held);
+	if (!ret)
+		ret = rt_pin_root(root, true);
+	if (!ret)
+		ret = public_dir(root, pubdir, sizeof(pubdir));
+	if (!ret)
+		ret = nk_ns_here(ctx, &here);
+	if (!ret)
+		ret = ns_cookie_of(here, root, &cookie);
+	if (!ret)
+		holder_pin(root, cookie, (uint32_t)l.ifindex, pin);
+	for (size_t i = 0; !ret && i < held.n && i < NK_XSK_HOLDER_QUEUES; i++, done++)
+		ret = attach_one(ctx, root, &held.v[i], pin, &acc, cookie, &q[i]);
+	if (!ret && stat(pin, &st))
+		ret = nk_error_errno(errno, "cannot read %s", pin);
+	if (!ret && acc.uid)
+		warn_unreachable(root, pubdir);
+	if (!ret) {
+		out_begin(&ctx->out);
+		out_arr_open(&ctx->out, "xsk");
+		out_obj_open(&ctx->out, NULL);
+		print_holder(&ctx->out, l.ifname, pin, &st);
+		out_arr_open(&ctx->out, "queues");
+		for (size_t i = 0; i < done; i++)
+			print_queue(&ctx->out, &q[i]);
+		out_arr_close(&ctx->out);
+		out_obj_close(&ctx->out);
+		out_arr_close(&ctx->out);
+		out_end(&ctx->out);
+	}
+	nk_lease_list_free(&all);
+	free(held.v);
+	return ret;
+}
+
+static int cmd_xsk_detach(struct nk_ctx *ctx, const void *args)
+{
+	const struct xsk_args *a = args;
+	struct remove_what w = { 0 };
+	unsigned long long cookie;
+	char root[ROOT_LEN];
+	struct nk_ns *here;
+	struct nk_link l;
+	size_t gone;
+	int ret;
+
+	ret = nk_dev(ctx, a->dev, &l);
+	if (!ret)
+		ret = rt_pin_root(root, false);
+	if (!ret)
+		ret = nk_ns_here(ctx, &here);
+	if (!ret)
+		ret = ns_cookie_of(here, root, &cookie);
+	if (ret)
+		return ret;
+	w.holder = (uint32_t)l.ifindex;
+	w.cookie = cookie;
+	w.all_queues = !(ctx->given & (1u << 1));
+	w.queue = a->queue;
+	gone = remove_everywhere(ctx, root, &w);
+	if (!gone && !ctx->force)
+		return nk_error(NK_EXIT_NOTFOUND, "\"%s\" has no queue prepared for AF_XDP", a->dev);
+	out_begin(&ctx->out);
+	out_obj_open(&ctx->out, "xsk-detached");
+	out_str(&ctx->out, "ifname", "detached %s", l.ifname);
+	out_uint(&ctx->out, "queues", " (%" PRIu64 " queues)\n", gone);
+	out_obj_close(&ctx->out);
+	out_end(&ctx->out);
+	return NK_EXIT_OK;
+}
+
+/* ---- show ---- */
+
+struct show_filter {
+	struct nk_ns *here;
+	unsigned long long cookie;
+	int holder;      /* 0: all */
+};
+
+static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, const char *nsdir,
+		     int ifindex, const struct show_filter *f)
+{
+	struct nl_sock *rt = nk_ns_try_rtnl(ns);
+	struct nk_link nic = { 0 }, h;
+	struct nk_xsk_slot s;
+	struct xsk_nic n;
+	char pin[PIN_LEN];
+	struct stat st;
+	uint64_t features = 0;
+	const struct genl_family *fam;
+	struct nl_sock *gn = nk_ns_try_netdev(ns, &fam);
+	struct nl_err err = { 0 };
+
+	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
+		return;
+	if (rt)
+		nk_link_lookup(rt, NULL, ifindex, &nic, NULL, true);
+	if (gn)
+		netdev_dev_xdp_features(gn, fam, ifindex, &features, &err);
+	for (uint32_t q = 0; n.fd[XPIN_SLOTS] >= 0 && q < NK_XSK_NIC_QUEUES; q++) {
+		struct xsk_queue xq = { 0 };
+		char name[IF_NAMESIZE + 16];
+		struct nl_sock *hrt;
+
+		if (slot_get(&n, q, &s) || !s.holder)
+			continue;
+		if (f->holder && (s.holder != (uint32_t)f->holder || s.holder_netns != f->cookie))
+			continue;
+		hrt = s.holder_netns == f->cookie ? nk_ns_try_rtnl(f->here) : NULL;
+		if (hrt && !nk_link_lookup(hrt, NULL, (int)s.holder, &h, NULL, true))
+			snprintf(name, sizeof(name), "%s", h.ifname);
+		else
+			snprintf(name, sizeof(name), "ifindex%u", s.holder);
+		holder_pin(root, s.holder_netns, s.holder, pin);
+		memset(&st, 0, sizeof(st));
+		stat(pin, &st);
+		xq.queue = s.slot;
+		xq.nic_queue = q;
+		snprintf(xq.nic, sizeof(xq.nic), "%s", nic.ifname[0] ? nic.ifname : "?");
+		xq.zerocopy = features & NK_XDP_ACT_XSK_ZEROCOPY;
+		xq.native = features & NK_XDP_ACT_BASIC;
+		out_obj_open(&ctx->out, NULL);
+		print_holder(&ctx->out, name, pin, &st);
+		out_arr_open(&ctx->out, "queues");
+		print_queue(&ctx->out, &xq);
+		out_arr_close(&ctx->out);
+		out_bool(&ctx->out, "program", "    program on %s: %s\n", xsk_nic_live(&n));
+		out_obj_close(&ctx->out);
+	}
+	xsk_nic_close(&n);
+}
+
+static int cmd_xsk_show(struct nk_ctx *ctx, const void *args)
+{
+	const struct xsk_args *a = args;
+	struct show_filter f = { 0 };
+	struct nk_ns *const *list;
+	char root[ROOT_LEN];
+	struct nk_ns *here;
+	struct nk_link l;
+	size_t n;
+	int ret;
+
+	ret = nk_ns_here(ctx, &here);
+	f.here = here;
+	if (!ret && a->dev)
+		ret = nk_dev(ctx, a->dev, &l);
+	if (ret)
+		return ret;
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "xsk");
+	if (!rt_pin_root(root, false) && !ns_cookie_of(here, root, &f.cookie) &&
+	    !nk_ns_reachable(ctx, &list, &n)) {
+		f.holder = a->dev ? l.ifindex : 0;
+		for (size_t i = 0; i < n; i++) {
+			char nsdir[NS_LEN];
+			struct dirent *e;
+			DIR *dd;
+
+			if (rt_ns_dir(list[i], root, nsdir))
+				continue;
+			dd = opendir(nsdir);
+			while (dd && (e = readdir(dd))) {
+				int ifindex, end = 0;
+
+				if (sscanf(e->d_name, "xsk%d%n", &ifindex, &end) == 1 && !e->d_name[end])
+					show_nic(ctx, list[i], root, nsdir, ifindex, &f);
+			}
+			if (dd)
+				closedir(dd);
+		}
+	}
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+	return NK_EXIT_OK;
+}
+
+static const struct nk_cmd xsk_cmds[] = {
+	{ "attach", cmd_xsk_attach, NULL, &xsk_attach_params, NULL,
+	  "prepare the leased queues of a single netkit device for AF_XDP sockets" },
+	{ "detach", cmd_xsk_detach, NULL, &xsk_detach_params, NULL,
+	  "remove what attach prepared (the XDP program goes with the NIC's last)" },
+	{ "show", cmd_xsk_show, NULL, &xsk_show_params, NULL,
+	  "queues prepared for AF_XDP: pin, owner, mode, NIC queue, copy or zero-copy" },
+};
+const struct nk_table nk_xsk_table = NK_TABLE("nkctl xsk", xsk_cmds);

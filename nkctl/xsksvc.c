@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The AF_XDP model under nkctl xsk (xsksvc.h): the NIC's pinned program and
+ * maps, the holders' pinned XSK maps, the crash order of a queue's slot, and
+ * the sweep that link del, unlease and redirect prune run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/if_link.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "compat.h"
+#include "netdev.h"
+#include "xsksvc.h"
+#include "xsk.skel.h"
+
+static const char *const xpin_name[XPIN_N] = { "link", "queues", "slots" };
+
+/* ---- pins ---- */
+
+
+void xsk_nic_close(struct xsk_nic *n)
+{
+	for (int i = 0; i < XPIN_N; i++)
+		if (n->fd[i] >= 0)
+			close(n->fd[i]);
+	pin_dir_close(&n->d);
+}
+
+static void xpin_path(const struct xsk_nic *n, int which, char *buf)
+{
+	snprintf(buf, PIN_LEN, "%s/%s", n->d.path, xpin_name[which]);
+}
+
+/* The NIC's directory of the namespace directory nsdir, locked, its pins
+ * opened. -ENOENT quietly when there is none and create is false. */
+int xsk_nic_open(const char *root, const char *nsdir, int ifindex, bool create,
+			struct xsk_nic *n)
+{
+	char pin[PIN_LEN];
+	int ret;
+
+	memset(n, 0, sizeof(*n));
+	n->d.lock_fd = -1;
+	for (int i = 0; i < XPIN_N; i++)
+		n->fd[i] = -1;
+	snprintf(n->d.path, sizeof(n->d.path), "%s/xsk%d", nsdir, ifindex);
+	ret = pin_dir_lock(&n->d, root, nsdir, create);
+	if (ret)
+		return ret;
+	for (int i = 0; i < XPIN_N; i++) {
+		xpin_path(n, i, pin);
+		n->fd[i] = bpf_obj_get(pin);
+	}
+	return 0;
+}
+
+void xsk_nic_unpin(struct xsk_nic *n)
+{
+	char pin[PIN_LEN];
+
+	for (int i = 0; i < XPIN_N; i++) {
+		xpin_path(n, i, pin);
+		unlink(pin);
+	}
+}
+
+/* A link pinned whose device is gone (or a half-made set) is no program. */
+bool xsk_nic_live(const struct xsk_nic *n)
+{
+	struct nk_bpf_link info;
+
+	for (int i = 0; i < XPIN_N; i++)
+		if (n->fd[i] < 0)
+			return false;
+	return !nk_bpf_link_info(n->fd[XPIN_LINK], &info) && info.ifindex;
+}
+
+/* Load the program, pin its maps, attach it to the NIC through a link and
+ * pin that last (a directory without its link is remade by the next one). */
+int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = native ? XDP_FLAGS_DRV_MODE : XDP_FLAGS_SKB_MODE);
+	struct nk_xsk *skel;
+	char pin[PIN_LEN];
+	int ret = 0, link_fd;
+
+	xsk_nic_unpin(n);
+	skel = nk_xsk__open_and_load();
+	if (!skel)
+		return nk_error_errno(errno, "cannot load the AF_XDP redirect program");
+	xpin_path(n, XPIN_QUEUES, pin);
+	if (bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_queues), pin))
+		ret = nk_error_errno(errno, "cannot pin a map at %s", pin);
+	xpin_path(n, XPIN_SLOTS, pin);
+	if (!ret && bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_slots), pin))
+		ret = nk_error_errno(errno, "cannot pin a map at %s", pin);
+	link_fd = ret ? -1 : bpf_link_create(bpf_program__fd(skel->progs.nk_xsk), ifindex,
+					     BPF_XDP, &opts);
+	if (!ret && link_fd < 0)
+		ret = nk_error_errno(errno, "cannot attach the XDP program to \"%s\"%s", ifname,
+				     errno == EBUSY || errno == EEXIST ?
+				     " (another XDP program is attached)" : "");
+	xpin_path(n, XPIN_LINK, pin);
+	if (!ret && bpf_obj_pin(link_fd, pin))
+		ret = nk_error_errno(errno, "cannot pin the link at %s", pin);
+	if (link_fd >= 0)
+		close(link_fd);
+	if (ret)
+		xsk_nic_unpin(n);
+	nk_xsk__destroy(skel);
+	for (int i = 0; i < XPIN_N && !ret; i++) {
+		xpin_path(n, i, pin);
+		n->fd[i] = bpf_obj_get(pin);
+	}
+	return ret;
+}
+
+int public_dir(const char *root, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/" XSK_PUBLIC_DIR, root);
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return nk_error_errno(errno, "cannot create %s", buf);
+	return 0;
+}
+
+/* The netns cookie of ns, read from its pin directory's name. */
+int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie)
+{
+	char dir[NS_LEN];
+	unsigned long ino;
+	const char *base;
+	int ret = rt_ns_dir(ns, root, dir);
+
+	if (ret)
+		return ret;
+	base = strrchr(dir, '/');
+	if (!base || !rt_ns_dir_name(base + 1, &ino, cookie))
+		return nk_error(NK_EXIT_FAIL, "cannot read the network namespace's cookie");
+	return 0;
+}
+
+void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf)
+{
+	snprintf(buf, PIN_LEN, "%s/" XSK_PUBLIC_DIR "/ns%llu-dev%u", root, cookie, ifindex);
+}
+
+/* ---- slots ---- */
+
+int slot_get(const struct xsk_nic *n, uint32_t q, struct nk_xsk_slot *s)
+{
+	memset(s, 0, sizeof(*s));
+	return bpf_map_lookup_elem(n->fd[XPIN_SLOTS], &q, s) ? -errno : 0;
+}
+
+/* The queue goes first, its slot (the switch) last. */
+int slot_set(const struct xsk_nic *n, uint32_t q, int map_fd, const struct nk_xsk_slot *s)
+{
+	if (bpf_map_update_elem(n->fd[XPIN_QUEUES], &q, &map_fd, BPF_ANY))
+		return -errno;
+	if (bpf_map_update_elem(n->fd[XPIN_SLOTS], &q, s, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/* The slot (the switch) first, then the queue. */
+static void slot_clear(const struct xsk_nic *n, uint32_t q)
+{
+	struct nk_xsk_slot none = { 0 };
+
+	bpf_map_update_elem(n->fd[XPIN_SLOTS], &q, &none, BPF_ANY);
+	bpf_map_delete_elem(n->fd[XPIN_QUEUES], &q);
+}
+
+/* Does any queue of the NIC still go to holder (of netns)? */
+static bool holder_used(const struct xsk_nic *n, uint32_t holder, uint64_t netns)
+{
+	struct nk_xsk_slot s;
+
+	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
+		if (!slot_get(n, q, &s) && s.holder == holder && s.holder_netns == netns)
+			return true;
+	return false;
+}
+
+bool nic_used(const struct xsk_nic *n)
+{
+	struct nk_xsk_slot s;
+
+	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
+		if (!slot_get(n, q, &s) && s.holder)
+			return true;
+	return false;
+}
+
+/* Clear queue q; unpin its holder's map when no other queue goes to it, and
+ * the program when no queue is left. */
+static void slot_remove(const char *root, struct xsk_nic *n, uint32_t q)
+{
+	struct nk_xsk_slot s;
+	char pin[PIN_LEN];
+
+	if (slot_get(n, q, &s) || !s.holder)
+		return;
+	slot_clear(n, q);
+	if (!holder_used(n, s.holder, s.holder_netns)) {
+		holder_pin(root, s.holder_netns, s.holder, pin);
+		unlink(pin);
+	}
+	if (!nic_used(n))
+		xsk_nic_unpin(n);
+}
+
+/* The holder's map: the pinned one, else a new one pinned; then its owner
+ * and mode as asked (the only access a VMM gets). */
+int holder_map(const char *pin, const struct xsk_access *acc, int *fd)
+{
+	*fd = bpf_obj_get(pin);
+	if (*fd < 0) {
+		*fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "nk_xsk_holder", sizeof(uint32_t),
+				     sizeof(uint32_t), NK_XSK_HOLDER_QUEUES, NULL);
+		if (*fd < 0)
+			return nk_error_errno(errno, "cannot create an XSK map");
+		if (bpf_obj_pin(*fd, pin))
+			return nk_error_errno(errno, "cannot pin the XSK map at %s", pin);
+	}
+	if (chown(pin, acc->uid, acc->gid) || chmod(pin, acc->mode))
+		return nk_error_errno(errno, "cannot set the owner and mode of %s", pin);
+	return 0;
+}
+
+/* ---- detach, sweep ---- */
+
+
+static bool queue_leased_to(const struct remove_what *w, uint32_t q, uint32_t holder)
+{
+	size_t count;
+	const struct nk_queue *v = nk_queues_of(w->leased, w->nic_ifindex, &count);
+
+	for (size_t i = 0; i < count; i++)
+		if (v[i].type == NK_NETDEV_QUEUE_TYPE_RX && v[i].id == q)
+			return (v[i].have & QUEUE_HAVE_LEASE) && (uint32_t)v[i].lease_ifindex == holder;
+	return false;
+}
+
+/* Detach what w says on NIC ifindex (of namespace directory nsdir); how
+ * many queues went. */
+static size_t remove_from(const char *root, const char *nsdir, int ifindex,
+			  const struct remove_what *w)
+{
+	struct nk_xsk_slot s;
+	struct xsk_nic n;
+	size_t gone = 0;
+
+	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
+		return 0;
+	for (uint32_t q = 0; n.fd[XPIN_SLOTS] >= 0 && q < NK_XSK_NIC_QUEUES; q++) {
+		if (slot_get(&n, q, &s) || !s.holder)
+			continue;
+		if (w->sweep ? queue_leased_to(w, q, s.holder) :
+		    (s.holder != w->holder || s.holder_netns != w->cookie ||
+		     (!w->all_queues && s.slot != w->queue)))
+			continue;
+		slot_remove(root, &n, q);
+		gone++;
+	}
+	if (n.fd[XPIN_SLOTS] < 0 || !xsk_nic_live(&n))
+		xsk_nic_unpin(&n);
+	xsk_nic_close(&n);
+	return gone;
+}
+
+/* remove_from on every NIC directory of namespace ns. */
+static size_t for_each_nic(struct nk_ns *ns, const char *root, struct remove_what *w)
+{
+	char nsdir[NS_LEN];
+	struct dirent *e;
+	size_t gone = 0;
+	DIR *dd;
+
+	if (rt_ns_dir(ns, root, nsdir))
+		return 0;
+	dd = opendir(nsdir);
+	while (dd && (e = readdir(dd))) {
+		int ifindex, end = 0;
+		struct nk_queue_list queues = { 0 };
+
+		if (sscanf(e->d_name, "xsk%d%n", &ifindex, &end) != 1 || e->d_name[end])
+			continue;
+		if (w->sweep) {
+			const struct genl_family *fam;
+			struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
+			struct nl_err err = { 0 };
+
+			int ret = s ? netdev_queue_dump(s, fam, ifindex, &queues, &err) : -EIO;
+
+			/* A NIC that is gone leases nothing: all of it goes. */
+			if (ret && ret != -ENODEV)
+				continue;
+			w->leased = &queues;
+			w->nic_ifindex = ifindex;
+		}
+		gone += remove_from(root, nsdir, ifindex, w);
+		nk_queue_list_free(&queues);
+		w->leased = NULL;
+	}
+	if (dd)
+		closedir(dd);
+	return gone;
+}
+
+size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_what *w)
+{
+	struct nk_ns *const *list;
+	size_t n, gone = 0;
+
+	if (nk_ns_reachable(ctx, &list, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		gone += for_each_nic(list[i], root, w);
+	return gone;
+}
+
+void nk_xsk_sweep(struct nk_ctx *ctx)
+{
+	struct remove_what w = { .sweep = true };
+	char root[ROOT_LEN], top[DIR_LEN];
+	struct stat st;
+
+	if (nk_bpffs_root(false, root, sizeof(root)))
+		return;
+	snprintf(top, sizeof(top), "%s/" XSK_PUBLIC_DIR, root);
+	if (stat(top, &st))
+		return;  /* nkctl never prepared a queue for AF_XDP here */
+	remove_everywhere(ctx, root, &w);
+}
+
+
+/* ---- readers (show leases, doctor) ---- */
+
+bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin)
+{
+	char root[ROOT_LEN], nsdir[NS_LEN], path[PIN_LEN];
+	struct nk_xsk_slot s = { 0 };
+	int fd;
+
+	if (nk_bpffs_root(false, root, sizeof(root)) || rt_ns_dir(ns, root, nsdir))
+		return false;
+	snprintf(path, sizeof(path), "%s/xsk%d/slots", nsdir, ifindex);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return false;
+	if (bpf_map_lookup_elem(fd, &q, &s))
+		s.holder = 0;
+	close(fd);
+	if (s.holder)
+		holder_pin(root, s.holder_netns, s.holder, pin);
+	return s.holder != 0;
+}
+
+bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
+{
+	char root[ROOT_LEN], nsdir[NS_LEN], path[PIN_LEN];
+	struct nk_bpf_link info;
+	int fd;
+
+	*prog_id = 0;
+	if (nk_bpffs_root(false, root, sizeof(root)) || rt_ns_dir(ns, root, nsdir))
+		return false;
+	snprintf(path, sizeof(path), "%s/xsk%d/link", nsdir, ifindex);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return false;
+	if (!nk_bpf_link_info(fd, &info) && info.ifindex)
+		*prog_id = info.prog_id;
+	close(fd);
+	return true;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The AF_XDP model under nkctl xsk (xsksvc.c). Pins: the NIC's program, link
+ * and queue maps in nkctl's private tree, <root>/nkctl/<netns>/xsk<ifindex>/
+ * (locked as the route tables' directories are); the holders' XSK maps in
+ * <root>/nkctl-xsk/ (0755), ns<netns cookie>-dev<ifindex>, with the owner
+ * and mode attach was given. Crash order: attach pins the holder's map
+ * before the NIC's maps point at it and writes the slot (the switch) last;
+ * detach clears the slot, then the queue, then unpins; the NIC's last
+ * detach unpins its link (the program goes).
+ */
+#ifndef NKCTL_XSKSVC_H
+#define NKCTL_XSKSVC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ctx.h"
+#include "routes.h"
+#include "xsk.h"         /* bpf/xsk.h: the maps */
+
+#define XSK_PUBLIC_DIR "nkctl-xsk"
+
+enum { XPIN_LINK, XPIN_QUEUES, XPIN_SLOTS, XPIN_N };
+
+/* One NIC's program and maps, its directory locked. */
+struct xsk_nic {
+	struct pin_dir d;
+	int fd[XPIN_N];             /* -1: not pinned */
+};
+
+/* The NIC's directory of namespace directory nsdir, locked, its pins
+ * opened. -ENOENT quietly when there is none and create is false. */
+int xsk_nic_open(const char *root, const char *nsdir, int ifindex, bool create,
+		 struct xsk_nic *n);
+void xsk_nic_close(struct xsk_nic *n);
+void xsk_nic_unpin(struct xsk_nic *n);
+/* All pins there and the link's device alive. */
+bool xsk_nic_live(const struct xsk_nic *n);
+/* Load, pin the maps, attach through a link pinned last. */
+int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native);
+/* <root>/nkctl-xsk, made when missing. */
+int public_dir(const char *root, char *buf, size_t len);
+int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie);
+void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf);
+
+int slot_get(const struct xsk_nic *n, uint32_t q, struct nk_xsk_slot *s);
+/* The queue goes first, its slot (the switch) last. */
+int slot_set(const struct xsk_nic *n, uint32_t q, int map_fd, const struct nk_xsk_slot *s);
+bool nic_used(const struct xsk_nic *n);
+
+struct xsk_access {
+	uid_t uid;
+	gid_t gid;
+	mode_t mode;
+};
+/* The holder's map at pin (made and pinned when missing), its owner and
+ * mode set. */
+int holder_map(const char *pin, const struct xsk_access *acc, int *fd);
+
+/* What to detach: the queues going to (holder, cookie), or only its queue
+ * (holder's queue id); or, for the sweep, the queues no longer leased to the
+ * holder they go to. */
+struct remove_what {
+	uint32_t holder;
+	uint64_t cookie;
+	bool all_queues;
+	uint32_t queue;
+	bool sweep;                          /* instead: every queue not leased to its holder */
+	const struct nk_queue_list *leased;  /* the sweep: the NIC's queues */
+	int nic_ifindex;
+};
+
+/* Detach what w says on every NIC of the namespaces nkctl reaches; how many
+ * queues went. */
+size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_what *w);
+
+/* After link del, unlease and redirect prune: detach the queues no longer
+ * leased to the holder they go to (a NIC gone: all of its). */
+void nk_xsk_sweep(struct nk_ctx *ctx);
+
+/* The pin of the holder map that NIC queue q of (ns, ifindex) goes to, into
+ * pin[PIN_LEN]: true when nkctl prepared it for AF_XDP. */
+bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin);
+/* Has nkctl an AF_XDP program on NIC (ns, ifindex)? *prog_id: the program
+ * its link runs, 0 when the link is defunct. */
+bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id);
+
+#endif

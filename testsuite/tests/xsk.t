@@ -1,0 +1,149 @@
+#!/bin/bash
+# tier: vm
+# timeout: 300
+# xsk attach/detach/show: an AF_XDP socket bound (XDP_COPY) to the leased
+# queue of a single netkit holder gets the frames steered to that NIC queue,
+# through nkctl's XDP program on the NIC (generic XDP on netdevsim, which
+# needs the VM's test patch to record the RX queue) and the holder's pinned
+# XSK map, into which an unprivileged user inserts the socket as a VMM does
+# (testsuite/helpers/xsk-rx.c); the NIC's own traffic still reaches the
+# stack; another user cannot open the map; two holders on one NIC each get
+# their own frames; unlease and link del leave no program and no pin.
+. "$TESTSUITE/lib.sh"
+need_root
+need_cmd jq setpriv nsenter python3
+XSKRX=$NKCTL_HELPERS/xsk-rx
+[ -x "$XSKRX" ] || skip "no $XSKRX (make helpers)"
+
+topo_nic_remote 8
+need_sim_rss "$HOST" "$SIM"
+sim_idx=$(ifindex_of "$HOST" "$SIM")
+ip -n "$REMOTE" route add 10.77.0.5/32 via 10.10.2.1
+# The holders' maps are pinned by netns cookie: those of HOST go with it.
+pindir=$(ns_pindir "$HOST")
+defer "rm -f /sys/fs/bpf/nkctl-xsk/ns${pindir##*-}-dev*"
+VMM=4242     # the VMM's user and group (no passwd entry needed)
+OTHER=4343   # another tenant's
+
+nk -n "$HOST" link add nkx type single rxqueues 2
+expect_eq "$RC" 0 "a single holder"
+expect_rc 0 "lease NIC queue 6 with steer" -n "$HOST" -j lease dev nkx from "$SIM" queue 6 reserve steer dst 10.77.0.5
+q=$(printf '%s' "$OUT" | jq '.leases[0].lease.queue.id')
+nkx_idx=$(ifindex_of "$HOST" nkx)
+
+# Refusals first: nothing to attach, not a single device.
+nk -n "$HOST" link add nkp peer nkq
+expect_error 5 "a netkit pair is refused" -n "$HOST" xsk attach dev nkp
+expect_error 3 "a queue not leased" -n "$HOST" xsk attach dev nkx queue 0
+expect_error 1 "a mode that is not octal" -n "$HOST" xsk attach dev nkx mode 0999
+
+expect_rc 0 "xsk attach" -n "$HOST" -j xsk attach dev nkx queue "$q" user $VMM group $VMM mode 0600
+pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
+expect_eq "$(printf '%s' "$OUT" | jq -c '.xsk[0] | [.ifname, .owner, .group, .mode, (.queues[0] | [.queue, .nic, .["nic-queue"], .xdp, .bind])]')" \
+	"[\"nkx\",$VMM,$VMM,\"0600\",[$q,\"$SIM\",6,\"native\",\"copy\"]]" \
+	"attach prints the pin's owner and mode, the queues, native XDP (netdevsim has it) and copy mode"
+expect_eq "$(stat -c '%u:%g:%a' "$pin")" "$VMM:$VMM:600" "the pin has that owner and mode"
+expect_rc 0 "attach again is not an error" -n "$HOST" xsk attach dev nkx queue "$q" user $VMM group $VMM mode 0600
+expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" 1 "an XDP program (native) on the NIC"
+expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev nkx
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .pin, .program]]')" "[[\"nkx\",\"$pin\",true]]" "show lists it"
+nk -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq -r ".leases[] | select(.id == 6) | .[\"xsk-map\"]")" "$pin" "show leases names the holder's map"
+
+# The VMM's side, unprivileged but for CAP_NET_RAW (AF_XDP sockets need it).
+# /sys/fs/bpf is mode 0700 (as systemd mounts it): the VMM sees the holders'
+# maps through a bind mount of /sys/fs/bpf/nkctl-xsk, as a KubeVirt launcher
+# would get it (a hostPath volume); nsenter, not ip netns exec, which mounts
+# its own /sys.
+vmmdir=/run/nkctl-xsk-test.$$
+mkdir -m 0755 "$vmmdir" "$vmmdir.ready" && chmod 0777 "$vmmdir.ready" && defer "rm -rf $vmmdir $vmmdir.ready"
+as_user() { # UID ARGS...: xsk-rx ARGS as UID, the holders' maps in $vmmdir
+	local u=$1
+	shift
+	nsenter --net="/run/netns/$HOST" unshare --mount --propagation private sh -c \
+		'mount --bind /sys/fs/bpf/nkctl-xsk "$0" && u=$1 && shift && exec setpriv --reuid "$u" --regid "$u" --clear-groups --inh-caps +net_raw --ambient-caps +net_raw "$@"' \
+		"$vmmdir" "$u" "$XSKRX" "$@"
+}
+vpin=$vmmdir/${pin##*/}
+ready=$vmmdir.ready/ready
+sysctl -qw kernel.bpf_stats_enabled=1
+tr=/sys/kernel/tracing
+[ -d $tr/events ] || tr=/sys/kernel/debug/tracing
+{ echo 1 > $tr/events/xdp/enable && echo > $tr/trace; } 2>/dev/null
+as_user $VMM nkx "$q" "$vpin" 100 3000 "$ready" > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
+rx_pid=$!
+for _ in $(seq 100); do [ -e "$ready" ] || ! kill -0 $rx_pid 2>/dev/null && break; sleep 0.1; done
+[ -e "$ready" ] || fail "the helper did not get ready: $(cat "$T_TMP/rx.err")"
+ip netns exec "$REMOTE" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(50):
+    s.sendto(b"host %d" % i, ("10.10.2.1", 9999))
+for i in range(100):
+    s.sendto(b"vm %d" % i, ("10.77.0.5", 9999))
+'
+wait $rx_pid
+if [ "$(jq .received "$T_TMP/rx.json")" != 100 ]; then  # what the data path did
+	echo "# rx: $(cat "$T_TMP/rx.json" "$T_TMP/rx.err")"
+	echo "# leases: $("$NKCTL" -n "$HOST" -s -j show leases)"
+	echo "# slot 6: $(bpftool -j map lookup pinned "$pindir/xsk$sim_idx/slots" key 6 0 0 0 2>&1 | head -c 300)"
+	echo "# progs: $(bpftool -j prog show name nk_xsk 2>&1 | head -c 600)"
+	echo "# trace: $(grep -v '^#' $tr/trace 2>&1 | tail -n 3)"
+fi
+expect_eq "$(jq .received "$T_TMP/rx.json")" 100 "100 of 100 datagrams to the steered address arrived in the socket, none of the host's"
+ping_ok "$REMOTE" 10.10.2.1 || fail "the NIC's own address stopped answering"
+pass "the NIC's own traffic still reaches the stack"
+
+as_user $OTHER nkx "$q" "$vpin" 1 100 > /dev/null 2> "$T_TMP/other.err"
+expect_match "$(cat "$T_TMP/other.err")" "open the pinned XSK map: Permission denied" "another user cannot open the holder's map"
+
+# Two holders on one NIC: each socket gets its own holder's frames only.
+ip -n "$REMOTE" route add 10.77.0.7/32 via 10.10.2.1
+nk -n "$HOST" link add nkx2 type single rxqueues 2
+expect_rc 0 "a second holder leases NIC queue 7" -n "$HOST" -j lease dev nkx2 from "$SIM" queue 7 reserve steer dst 10.77.0.7
+q2=$(printf '%s' "$OUT" | jq '.leases[0].lease.queue.id')
+expect_rc 0 "attach the second holder" -n "$HOST" -j xsk attach dev nkx2 user $OTHER group $OTHER
+vpin2=$vmmdir/$(printf '%s' "$OUT" | jq -r '.xsk[0].pin | split("/") | last')
+rm -f "$ready" "$ready.2"
+as_user $VMM nkx "$q" "$vpin" 40 3000 "$ready" > "$T_TMP/rx1.json" 2>&1 &
+p1=$!
+as_user $OTHER nkx2 "$q2" "$vpin2" 30 3000 "$ready.2" > "$T_TMP/rx2.json" 2>&1 &
+p2=$!
+for _ in $(seq 100); do [ -e "$ready" ] && [ -e "$ready.2" ] && break; sleep 0.1; done
+[ -e "$ready" ] && [ -e "$ready.2" ] || fail "the helpers did not get ready: $(cat "$T_TMP/rx1.json" "$T_TMP/rx2.json")"
+ip netns exec "$REMOTE" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(30):
+    s.sendto(b"a %d" % i, ("10.77.0.5", 9999))
+    s.sendto(b"b %d" % i, ("10.77.0.7", 9999))
+'
+wait $p1 $p2
+expect_eq "$(jq -c '[.received]' "$T_TMP/rx1.json")$(jq -c '[.received]' "$T_TMP/rx2.json")" "[30][30]" \
+	"two holders on one NIC: each socket got its own 30 frames, none of the other's"
+expect_rc 0 "the second holder goes" -n "$HOST" unlease dev nkx2
+expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" 1 "the program stays for the first holder"
+
+# unlease takes it along: no program on the NIC, no pins.
+expect_rc 0 "unlease" -n "$HOST" unlease dev nkx
+expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" none "unlease: no XDP program left on the NIC"
+[ ! -e "$pin" ] && [ ! -e "$(ns_pindir "$HOST")/xsk$sim_idx" ] || fail "unlease left pins: $(ls -R /sys/fs/bpf/nkctl-xsk "$(ns_pindir "$HOST")" 2>&1)"
+pass "unlease: no pins left"
+
+# link del too; detach by hand first.
+nk -n "$HOST" link add nky type single rxqueues 2
+expect_rc 0 "lease again" -n "$HOST" -j lease dev nky from "$SIM" queue 6
+expect_rc 0 "attach" -n "$HOST" -j xsk attach dev nky
+pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
+expect_rc 0 "detach" -n "$HOST" xsk detach dev nky
+[ ! -e "$pin" ] && [ "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" = none ] ||
+	fail "detach left the pin or the program"
+pass "detach removes the pin and the program"
+expect_error 3 "detach again: nothing there" -n "$HOST" xsk detach dev nky
+expect_rc 0 "attach again" -n "$HOST" xsk attach dev nky
+expect_rc 0 "link del" -n "$HOST" link del nky
+expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" none "link del: no XDP program left on the NIC"
+[ ! -e "$pin" ] || fail "link del left $pin"
+pass "link del: no pins left"
+
+done_testing
