@@ -138,6 +138,11 @@ static void configure(struct add *a)
 	host_if = rtnl_ifindex(a->host, a->p->host);
 	if (pod_if < 0 || host_if < 0)
 		add_abort(a, "the pair %s/%s is gone", a->p->host, a->p->ifname);
+	if (net->has_gw6 && ((err = ipv6_enable_in(a->netns_fd, a->p->ifname)) ||
+			     (err = ipv6_enable_in(-1, a->p->host))))
+		add_abort(a, "cannot enable IPv6 on the pair: %s", strerror(-err));
+	if ((err = forwarding_enable(net)))
+		add_abort(a, "cannot enable forwarding in the host: %s", strerror(-err));
 	for (size_t i = 0; i < net->n_ip; i++)
 		if ((err = rtnl_addr_add(a->pod, pod_if, &net->ip[i].addr)))
 			add_abort(a, "address on %s: %s", a->p->ifname, strerror(-err));
@@ -319,7 +324,9 @@ int cmd_add(struct plugin *p)
 	if (p->queues)
 		nk_step(&a, "lease holder", "link add %s type single rxqueues %u", p->holder,
 			p->per_pod + 1);
-	nk_step(&a, "redirect (pod egress)", "redirect attach dev %s to %s", p->host, p->nic);
+	if (p->egress_redirect)
+		nk_step(&a, "redirect (pod egress)", "redirect attach dev %s to %s", p->host,
+			p->nic);
 	collect_ipam(&a, &ipam);
 	address_words(&a.net, dsts, sizeof(dsts), prefixes, sizeof(prefixes));
 	if (p->queues && (ret = lease_from_pool(p, &a.s, dsts, why, sizeof(why))))

@@ -69,6 +69,9 @@ struct plugin {
 	const char *version, *name, *nic, *queues, *ipam_type;
 	unsigned int per_pod;
 	bool steer;
+	/* The pod's egress straight to the NIC (bpf_redirect_neigh), past the
+	 * host's routing and netfilter; by default it goes through them. */
+	bool egress_redirect;
 	/* names derived from the container id and interface */
 	char host[16], holder[16];
 };
@@ -155,6 +158,11 @@ int rtnl_addr_add(struct rtnl *r, int ifindex, const struct ipnet *a);
 int rtnl_route_add(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw);
 bool rtnl_has_addr(struct rtnl *r, int ifindex, const struct ipnet *a);
 bool rtnl_has_route(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw);
+
+/* sysctl.c: what ADD sets in /proc/sys (0 or -errno) */
+int sysctl_set_in(int netns_fd, const char *path, const char *val);
+int ipv6_enable_in(int netns_fd, const char *ifname);
+int forwarding_enable(const struct pod_net *net);
 
 /* lease.c */
 int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts, char *why,
