@@ -293,7 +293,7 @@ int cmd_add(struct plugin *p)
 {
 	struct add a = { .p = p, .netns_fd = -1 };
 	char why[768], dsts[512], prefixes[768];
-	json_object *ipam = NULL;
+	json_object *ipam = NULL, *leases = NULL;
 	int ret;
 
 	if (p->netns && *p->netns)
@@ -329,8 +329,13 @@ int cmd_add(struct plugin *p)
 			p->nic);
 	collect_ipam(&a, &ipam);
 	address_words(&a.net, dsts, sizeof(dsts), prefixes, sizeof(prefixes));
-	if (p->queues && (ret = lease_from_pool(p, &a.s, dsts, why, sizeof(why))))
+	if (p->queues && (ret = lease_from_pool(p, &a.s, dsts, &leases, why, sizeof(why))))
 		add_fail(&a, ret == 4 ? CNI_ERR_TRY_LATER : CNI_ERR_STEP, "%s", why);
+	if (p->queues && pod_info_write(p, leases, why, sizeof(why))) {
+		json_object_put(leases);
+		add_abort(&a, "pod information: %s", why);
+	}
+	json_object_put(leases);
 	nk_step(&a, "redirect (pod ingress)", "redirect attach dev %s to %s%s", p->nic, p->host,
 		prefixes);
 	configure(&a);

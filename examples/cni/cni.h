@@ -66,7 +66,7 @@ struct plugin {
 	 * as 1.0.0 where it is 1.1.0 (ipam_conf owns it then). */
 	const char *ipam_text;
 	json_object *ipam_conf;
-	const char *version, *name, *nic, *queues, *ipam_type;
+	const char *version, *name, *nic, *queues, *ipam_type, *info_dir;
 	unsigned int per_pod;
 	bool steer;
 	/* The pod's egress straight to the NIC (bpf_redirect_neigh), past the
@@ -164,9 +164,19 @@ int sysctl_set_in(int netns_fd, const char *path, const char *val);
 int ipv6_enable_in(int netns_fd, const char *ifname);
 int forwarding_enable(const struct pod_net *net);
 
+/* podinfo.c: what the pod's application reads (README.md): the holder's
+ * name and queues in <podInfoDir>/<container id>-<ifname>.json. */
+int pod_info_write(const struct plugin *p, json_object *leases, char *why, size_t len);
+int pod_info_remove(const struct plugin *p);
+
+#define CNI_INFO_DIR "/run/nkctl/cni"
+
+/* How long DEL lets a memory provider go before it fails (seconds). */
+#define CNI_UNLEASE_WAIT 10
+
 /* lease.c */
-int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts, char *why,
-		    size_t len);
+int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts,
+		    json_object **doc, char *why, size_t len);
 
 /* add.c: the result. Routes that name no gateway get their family's; no
  * route is added that IPAM did not return. */

@@ -201,6 +201,11 @@ void read_conf(struct plugin *p)
 	}
 	p->steer = conf_bool(p, "steer", true);
 	p->egress_redirect = conf_bool(p, "egressRedirect", false);
+	p->info_dir = conf_str(p, p->conf, "podInfoDir");
+	if (!p->info_dir)
+		p->info_dir = CNI_INFO_DIR;
+	else if (*p->info_dir != '/' || strlen(p->info_dir) > 512)
+		cni_fail(p, CNI_ERR_CONFIG, "\"podInfoDir\" must be an absolute path");
 	if (json_object_object_get_ex(p->conf, "ipam", &ipam))
 		p->ipam_type = conf_str(p, ipam, "type");
 }
