@@ -59,6 +59,8 @@ static json_object *info_doc(const struct plugin *p, json_object *leases)
 		if (!json_object_object_get_ex(e, "lease", &l) ||
 		    !json_object_object_get_ex(l, "queue", &q) || !json_object_object_get_ex(e, "id", &id))
 			continue;
+		if (json_object_is_type(q, json_type_object) && !json_object_object_get_ex(q, "id", &q))
+			continue;
 		one = json_object_new_object();
 		json_object_object_add(one, "id", json_object_get(q));
 		json_object_object_add(one, "nic-queue", json_object_get(id));

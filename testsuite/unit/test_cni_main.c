@@ -637,7 +637,8 @@ static void pod_info(void **state)
 	struct plugin p = { .name = "pods", .id = "c1", .ifname = "eth0", .nic = "eth1",
 			    .holder = "nkhabc" };
 	json_object *leases = json_tokener_parse(
-		"{\"leases\":[{\"id\":5,\"lease\":{\"queue\":1}},{\"id\":6,\"lease\":{\"queue\":2}}]}");
+		"{\"leases\":[{\"id\":5,\"lease\":{\"queue\":{\"id\":1,\"type\":\"rx\"}}},"
+		"{\"id\":6,\"lease\":{\"queue\":{\"id\":2,\"type\":\"rx\"}}}]}");
 	FILE *f;
 
 	(void)state;
