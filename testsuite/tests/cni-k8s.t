@@ -8,6 +8,7 @@
 # "egressRedirect" (the host's FIB sends them to the host's path). The pods'
 # namespaces have IPv6 off by default (dual-stack ADD turns it on, as ptp).
 # The pod's information file names its holder and queue ids; DEL removes it.
+# DEL waits for a lingering memory provider (nkctl's unlease), boundedly.
 . "$TESTSUITE/lib.sh"
 . "$TESTSUITE/cni.sh"
 topo_nic_remote
@@ -96,4 +97,35 @@ nk -n "$HOST" -j redirect show dev "$(printf '%s' "${RES[1]}" | jq -r '.interfac
 expect_eq "$(printf '%s' "$OUT" | jq '.redirects | length')" 1 "egressRedirect attaches the egress redirect"
 local_path egressRedirect
 del_pods
+
+# DEL ends the leases with nkctl's unlease in the pod: a memory provider
+# lingering on the pod's queue (netdevsim's mp_linger) past the wait fails
+# DEL and leaves the pod whole; once it goes, DEL succeeds and a new pod
+# gets a lease.
+pdir=/sys/kernel/debug/netdevsim/netdevsim$SIM_ID/ports/0/ethtool/nkctl
+if [ -e "$pdir/mp_linger" ]; then
+	cni_conflist "$T_TMP/nk.conflist" "$(conf false)"
+	ns_new P
+	cid=linger$RANDOM
+	cni ADD "$cid" "/run/netns/$P"
+	[ "$RC" = 0 ] || fail "ADD: $OUT $(cat "$T_TMP/cni.err")"
+	q=$(jq -r '.queues[0]["nic-queue"]' "$INFO/$cid-eth0.json")
+	echo "$q 60000" > "$pdir/mp_linger"
+	cni DEL "$cid" "/run/netns/$P"
+	expect_eq "$RC $(printf '%s' "$OUT" | jq -c '[.code, (.msg | test("still in use"))]')" "1 [100,true]" \
+		"DEL fails while a provider stays past the wait, saying so"
+	expect_eq "$(ip -n "$P" -o link show | grep -vc ': lo:')" 2 "the pod keeps its interface and holder"
+	echo "$q 3000" > "$pdir/mp_linger"
+	cni DEL "$cid" "/run/netns/$P"
+	expect_eq "$RC" 0 "DEL again waits for the provider to go, then ends the lease"
+	nk -n "$HOST" -j show leases
+	expect_eq "$(printf '%s' "$OUT" | jq '.leases | length') $(reservations)" "0 0" "no lease or reservation left"
+	ns_new P
+	cni ADD "n$cid" "/run/netns/$P"
+	expect_eq "$RC" 0 "the next ADD gets a lease"
+	cni DEL "n$cid" "/run/netns/$P"
+	expect_eq "$RC" 0 "and its DEL succeeds"
+else
+	echo "# this netdevsim has no mp_linger personality: DEL's provider wait not tried"
+fi
 done_testing
