@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ADD: IPAM runs while nkctl makes the pair, the holder and the egress
- * redirect; then the lease with a steering rule per address, the NIC route
- * for every address, the addresses and routes over rtnetlink, the result.
+/* ADD: IPAM runs while nkctl makes the pair, the holder and (with
+ * egressRedirect) the egress redirect; then the lease with a steering rule
+ * per address, the pod's information file, the NIC route for every
+ * address, the addresses and routes over rtnetlink, the result. By default
+ * the pod's egress goes through the host's stack (README.md, Kubernetes).
  * Any failure undoes everything (teardown) before the error object. */
 #include <fcntl.h>
 #include <stdarg.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CHECK: every address and route of prevResult in the pod, the leases and
  * a steering rule per address on a leased queue RSS leaves alone, the NIC
- * route for every address, the egress redirect; the IPAM plugin's CHECK
- * runs meanwhile. The first thing missing is the error. */
+ * route for every address, the egress redirect with egressRedirect; the
+ * IPAM plugin's CHECK runs meanwhile. The first thing missing is the error. */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
