@@ -39,18 +39,17 @@ static void del_leftover_holder(const struct plugin *p)
  * (the kernel ended its leases): nothing to do here, the host's unlease
  * below finishes the NIC side. 0, or -1 with why (the provider stayed:
  * the runtime's next DEL tries again). */
-static int unlease_in_pod(const struct plugin *p, char *why, size_t len)
+int unlease_in_pod(const struct plugin *p, char *why, size_t len)
 {
 	char wait[16], *out, *err, *msg;
+	char *argv[] = { (char *)p->nkctl, "-j", "-force", "-n", (char *)p->netns, "unlease", "dev",
+			 (char *)p->holder, "wait", wait, NULL };
 	struct child c;
 	int st;
 
 	if (!p->queues || !p->netns || !*p->netns || access(p->netns, F_OK))
 		return 0;
 	snprintf(wait, sizeof(wait), "%u", CNI_UNLEASE_WAIT);
-	char *argv[] = { (char *)p->nkctl, "-j", "-force", "-n", (char *)p->netns, "unlease", "dev",
-			 (char *)p->holder, "wait", wait, NULL };
-
 	if (child_start(&c, argv, NULL)) {
 		snprintf(why, len, "unlease: cannot run %s", p->nkctl);
 		return -1;
@@ -71,16 +70,12 @@ static int unlease_in_pod(const struct plugin *p, char *why, size_t len)
 }
 
 /* nkctl's part in reverse order of ADD's, each line accepting what is gone
- * (-force), after the pod's unlease; the pod's information file. */
+ * (-force), after unlease_in_pod; the pod's information file. */
 int teardown_nk(const struct plugin *p, struct nk_session *s, char *why, size_t len)
 {
 	static const char *const what[] = { "NIC route", "unlease", "egress redirect", "link del" };
-	int ret = unlease_in_pod(p, why, len);
+	int ret = 0;
 
-	/* A provider still there: the pod keeps everything, the NIC side
-	 * included, until a DEL finds it gone. */
-	if (ret)
-		return ret;
 	nks_send(s, "redirect detach dev %s to %s", p->nic, p->host);
 	nks_send(s, "unlease dev %s", p->holder);
 	nks_send(s, "redirect detach dev %s", p->host);
@@ -105,6 +100,10 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 	int ret, ipam_failed = 0;
 
 	*why = '\0';
+	/* A provider still there: the pod keeps everything, its address and
+	 * the NIC side included, until a DEL finds it gone. */
+	if (unlease_in_pod(p, why, len))
+		return -1;
 	if (ipam && ipam_start(p, "DEL", p->ipam_text, &run, why, len))
 		ipam_failed = -1;
 	ret = teardown_nk(p, s, why, len);
