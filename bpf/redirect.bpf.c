@@ -6,7 +6,9 @@
  *   nk_neigh  pod egress: on the netkit primary (or its stand-in), send
  *             IPv4/IPv6 packets to their route's target (the NIC) with
  *             bpf_redirect_neigh(), which resolves the next hop in the host's
- *             FIB.
+ *             FIB; unless the host's FIB says the destination is on the link
+ *             of another device (another pod's primary on this node): that
+ *             packet takes the host's path, never the wire.
  *   nk_peer   pod ingress: on the NIC, hand packets to their route's target
  *             (a netkit primary) with bpf_redirect_peer(), straight into the
  *             pod's namespace.
@@ -25,6 +27,7 @@
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/pkt_cls.h>
+#include <stdbool.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
@@ -105,12 +108,52 @@ static __always_inline __u32 route(struct __sk_buff *skb)
 	return dev ? *dev : 0;
 }
 
+/* Is dst on the link of a device other than target in the host's FIB (a
+ * route without a gateway: what the host has for a pod of this node, its
+ * address through the pod's primary)? Routes through a gateway, no route,
+ * and a lookup the kernel refuses (forwarding off) all say no: the packet
+ * goes to target as routed. One FIB lookup rather than every pod's prefix
+ * in every pod's table: the host's routes are the node's pod table. */
+static __always_inline bool on_other_link(struct __sk_buff *skb, __u32 target)
+{
+	struct bpf_fib_lookup fib = { .ifindex = skb->ifindex };
+	struct nk_hook_info *info;
+	__u32 key = 0, dst[4];
+	long ret;
+
+	info = bpf_map_lookup_elem(&nk_info, &key);
+	if (info && info->ifindex)
+		fib.ifindex = info->ifindex; /* the primary, in the host's namespace */
+	if (skb->protocol == bpf_htons(ETH_P_IP)) {
+		fib.family = 2 /* AF_INET */;
+		if (bpf_skb_load_bytes_relative(skb, 12, &fib.ipv4_src, 4, BPF_HDR_START_NET) ||
+		    bpf_skb_load_bytes_relative(skb, 16, &fib.ipv4_dst, 4, BPF_HDR_START_NET))
+			return false;
+	} else {
+		fib.family = 10 /* AF_INET6 */;
+		if (bpf_skb_load_bytes_relative(skb, 8, fib.ipv6_src, 16, BPF_HDR_START_NET) ||
+		    bpf_skb_load_bytes_relative(skb, 24, fib.ipv6_dst, 16, BPF_HDR_START_NET))
+			return false;
+	}
+	__builtin_memcpy(dst, fib.ipv6_dst, sizeof(dst));
+	ret = bpf_fib_lookup(skb, &fib, sizeof(fib),
+			     BPF_FIB_LOOKUP_DIRECT | BPF_FIB_LOOKUP_SKIP_NEIGH);
+	if ((ret != BPF_FIB_LKUP_RET_SUCCESS && ret != BPF_FIB_LKUP_RET_NO_NEIGH) ||
+	    fib.ifindex == target)
+		return false;
+	/* The next hop is the destination itself: no gateway. */
+	if (fib.family == 2)
+		return fib.ipv4_dst == dst[0];
+	return fib.ipv6_dst[0] == dst[0] && fib.ipv6_dst[1] == dst[1] &&
+	       fib.ipv6_dst[2] == dst[2] && fib.ipv6_dst[3] == dst[3];
+}
+
 SEC("tc")
 int nk_neigh(struct __sk_buff *skb)
 {
 	__u32 target = route(skb);
 
-	if (!target)
+	if (!target || on_other_link(skb, target))
 		return TC_ACT_UNSPEC;
 	return bpf_redirect_neigh(target, NULL, 0, 0);
 }

@@ -175,7 +175,8 @@ static int read_sysctl(const char *path)
 	return v;
 }
 
-static void check_forwarding(struct dr_report *r, struct dr_pod *p)
+/* Does the host forward every family the pod has addresses of? */
+bool dr_host_forwards(const struct dr_pod *p)
 {
 	int v4 = read_sysctl("/proc/sys/net/ipv4/ip_forward");
 	int v6 = read_sysctl("/proc/sys/net/ipv6/conf/all/forwarding");
@@ -185,13 +186,21 @@ static void check_forwarding(struct dr_report *r, struct dr_pod *p)
 		want4 |= p->addrs.v[i].family == AF_INET;
 		want6 |= p->addrs.v[i].family == AF_INET6;
 	}
+	return (!want4 || v4 > 0) && (!want6 || v6 > 0) && (want4 || want6);
+}
+
+static void check_forwarding(struct dr_report *r, struct dr_pod *p)
+{
+	int v4 = read_sysctl("/proc/sys/net/ipv4/ip_forward");
+	int v6 = read_sysctl("/proc/sys/net/ipv6/conf/all/forwarding");
+
 	if (p->egress_ok && p->ingress_ok) {
 		dr_check(r, "forwarding", DR_OK, NULL,
 			 "the redirects carry the pod's traffic both ways; the host does not route it (ip_forward %d, IPv6 forwarding %d)",
 			 v4, v6);
 		return;
 	}
-	if ((!want4 || v4 > 0) && (!want6 || v6 > 0) && (want4 || want6)) {
+	if (dr_host_forwards(p)) {
 		dr_check(r, "forwarding", DR_OK, NULL,
 			 "the host routes what the redirects do not carry (ip_forward %d, IPv6 forwarding %d)",
 			 v4, v6);

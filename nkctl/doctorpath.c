@@ -46,6 +46,14 @@ static void egress_missing(struct dr_report *r, struct dr_pod *p, const struct d
 			 p->primary.ifname);
 		return;
 	}
+	/* Egress through the host's stack (nkctl-cni's default, for
+	 * kube-proxy and netfilter): fine while the host routes it. */
+	if (dr_host_forwards(p)) {
+		dr_check(r, "egress-redirect", DR_OK, NULL,
+			 "no egress redirect on %s: the host routes the pod's packets (forwarding on)",
+			 p->primary.ifname);
+		return;
+	}
 	egress_fix(p, want, "", fix, sizeof(fix));
 	dr_check(r, "egress-redirect", DR_FAIL, fix,
 		 "nkctl has no egress redirect on %s: the pod's packets enter the host's stack instead of leaving through %s",

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ADD: IPAM runs while nkctl makes the pair, the holder and the egress
- * redirect; then the lease with a steering rule per address, the NIC route
- * for every address, the addresses and routes over rtnetlink, the result.
+/* ADD: IPAM runs while nkctl makes the pair, the holder and (with
+ * egressRedirect) the egress redirect; then the lease with a steering rule
+ * per address, the pod's information file, the NIC route for every
+ * address, the addresses and routes over rtnetlink, the result. By default
+ * the pod's egress goes through the host's stack (README.md, Kubernetes).
  * Any failure undoes everything (teardown) before the error object. */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -138,6 +140,11 @@ static void configure(struct add *a)
 	host_if = rtnl_ifindex(a->host, a->p->host);
 	if (pod_if < 0 || host_if < 0)
 		add_abort(a, "the pair %s/%s is gone", a->p->host, a->p->ifname);
+	if (net->has_gw6 && ((err = ipv6_enable_in(a->netns_fd, a->p->ifname)) ||
+			     (err = ipv6_enable_in(-1, a->p->host))))
+		add_abort(a, "cannot enable IPv6 on the pair: %s", strerror(-err));
+	if ((err = forwarding_enable(net)))
+		add_abort(a, "cannot enable forwarding in the host: %s", strerror(-err));
 	for (size_t i = 0; i < net->n_ip; i++)
 		if ((err = rtnl_addr_add(a->pod, pod_if, &net->ip[i].addr)))
 			add_abort(a, "address on %s: %s", a->p->ifname, strerror(-err));
@@ -288,7 +295,7 @@ int cmd_add(struct plugin *p)
 {
 	struct add a = { .p = p, .netns_fd = -1 };
 	char why[768], dsts[512], prefixes[768];
-	json_object *ipam = NULL;
+	json_object *ipam = NULL, *leases = NULL;
 	int ret;
 
 	if (p->netns && *p->netns)
@@ -319,11 +326,18 @@ int cmd_add(struct plugin *p)
 	if (p->queues)
 		nk_step(&a, "lease holder", "link add %s type single rxqueues %u", p->holder,
 			p->per_pod + 1);
-	nk_step(&a, "redirect (pod egress)", "redirect attach dev %s to %s", p->host, p->nic);
+	if (p->egress_redirect)
+		nk_step(&a, "redirect (pod egress)", "redirect attach dev %s to %s", p->host,
+			p->nic);
 	collect_ipam(&a, &ipam);
 	address_words(&a.net, dsts, sizeof(dsts), prefixes, sizeof(prefixes));
-	if (p->queues && (ret = lease_from_pool(p, &a.s, dsts, why, sizeof(why))))
+	if (p->queues && (ret = lease_from_pool(p, &a.s, dsts, &leases, why, sizeof(why))))
 		add_fail(&a, ret == 4 ? CNI_ERR_TRY_LATER : CNI_ERR_STEP, "%s", why);
+	if (p->queues && pod_info_write(p, leases, why, sizeof(why))) {
+		json_object_put(leases);
+		add_abort(&a, "pod information: %s", why);
+	}
+	json_object_put(leases);
 	nk_step(&a, "redirect (pod ingress)", "redirect attach dev %s to %s%s", p->nic, p->host,
 		prefixes);
 	configure(&a);

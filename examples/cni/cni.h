@@ -66,9 +66,12 @@ struct plugin {
 	 * as 1.0.0 where it is 1.1.0 (ipam_conf owns it then). */
 	const char *ipam_text;
 	json_object *ipam_conf;
-	const char *version, *name, *nic, *queues, *ipam_type;
+	const char *version, *name, *nic, *queues, *ipam_type, *info_dir;
 	unsigned int per_pod;
 	bool steer;
+	/* The pod's egress straight to the NIC (bpf_redirect_neigh), past the
+	 * host's routing and netfilter; by default it goes through them. */
+	bool egress_redirect;
 	/* names derived from the container id and interface */
 	char host[16], holder[16];
 };
@@ -156,9 +159,24 @@ int rtnl_route_add(struct rtnl *r, int ifindex, const struct ipnet *dst, const s
 bool rtnl_has_addr(struct rtnl *r, int ifindex, const struct ipnet *a);
 bool rtnl_has_route(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw);
 
+/* sysctl.c: what ADD sets in /proc/sys (0 or -errno) */
+int sysctl_set_in(int netns_fd, const char *path, const char *val);
+int ipv6_enable_in(int netns_fd, const char *ifname);
+int forwarding_enable(const struct pod_net *net);
+
+/* podinfo.c: what the pod's application reads (README.md): the holder's
+ * name and queues in <podInfoDir>/<container id>-<ifname>.json. */
+int pod_info_write(const struct plugin *p, json_object *leases, char *why, size_t len);
+int pod_info_remove(const struct plugin *p);
+
+#define CNI_INFO_DIR "/run/nkctl/cni"
+
+/* How long DEL lets a memory provider go before it fails (seconds). */
+#define CNI_UNLEASE_WAIT 10
+
 /* lease.c */
-int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts, char *why,
-		    size_t len);
+int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *dsts,
+		    json_object **doc, char *why, size_t len);
 
 /* add.c: the result. Routes that name no gateway get their family's; no
  * route is added that IPAM did not return. */
@@ -202,6 +220,9 @@ int cmd_del(struct plugin *p);
 int cmd_check(struct plugin *p);
 int cmd_status(struct plugin *p);
 int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_t len);
+/* The holder's leases ended in the pod (nkctl's unlease and its provider
+ * wait): 0, or -1 with why; teardown's first step. */
+int unlease_in_pod(const struct plugin *p, char *why, size_t len);
 /* nkctl's and the holder's part of teardown: 0, or -1 with why. */
 int teardown_nk(const struct plugin *p, struct nk_session *s, char *why, size_t len);
 int cmd_gc(struct plugin *p);

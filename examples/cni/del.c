@@ -2,6 +2,7 @@
 /* DEL, and ADD's undo: remove this container's pieces, whatever an earlier
  * (perhaps killed) ADD got to; what is gone already is fine. */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,11 +16,9 @@ static void del_link(struct rtnl *r, const char *ifname)
 		rtnl_link_del(r, ifindex);
 }
 
-/* The holder, in the pod or still in the host (an ADD that stopped before
- * moving it, or before leasing: nkctl's unlease leaves a device without a
- * lease alone). Deleting it ends its leases; nkctl's unlease below then
- * undoes their NIC side (reservation, rules). */
-static void del_holder(const struct plugin *p)
+/* A holder nkctl's unlease left: one that holds no lease (an ADD that
+ * stopped before leasing), in the pod or still in the host. */
+static void del_leftover_holder(const struct plugin *p)
 {
 	int fd = p->netns && *p->netns ? open(p->netns, O_RDONLY | O_CLOEXEC) : -1;
 	struct rtnl *r = fd >= 0 ? rtnl_open_in(fd) : NULL;
@@ -33,14 +32,50 @@ static void del_holder(const struct plugin *p)
 	rtnl_close(r);
 }
 
+/* End the holder's leases where it lives, in the pod, through nkctl's
+ * unlease: it waits (boundedly) for a memory provider still on a queue to
+ * go before deleting the holder, so the NIC side is restored, never pulled
+ * from under a provider. A namespace that is gone took the holder with it
+ * (the kernel ended its leases): nothing to do here, the host's unlease
+ * below finishes the NIC side. 0, or -1 with why (the provider stayed:
+ * the runtime's next DEL tries again). */
+int unlease_in_pod(const struct plugin *p, char *why, size_t len)
+{
+	char wait[16], *out, *err, *msg;
+	char *argv[] = { (char *)p->nkctl, "-j", "-force", "-n", (char *)p->netns, "unlease", "dev",
+			 (char *)p->holder, "wait", wait, NULL };
+	struct child c;
+	int st;
+
+	if (!p->queues || !p->netns || !*p->netns || access(p->netns, F_OK))
+		return 0;
+	snprintf(wait, sizeof(wait), "%u", CNI_UNLEASE_WAIT);
+	if (child_start(&c, argv, NULL)) {
+		snprintf(why, len, "unlease: cannot run %s", p->nkctl);
+		return -1;
+	}
+	child_read_out_err(&c, &out, &err);
+	st = child_wait(&c);
+	/* The namespace went while nkctl entered it: as gone before. */
+	if (st && access(p->netns, F_OK))
+		st = 0;
+	if (st) {
+		msg = err ? strstr(err, "Error: ") : NULL;
+		snprintf(why, len, "unlease in the pod: %.*s", msg ? (int)strcspn(msg + 7, "\n") : 24,
+			 msg ? msg + 7 : "nkctl failed (no message)");
+	}
+	free(out);
+	free(err);
+	return st ? -1 : 0;
+}
+
 /* nkctl's part in reverse order of ADD's, each line accepting what is gone
- * (-force). */
+ * (-force), after unlease_in_pod; the pod's information file. */
 int teardown_nk(const struct plugin *p, struct nk_session *s, char *why, size_t len)
 {
 	static const char *const what[] = { "NIC route", "unlease", "egress redirect", "link del" };
 	int ret = 0;
 
-	del_holder(p);
 	nks_send(s, "redirect detach dev %s to %s", p->nic, p->host);
 	nks_send(s, "unlease dev %s", p->holder);
 	nks_send(s, "redirect detach dev %s", p->host);
@@ -50,6 +85,11 @@ int teardown_nk(const struct plugin *p, struct nk_session *s, char *why, size_t 
 			snprintf(why, len, "%s: %s", what[i], s->err);
 			ret = -1;
 		}
+	del_leftover_holder(p);
+	if (pod_info_remove(p) && !ret) {
+		snprintf(why, len, "cannot remove the pod's information file");
+		ret = -1;
+	}
 	return ret;
 }
 
@@ -60,6 +100,10 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 	int ret, ipam_failed = 0;
 
 	*why = '\0';
+	/* A provider still there: the pod keeps everything, its address and
+	 * the NIC side included, until a DEL finds it gone. */
+	if (unlease_in_pod(p, why, len))
+		return -1;
 	if (ipam && ipam_start(p, "DEL", p->ipam_text, &run, why, len))
 		ipam_failed = -1;
 	ret = teardown_nk(p, s, why, len);

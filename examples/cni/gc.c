@@ -157,6 +157,7 @@ int cmd_gc(struct plugin *p)
 	struct rtnl *r = rtnl_open_in(-1);
 	struct nk_session s;
 	char why[768] = "", first[768] = "";
+	bool session;
 	int code;
 
 	if (!r || rtnl_link_aliases(r, collect, &g) || g.nomem) {
@@ -165,17 +166,27 @@ int cmd_gc(struct plugin *p)
 		cni_fail(p, CNI_ERR_STEP, "cannot list the devices' aliases");
 	}
 	rtnl_close(r);
-	if (g.n && nks_start(&s, p->nkctl)) {
+	session = g.n > 0; /* g.n shrinks below: what a provider keeps */
+	if (session && nks_start(&s, p->nkctl)) {
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
-	for (size_t i = 0; i < g.n; i++) {
+	for (size_t i = 0; i < g.n;) {
 		struct plugin q = as_attachment(p, &g.stale[i]);
 
+		/* A provider still on its queue: that attachment stays whole, its
+		 * IPAM reservation too (not DELed below); the next GC takes it. */
+		if (unlease_in_pod(&q, why, sizeof(why))) {
+			if (!*first)
+				snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
+			g.stale[i] = g.stale[--g.n];
+			continue;
+		}
 		if (teardown_nk(&q, &s, why, sizeof(why)) && !*first)
 			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
+		i++;
 	}
-	if (g.n)
+	if (session)
 		nks_end(&s);
 	code = gc_ipam(&g, why, sizeof(why));
 	free(g.stale);

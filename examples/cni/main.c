@@ -171,6 +171,18 @@ static bool spec_name(const char *s)
 #undef ALNUM
 }
 
+/* The boolean key, or dflt when it is absent: anything else is error 7. */
+static bool conf_bool(const struct plugin *p, const char *key, bool dflt)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(p->conf, key, &v))
+		return dflt;
+	if (!json_object_is_type(v, json_type_boolean))
+		cni_fail(p, CNI_ERR_CONFIG, "\"%s\" must be true or false", key);
+	return json_object_get_boolean(v);
+}
+
 void read_conf(struct plugin *p)
 {
 	json_object *v, *ipam;
@@ -187,12 +199,13 @@ void read_conf(struct plugin *p)
 			cni_fail(p, CNI_ERR_CONFIG, "\"queuesPerPod\" must be a number from 1 to 16");
 		p->per_pod = (unsigned int)n;
 	}
-	p->steer = true;
-	if (json_object_object_get_ex(p->conf, "steer", &v)) {
-		if (!json_object_is_type(v, json_type_boolean))
-			cni_fail(p, CNI_ERR_CONFIG, "\"steer\" must be true or false");
-		p->steer = json_object_get_boolean(v);
-	}
+	p->steer = conf_bool(p, "steer", true);
+	p->egress_redirect = conf_bool(p, "egressRedirect", false);
+	p->info_dir = conf_str(p, p->conf, "podInfoDir");
+	if (!p->info_dir)
+		p->info_dir = CNI_INFO_DIR;
+	else if (*p->info_dir != '/' || strlen(p->info_dir) > 512)
+		cni_fail(p, CNI_ERR_CONFIG, "\"podInfoDir\" must be an absolute path");
 	if (json_object_object_get_ex(p->conf, "ipam", &ipam))
 		p->ipam_type = conf_str(p, ipam, "type");
 }

@@ -2,7 +2,7 @@
 # tier: vm
 # timeout: 420
 # The CNI plugin as a node runs it, through libcni with host-local IPAM on an
-# 8-queue netdevsim NIC linked to a dual-stack remote (forwarding off): six
+# 8-queue netdevsim NIC linked to a dual-stack remote (forwarding off until ADD turns it on): six
 # ADDs in parallel on a six-queue pool get six distinct queues (a seventh
 # fails: exhausted); six DELs in parallel and ADD/DEL of different pods
 # interleaved 20 times leave nothing; dual-stack and IPv6-only pods have

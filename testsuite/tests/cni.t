@@ -84,7 +84,7 @@ for i in 1 2 3; do
 	a=$(printf '%s' "${RES[$i]}" | jq -r '.ips[0].address | split("/")[0]')
 	ping_ok "$REMOTE" "$a" || fail "the remote cannot reach pod $i ($a)"
 	ping_ok "${PODS[$i]}" 10.10.2.2 || fail "pod $i cannot reach the remote"
-	pass "pod $i and the remote reach each other through nkctl's redirects (forwarding off)"
+	pass "pod $i and the remote reach each other (ingress through nkctl's NIC route, egress through the host)"
 	cni CHECK "${CIDS[$i]}" "/run/netns/${PODS[$i]}"
 	expect_eq "$RC $OUT" "0 " "pod $i: CHECK passes"
 done

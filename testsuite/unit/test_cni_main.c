@@ -219,8 +219,11 @@ static void conf_full(void **state)
 
 	(void)state;
 	p.conf = json_tokener_parse("{\"cniVersion\":\"1.0.0\",\"nic\":\"eth1\",\"queues\":\"4-7\","
-				    "\"queuesPerPod\":2,\"steer\":false,\"ipam\":{\"type\":\"host-local\"}}");
+				    "\"queuesPerPod\":2,\"steer\":false,\"egressRedirect\":true,"
+				    "\"podInfoDir\":\"/tmp/x\",\"ipam\":{\"type\":\"host-local\"}}");
 	read_conf(&p);
+	assert_true(p.egress_redirect);
+	assert_string_equal(p.info_dir, "/tmp/x");
 	assert_string_equal(p.version, "1.0.0");
 	assert_string_equal(p.nic, "eth1");
 	assert_string_equal(p.queues, "4-7");
@@ -241,6 +244,8 @@ static void conf_defaults(void **state)
 	assert_null(p.ipam_type);
 	assert_int_equal(p.per_pod, 1);
 	assert_true(p.steer);
+	assert_false(p.egress_redirect);
+	assert_string_equal(p.info_dir, CNI_INFO_DIR);
 	json_object_put(p.conf);
 }
 
@@ -248,7 +253,8 @@ static void conf_refused(void **state)
 {
 	const char *bad[] = { "{\"nic\":7}", "{\"queuesPerPod\":0}", "{\"queuesPerPod\":17}",
 			      "{\"queuesPerPod\":\"2\"}", "{\"ipam\":{\"type\":[]}}",
-			      "{\"steer\":\"no\"}", "{\"steer\":0}" };
+			      "{\"steer\":\"no\"}", "{\"steer\":0}", "{\"egressRedirect\":1}",
+			      "{\"podInfoDir\":\"run/x\"}", "{\"podInfoDir\":3}" };
 	char out[1024];
 
 	(void)state;
@@ -631,6 +637,39 @@ static void gc_valid(void **state)
 
 /* A child that writes far more than a pipe holds to stderr before its
  * answer: both are read to the end, none blocks. */
+/* The pod's information file: the holder and each lease's two queue ids,
+ * from the lease's reply; DEL's removal, twice. */
+static void pod_info(void **state)
+{
+	char dir[] = "/tmp/nkcni-unit-XXXXXX", sub[64], path[128], why[256], buf[512];
+	struct plugin p = { .name = "pods", .id = "c1", .ifname = "eth0", .nic = "eth1",
+			    .holder = "nkhabc" };
+	json_object *leases = json_tokener_parse(
+		"{\"leases\":[{\"id\":5,\"lease\":{\"queue\":{\"id\":1,\"type\":\"rx\"}}},"
+		"{\"id\":6,\"lease\":{\"queue\":{\"id\":2,\"type\":\"rx\"}}}]}");
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/a/b", dir);
+	p.info_dir = sub;
+	assert_int_equal(pod_info_write(&p, leases, why, sizeof(why)), 0);
+	snprintf(path, sizeof(path), "%s/c1-eth0.json", sub);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "{\"network\":\"pods\",\"containerID\":\"c1\",\"ifname\":\"eth0\","
+			    "\"holder\":\"nkhabc\",\"nic\":\"eth1\",\"queues\":[{\"id\":1,\"nic-queue\":5},"
+			    "{\"id\":2,\"nic-queue\":6}]}\n");
+	assert_int_equal(pod_info_remove(&p), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(pod_info_remove(&p), 0);
+	json_object_put(leases);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
 static void child_chatty(void **state)
 {
 	char *argv[] = { "/bin/sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x >&2; echo answer",
@@ -708,6 +747,7 @@ int main(void)
 		cmocka_unit_test(gc_alias),
 		cmocka_unit_test(gc_valid),
 		cmocka_unit_test(conf_ipam_version),
+		cmocka_unit_test(pod_info),
 		cmocka_unit_test(child_chatty),
 		cmocka_unit_test(child_dies_with_parent),
 	};
