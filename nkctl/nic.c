@@ -465,22 +465,26 @@ static int check_release(struct nk_ctx *ctx, const struct nic_job *j, bool force
 	return 0;
 }
 
+/* -force and a NIC that is not there: nothing to do, an empty document. */
+static int print_absent(struct nk_ctx *ctx, struct nic_job *j, const char *dev, const char *what)
+{
+	nk_nic_job_free(j);
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "nics");
+	out_arr_close(&ctx->out);
+	out_text(&ctx->out, "%s does not exist: nothing to %s\n", dev, what);
+	out_end(&ctx->out);
+	return NK_EXIT_OK;
+}
+
 static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 {
 	const struct nic_args *a = args;
 	struct nic_job *j;
 	int ret = begin(ctx, a, &j);
 
-	if (ret == -ENODEV) {
-		/* -force: a NIC that is not there has nothing reserved. */
-		nk_nic_job_free(j);
-		out_begin(&ctx->out);
-		out_arr_open(&ctx->out, "nics");
-		out_arr_close(&ctx->out);
-		out_text(&ctx->out, "%s does not exist: nothing to release\n", a->dev);
-		out_end(&ctx->out);
-		return NK_EXIT_OK;
-	}
+	if (ret == -ENODEV)
+		return print_absent(ctx, j, a->dev, "release");
 	if (!ret && (!j->st.exists || (!j->st.nreserved && !j->st.saved && (j->n || !j->st.nrules)))) {
 		if (!ctx->force)
 			ret = nk_error(NK_EXIT_NOTFOUND, "%s has no queue reserved by nkctl",
@@ -513,16 +517,8 @@ static int cmd_nic_restore(struct nk_ctx *ctx, const void *args)
 	struct nic_job *j;
 	int ret = begin(ctx, a, &j);
 
-	if (ret == -ENODEV) {
-		/* -force: a NIC that is not there has nothing to restore. */
-		nk_nic_job_free(j);
-		out_begin(&ctx->out);
-		out_arr_open(&ctx->out, "nics");
-		out_arr_close(&ctx->out);
-		out_text(&ctx->out, "%s does not exist: nothing to restore\n", a->dev);
-		out_end(&ctx->out);
-		return NK_EXIT_OK;
-	}
+	if (ret == -ENODEV)
+		return print_absent(ctx, j, a->dev, "restore");
 	if (!ret && !j->st.exists && !ctx->force)
 		ret = nk_error(NK_EXIT_NOTFOUND, "%s has nothing recorded by nkctl: nothing to restore",
 			       j->link.ifname);

@@ -430,3 +430,20 @@ kill_cycle() {
 	done
 	pass "$name: killed at $kills points, every time as before ($((SECONDS - t0)) s)"
 }
+
+# nic_snapshot DEV IFINDEX: the NIC as the kernel has it, through nlprobe
+# serve: RSS table, header split, rules (without their locations, which a
+# rule added again may change).
+nic_snapshot() {
+	nlp rss "$2" | jq -c '.indir | unique' && nlp rings "$2" | jq -r '.["tcp-data-split"]' &&
+		nlp ntuple "$1" | jq -c '[.rules[] | [.["dst-ip"], .action]] | sort'
+}
+
+# nic_operator_edits NETNS DEV: what an operator does behind nkctl's back:
+# every queue in RSS again (ethtool -X equal 4), the first rule deleted.
+nic_operator_edits() {
+	local id
+	id=$(nlp ntuple "$2" | jq '.rules[0].location')
+	ip netns exec "$1" ethtool -X "$2" equal 4 > /dev/null || fail "ethtool -X equal 4"
+	ip netns exec "$1" ethtool -N "$2" delete "$id" > /dev/null || fail "ethtool -N delete $id"
+}

@@ -25,17 +25,8 @@ expect_rc 0 "a holder" -n "$HOST" link add hA type single rxqueues 2
 expect_rc 0 "lease queue 3 with steer" -n "$HOST" lease dev hA from "$SIM" queue 3 steer dst 10.9.0.7
 expect_rc 0 "nic reserve queue 2" -n "$HOST" nic reserve dev "$SIM" queue 2
 
-# The NIC as the kernel has it (rules without their locations).
-snapshot() {
-	nlp rss "$idx" | jq -c '.indir | unique' && nlp rings "$idx" | jq -r '.["tcp-data-split"]' &&
-		nlp ntuple "$SIM" | jq -c '[.rules[] | [.["dst-ip"], .action]] | sort'
-}
-break_it() {
-	local id
-	id=$(nlp ntuple "$SIM" | jq '.rules[0].location')
-	et -X "$SIM" equal 4 > /dev/null || fail "ethtool -X equal 4"
-	et -N "$SIM" delete "$id" > /dev/null || fail "ethtool -N delete $id"
-}
+snapshot() { nic_snapshot "$SIM" "$idx"; }
+break_it() { nic_operator_edits "$HOST" "$SIM"; }
 # truthful: nic show marks something lost whenever the NIC is not as BASE.
 truthful() {
 	local lost

@@ -64,19 +64,8 @@ for _ in range(16):
 	done
 	expect_eq "$(printf '%s' "$d" | jq '.[3]')" 16 "$1: the pod's 16 flows on queue 3 ($d)"
 }
-# The NIC as the kernel has it: RSS table, header split, rules (without
-# their locations, which a rule added again may change).
-snapshot() {
-	nlp rss "$idx" | jq -c '.indir | unique' && nlp rings "$idx" | jq -r '.["tcp-data-split"]' &&
-		nlp ntuple "$SIM" | jq -c '[.rules[] | [.["dst-ip"], .action]] | sort'
-}
-# break_it: what an operator does behind nkctl's back.
-break_it() {
-	local id
-	id=$(nlp ntuple "$SIM" | jq '.rules[0].location')
-	et -X "$SIM" equal 4 > /dev/null || fail "ethtool -X equal 4"
-	et -N "$SIM" delete "$id" > /dev/null || fail "ethtool -N delete $id"
-}
+snapshot() { nic_snapshot "$SIM" "$idx"; }
+break_it() { nic_operator_edits "$HOST" "$SIM"; }
 doctor_ok "the pod as made"
 steered "as made"
 BASE=$(snapshot)
