@@ -154,6 +154,18 @@ done_testing() {
 	exit 0
 }
 
+# nsim_netdev ID: the name of netdevsim ID's netdev once the driver made it
+# (up to 10 s: a re-probe makes it a little after new_device returns).
+nsim_netdev() {
+	local dev=""
+	for _ in $(seq 100); do
+		dev=$(ls "/sys/bus/netdevsim/devices/netdevsim$1/net/" 2> /dev/null | head -n 1)
+		[ -n "$dev" ] && break
+		sleep 0.1
+	done
+	[ -n "$dev" ] && echo "$dev"
+}
+
 # sim_new VAR NS [QUEUES]: a netdevsim NIC (QUEUES RX/TX queues, default 4),
 # moved into NS and up; the device and nkctl's state of it are removed at
 # exit. VM tier only.
@@ -167,12 +179,7 @@ sim_new() {
 	done
 	echo "$id 1 $queues" > /sys/bus/netdevsim/new_device || fail "cannot create netdevsim $id"
 	defer "echo $id > /sys/bus/netdevsim/del_device"
-	for _ in $(seq 50); do
-		dev=$(ls "/sys/bus/netdevsim/devices/netdevsim$id/net/" 2>/dev/null | head -n 1)
-		[ -n "$dev" ] && break
-		sleep 0.1
-	done
-	[ -n "$dev" ] || fail "netdevsim $id has no netdev"
+	dev=$(nsim_netdev "$id") || fail "netdevsim $id has no netdev"
 	# netdevsim calls every netdev eth%d: give it a name unique where it goes.
 	ip link set "$dev" name "sim$id" || fail "cannot rename $dev"
 	dev=sim$id

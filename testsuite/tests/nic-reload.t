@@ -23,13 +23,8 @@ nlprobe_serve "$HOST"
 # sim_back: the driver made its netdev again, in the initial namespace (as
 # eth%d): the test's name, in HOST, up.
 sim_back() {
-	local dev=""
-	for _ in $(seq 100); do
-		dev=$(ls "/sys/bus/netdevsim/devices/netdevsim$SIM_ID/net/" 2> /dev/null | head -n 1)
-		[ -n "$dev" ] && break
-		sleep 0.1
-	done
-	[ -n "$dev" ] || fail "netdevsim $SIM_ID has no netdev again"
+	local dev
+	dev=$(nsim_netdev "$SIM_ID") || fail "netdevsim $SIM_ID has no netdev again"
 	ip link set "$dev" name "$SIM" && ip link set "$SIM" netns "$HOST" &&
 		ip -n "$HOST" link set "$SIM" up || fail "cannot bring $SIM back into $HOST"
 	local old=$idx
