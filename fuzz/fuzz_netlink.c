@@ -381,7 +381,7 @@ static void print_doc(FILE *fp, int mode, int doc, const struct lists *L)
 		out_str(&o, "ifname", "%s:\n", "eth0");
 		out_arr_open(&o, "rules");
 		for (size_t i = 0; i < L->rules.n; i++)
-			nk_print_rule(&o, &L->rules.v[i], i & 1);
+			nk_print_rule(&o, &L->rules.v[i], i & 1, i & 2);
 		out_arr_close(&o);
 		out_obj_close(&o);
 		break;
