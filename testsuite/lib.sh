@@ -454,3 +454,17 @@ nic_operator_edits() {
 	ip netns exec "$1" ethtool -X "$2" equal 4 > /dev/null || fail "ethtool -X equal 4"
 	ip netns exec "$1" ethtool -N "$2" delete "$id" > /dev/null || fail "ethtool -N delete $id"
 }
+
+# monitor_ready NS FILE: poke a veth rdy0 in NS until the nkctl monitor
+# writing FILE reports it (a monitor started in the background subscribes
+# a little later: an event before that is never seen).
+monitor_ready() {
+	local i
+	ip -n "$1" link add rdy0 type veth peer name rdy1 || fail "veth rdy0 in $1"
+	for i in $(seq 200); do
+		ip -n "$1" link set rdy0 mtu $((1400 + i))
+		sleep 0.1
+		grep -q '"rdy0"' "$2" && return 0
+	done
+	fail "the monitor in $1 never reported rdy0"
+}

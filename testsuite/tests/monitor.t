@@ -34,16 +34,6 @@ seen() {
 	done
 	fail "$3: not seen in $(basename "$1"): $(tail -c 2000 "$1")"
 }
-# ready NS FILE: poke rdy0 in NS until the monitor writing FILE reports it.
-ready() {
-	ip -n "$1" link add rdy0 type veth peer name rdy1 || fail "veth rdy0 in $1"
-	for i in $(seq 200); do
-		ip -n "$1" link set rdy0 mtu $((1400 + i))
-		sleep 0.1
-		grep -q '"rdy0"' "$2" && return 0
-	done
-	fail "the monitor in $1 never reported rdy0"
-}
 
 "$NKCTL" -n "$HOST" -j monitor > "$T_TMP/host" 2> "$T_TMP/host.err" &
 hpid=$!
@@ -51,8 +41,8 @@ defer "kill $hpid 2>/dev/null"
 "$NKCTL" -n "$POD" -j monitor link lease > "$T_TMP/pod" 2> "$T_TMP/pod.err" &
 ppid=$!
 defer "kill $ppid 2>/dev/null"
-ready "$HOST" "$T_TMP/host"
-ready "$POD" "$T_TMP/pod"
+monitor_ready "$HOST" "$T_TMP/host"
+monitor_ready "$POD" "$T_TMP/pod"
 
 # The NIC's page pools go and come (before any lease) with the device.
 ip -n "$HOST" link set "$SIM" down

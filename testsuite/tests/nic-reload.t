@@ -55,8 +55,8 @@ expect_eq "$(indir)" "[0]" "RSS spreads over queue 0 only"
 "$NKCTL" -n "$HOST" -j monitor link lease > "$T_TMP/mon" 2> "$T_TMP/mon.err" &
 mpid=$!
 defer "kill $mpid 2>/dev/null"
-ip -n "$HOST" link add rdy0 type veth peer name rdy1 || fail "veth"
-seen "$T_TMP/mon" '.object == "link" and .link.ifname == "rdy0"' "the monitor runs"
+monitor_ready "$HOST" "$T_TMP/mon"
+pass "the monitor runs"
 
 # ---- devlink dev reload
 if command -v devlink > /dev/null; then
