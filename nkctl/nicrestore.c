@@ -54,15 +54,6 @@ bool nk_nic_lost_rule(const struct nk_nic_state *st, const struct nk_ntuple_list
 	return true;
 }
 
-struct nk_nic_lease *nk_nic_rule_lease(struct nk_nic_state *st, uint32_t id)
-{
-	for (size_t i = 0; i < st->nleases; i++)
-		for (size_t k = 0; k < st->leases[i].nrules; k++)
-			if (st->leases[i].rules[k] == id)
-				return &st->leases[i];
-	return NULL;
-}
-
 /* ---- restore ---- */
 
 int nk_nic_undo_ended_all(struct nic_job *j, size_t *undone)
@@ -159,7 +150,7 @@ static int lease_context(struct nic_job *j, struct nk_nic_lease *l, struct nk_nt
  * driver gave it the same location). */
 static int readd_rule(struct nic_job *j, int fd, const struct nk_ntuple *old)
 {
-	struct nk_nic_lease *l = nk_nic_rule_lease(&j->st, old->id);
+	struct nk_nic_lease *l = nk_nic_state_rule_lease(&j->st, old->id);
 	struct nk_ntuple r = *old;
 	int ret = lease_context(j, l, &r);
 	uint32_t old_id = old->id;

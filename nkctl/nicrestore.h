@@ -48,7 +48,5 @@ bool nk_nic_lost_split(const struct nk_nic_state *st, const struct nk_rings *rin
 /* A rule nkctl recorded (with its spec) that the driver no longer has. */
 bool nk_nic_lost_rule(const struct nk_nic_state *st, const struct nk_ntuple_list *rules,
 		      int rules_ret, const struct nk_ntuple *recorded);
-/* The lease record holding rule id, or NULL. */
-struct nk_nic_lease *nk_nic_rule_lease(struct nk_nic_state *st, uint32_t id);
 
 #endif

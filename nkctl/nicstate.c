@@ -639,6 +639,15 @@ struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q)
 	return NULL;
 }
 
+struct nk_nic_lease *nk_nic_state_rule_lease(struct nk_nic_state *st, uint32_t id)
+{
+	for (size_t i = 0; i < st->nleases; i++)
+		for (size_t k = 0; k < st->leases[i].nrules; k++)
+			if (st->leases[i].rules[k] == id)
+				return &st->leases[i];
+	return NULL;
+}
+
 struct nk_nic_lease *nk_nic_state_lease_add(struct nk_nic_state *st, const uint32_t *ids,
 					    size_t n)
 {

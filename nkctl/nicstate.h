@@ -151,6 +151,8 @@ bool nk_nic_state_rule_is_ours(const struct nk_nic_state *st, const struct nk_nt
 
 /* The record of the lease of NIC queue q, or NULL. */
 struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q);
+/* The lease whose record names rule id, or NULL. */
+struct nk_nic_lease *nk_nic_state_rule_lease(struct nk_nic_state *st, uint32_t id);
 /* The record of a lease of the NIC queues ids[n] (the one already there, or a
  * new one: NULL when out of memory). A new one may move the others: pointers
  * to records are not kept across it. */
