@@ -344,16 +344,24 @@ void nk_xsk_sweep(struct nk_ctx *ctx)
 
 /* ---- readers (show leases, doctor) ---- */
 
+/* The pin name of the NIC ifindex's XSK directory in ns, opened (root
+ * set): -1 when nkctl prepared nothing there. */
+static int open_nic_pin(struct nk_ns *ns, int ifindex, const char *name, char *root)
+{
+	char nsdir[NS_LEN], path[PIN_LEN];
+
+	if (nk_bpffs_root(false, root, ROOT_LEN) || rt_ns_dir(ns, root, nsdir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/xsk%d/%s", nsdir, ifindex, name);
+	return bpf_obj_get(path);
+}
+
 bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin)
 {
-	char root[ROOT_LEN], nsdir[NS_LEN], path[PIN_LEN];
+	char root[ROOT_LEN];
 	struct nk_xsk_slot s = { 0 };
-	int fd;
+	int fd = open_nic_pin(ns, ifindex, "slots", root);
 
-	if (nk_bpffs_root(false, root, sizeof(root)) || rt_ns_dir(ns, root, nsdir))
-		return false;
-	snprintf(path, sizeof(path), "%s/xsk%d/slots", nsdir, ifindex);
-	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return false;
 	if (bpf_map_lookup_elem(fd, &q, &s))
@@ -366,15 +374,11 @@ bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin)
 
 bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
 {
-	char root[ROOT_LEN], nsdir[NS_LEN], path[PIN_LEN];
+	char root[ROOT_LEN];
 	struct nk_bpf_link info;
-	int fd;
+	int fd = open_nic_pin(ns, ifindex, "link", root);
 
 	*prog_id = 0;
-	if (nk_bpffs_root(false, root, sizeof(root)) || rt_ns_dir(ns, root, nsdir))
-		return false;
-	snprintf(path, sizeof(path), "%s/xsk%d/link", nsdir, ifindex);
-	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return false;
 	if (!nk_bpf_link_info(fd, &info) && info.ifindex)
