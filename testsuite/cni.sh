@@ -18,6 +18,20 @@ IPAMDIR=$T_TMP/ipam
 # cni_conflist FILE CONF: the conflist libcni reads, wrapping one configuration.
 cni_conflist() { jq -c '{cniVersion, name, plugins: [del(.cniVersion, .name)]}' <<<"$2" > "$1"; }
 
+# cni_keep WHAT: keep OUT, when it is a JSON object, for done_testing to check
+# against testsuite/cni-result.schema.json (results in their version's shape,
+# errors, VERSION answers). Unique names: cni_bg calls it in subshells.
+T_CNI=0
+cni_keep() {
+	[ "${OUT:0:1}" = "{" ] || return 0
+	local f
+	T_CNI=$((T_CNI + 1))
+	f=$T_TMP/cni-json/$BASHPID.$T_CNI
+	[ -d "$T_TMP/cni-json" ] || mkdir -p "$T_TMP/cni-json"
+	printf '%s\n' "$OUT" > "$f.json"
+	printf '%s\n' "$*" > "$f.cmd"
+}
+
 # cni ADD|CHECK|DEL CONTAINER NETNS [CONFLIST]: through libcni, as a runtime
 # in HOST; sets RC, OUT (stderr in $CNI_ERR, default $T_TMP/cni.err).
 cni() {
@@ -25,6 +39,7 @@ cni() {
 		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" "${1,,}" "${4:-$T_TMP/nk.conflist}" "$2" "$3" \
 		eth0 2> "${CNI_ERR:-$T_TMP/cni.err}")
 	RC=$?
+	cni_keep "(libcni) $1 $2"
 }
 
 # IPAM reservations host-local holds (files named by address).

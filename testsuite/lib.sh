@@ -150,6 +150,12 @@ done_testing() {
 			fail "JSON output does not match doc/nkctl.schema.json: $n"
 		pass "$n JSON outputs match doc/nkctl.schema.json"
 	fi
+	# the CNI plugin's answers, kept by cni_keep (testsuite/cni.sh)
+	if [ -d "$T_TMP/cni-json" ]; then
+		n=$($PY "$TESTSUITE/helpers/jsoncheck.py" "$TESTSUITE/cni-result.schema.json" "$T_TMP/cni-json" nkctl-cni) ||
+			fail "CNI answers do not match testsuite/cni-result.schema.json: $n"
+		pass "$n CNI answers match testsuite/cni-result.schema.json (the spec's shape for their cniVersion)"
+	fi
 	echo "# $T_CHECKS checks passed"
 	exit 0
 }

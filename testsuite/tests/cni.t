@@ -35,6 +35,7 @@ raw() { # raw COMMAND CONTAINER NETNS [CONF]: the plugin itself, in HOST; sets R
 	OUT=$(printf '%s' "$4" | nsenter --net="/run/netns/$HOST" env CNI_COMMAND="$1" "${@:5}" \
 		CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" "$PLUGIN" 2> "$T_TMP/cni.err")
 	RC=$?
+	cni_keep "$1 $2"
 }
 
 # The protocol's own answers.
