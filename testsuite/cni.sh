@@ -39,7 +39,8 @@ cni() {
 		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" "${1,,}" "${4:-$T_TMP/nk.conflist}" "$2" "$3" \
 		eth0 2> "${CNI_ERR:-$T_TMP/cni.err}")
 	RC=$?
-	cni_keep "(libcni) $1 $2"
+	# (libcni's own error documents are not the plugin's: no cniVersion)
+	[ "$RC" != 0 ] || cni_keep "(libcni) $1 $2"
 }
 
 # IPAM reservations host-local holds (files named by address).
