@@ -60,6 +60,10 @@ MAN_ALIASES := unlease=nkctl-lease steer=nkctl-nic bind-rx=nkctl-bind bind-tx=nk
 MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS)) \
 	$(foreach a,$(MAN_ALIASES),$(BUILD)/man/nkctl-$(firstword $(subst =, ,$(a))).8)
 
+# The CNI plugin's page, shipped with the plugin (package nkctl-cni), not in
+# build/man with nkctl's own.
+CNI_MAN := $(BUILD)/cni/nkctl-cni.8
+
 .PHONY: all helpers check check-all check-host check-unit check-vm check-valgrind install clean deps fuzz cni
 all: $(BIN) $(MANS)
 
@@ -131,6 +135,7 @@ CNI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/cni/*.c))
 ifneq ($(JSONC_LIBS),)
 HELPERS += $(CNI_PLUGIN)
 all: $(CNI_PLUGIN)
+all: $(CNI_MAN)
 endif
 $(CNI_OBJS): ALL_CFLAGS += $(JSONC_CFLAGS)
 $(CNI_PLUGIN): $(CNI_OBJS)
@@ -189,11 +194,17 @@ unit-needs-cmocka:
 # The version in the footer; after .TH (which turns hyphenation back on):
 # no hyphenation, and no line break at a keyword's own hyphens.
 # A "[ ... ]" group of a SYNOPSIS never breaks across lines (synopsis.awk).
-$(BUILD)/man/%: man/%.scd man/synopsis.awk debian/changelog
+define render_man
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  SCDOC   $<")
 	$(Q)sed 's/@VERSION@/$(VERSION)/g' $< | $(SCDOC) | sed '/^\.TH /a .nh\n.cflags 0 -' | \
 		awk -f man/synopsis.awk > $@.tmp && mv $@.tmp $@
+endef
+$(BUILD)/man/%: man/%.scd man/synopsis.awk debian/changelog
+	$(render_man)
+
+$(CNI_MAN): examples/cni/nkctl-cni.8.scd man/synopsis.awk debian/changelog
+	$(render_man)
 
 define man_alias
 $(BUILD)/man/nkctl-$(1).8: Makefile
@@ -280,6 +291,7 @@ install: all
 	$(if $(wildcard completions/nkctl),install -m 0644 completions/nkctl $(DESTDIR)$(BASHCOMPDIR)/nkctl)
 	$(if $(JSONC_LIBS),install -d $(DESTDIR)$(CNIDIR))
 	$(if $(JSONC_LIBS),install -m 0755 $(CNI_PLUGIN) $(DESTDIR)$(CNIDIR)/nkctl-cni)
+	$(if $(JSONC_LIBS),install -m 0644 $(CNI_MAN) $(DESTDIR)$(MANDIR)/man8/)
 
 deps:
 	sh scripts/install-deps --test

@@ -253,4 +253,27 @@ for f in "$mandir"/*.8; do
 	[ -z "$cut" ] || fail "$(basename "$f") breaks a word at a hyphen: $cut"
 done
 pass "rendered pages carry the version and cut no keyword"
+
+# The CNI plugin: every configuration key its code reads and every error code
+# it has is in its man page and its README's tables; its page renders clean.
+cni=$top/examples/cni
+cnipage=$(dirname "${NKCTL_REAL:-$NKCTL}")/cni/nkctl-cni.8
+if [ -f "$cnipage" ]; then
+	keys=$(grep -ohE 'conf_(str|bool)\(p, (p->conf, )?"[A-Za-z]+"|get_ex\(p->conf, "[A-Za-z.\/-]+"' "$cni"/*.c |
+		grep -oE '"[^"]+"$' | tr -d '"' | grep -vx 'prevResult\|cni.dev/valid-attachments' | sort -u)
+	[ -n "$keys" ] || fail "no configuration keys found in examples/cni"
+	for k in $keys; do
+		grep -q "^\*$k\*\$" "$cni/nkctl-cni.8.scd" || fail "nkctl-cni(8) CONFIGURATION lacks \"$k\""
+		grep -q "^| .*\`$k\`" "$cni/README.md" || fail "examples/cni/README.md's configuration table lacks \"$k\""
+	done
+	codes=$(grep -oE 'CNI_ERR_[A-Z_]+ = [0-9]+' "$cni/cni.h" | awk '{ print $3 }')
+	for c in $codes; do
+		grep -q "^|  $c\$" "$cni/nkctl-cni.8.scd" || fail "nkctl-cni(8) EXIT STATUS lacks code $c"
+		grep -qE "^\| $c(, [0-9]+)? \||^\| [0-9]+, $c \|" "$cni/README.md" || fail "examples/cni/README.md's error table lacks code $c"
+	done
+	grep -q "^\.TH .*\"nkctl $version\"" "$cnipage" || fail "nkctl-cni.8: no \"nkctl $version\" in the footer"
+	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$cnipage" > /dev/null 2> "$T_TMP/page.err"
+	[ ! -s "$T_TMP/page.err" ] || fail "nkctl-cni.8: $(cat "$T_TMP/page.err")"
+	pass "nkctl-cni(8) and the plugin's README name its $(echo $keys | wc -w) configuration keys and $(echo $codes | wc -w) error codes"
+fi
 done_testing
