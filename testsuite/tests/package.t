@@ -125,8 +125,8 @@ cnideb=$T_TMP/nkctl-cni_${version}_$arch.deb
 cniroot=$T_TMP/cniroot
 dpkg -x "$cnideb" "$cniroot" || fail "dpkg -x nkctl-cni"
 expect_eq "$(cd "$cniroot" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')" \
-	"usr/lib/cni/nkctl-cni usr/share/doc/nkctl-cni/README.md.gz usr/share/doc/nkctl-cni/changelog.gz usr/share/doc/nkctl-cni/copyright " \
-	"nkctl-cni holds the plugin in /usr/lib/cni and its README"
+	"usr/lib/cni/nkctl-cni usr/share/doc/nkctl-cni/README.md.gz usr/share/doc/nkctl-cni/changelog.gz usr/share/doc/nkctl-cni/copyright usr/share/man/man8/nkctl-cni.8.gz " \
+	"nkctl-cni holds the plugin in /usr/lib/cni, its README and its man page"
 expect_eq "$(dpkg-deb -f "$cnideb" Depends | grep -o "nkctl (= $version)")" "nkctl (= $version)" "nkctl-cni depends on this nkctl"
 plugin=$cniroot/usr/lib/cni/nkctl-cni
 readelf -d "$plugin" | grep -q 'FLAGS.*NOW' && readelf -l "$plugin" | grep -q GNU_RELRO &&
