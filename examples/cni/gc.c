@@ -4,8 +4,11 @@
  * nk<hash> with an alias naming the network, the container, the interface
  * and the pod's namespace, so GC finds its attachments without a list of
  * its own and never touches another network's or another tool's devices.
- * All of them go in one nkctl process (DEL's lines for each); then the
- * IPAM plugin's GC where its VERSION lists 1.1.0, else its DEL for each. */
+ * All of them go in one nkctl process: one `show leases`, then for each
+ * its holder's `unlease from NIC queue LIST` (nkctl finds the holder in
+ * the pod's namespace, waiting for a memory provider as DEL's unlease
+ * does) and DEL's lines; then the IPAM plugin's GC where its VERSION lists
+ * 1.1.0, else its DEL for each. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,10 +154,59 @@ static int gc_ipam(const struct gc *g, char *why, size_t len)
 	return code;
 }
 
+/* The NIC queues holder leases from nic ("4,5"; "" when none), from
+ * `show leases`' leases; -1 when they do not fit buf. */
+int holder_queue_list(json_object *leases, const char *nic, const char *holder, char *buf,
+		      size_t len)
+{
+	size_t n = 0;
+
+	*buf = '\0';
+	for (size_t i = 0; i < doc_array_len(leases); i++) {
+		json_object *l = doc_array_at(leases, i), *holder_side = doc_member(l, "lease");
+		json_object *ifname = doc_member(l, "ifname"), *hname = doc_member(holder_side, "ifname");
+		int w;
+
+		if (!ifname || !hname || doc_member(l, "netns") ||
+		    strcmp(json_object_get_string(ifname), nic) ||
+		    strcmp(json_object_get_string(hname), holder))
+			continue;
+		w = snprintf(buf + n, len - n, "%s%d", n ? "," : "",
+			     json_object_get_int(doc_member(l, "id")));
+		if (w < 0 || (size_t)w >= len - n)
+			return -1;
+		n += (size_t)w;
+	}
+	return 0;
+}
+
+/* The stale attachment q's leases ended in the batch (unlease from the NIC's
+ * queues, wherever the holder is now): 0, or -1 with why. Where the batch
+ * cannot (a namespace nkctl does not find from here), nkctl in the pod's
+ * namespace, as DEL. */
+static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object *leases,
+		      char *why, size_t len)
+{
+	char list[512];
+	int ret;
+
+	if (!q->queues || !leases || holder_queue_list(leases, q->nic, q->holder, list, sizeof(list)))
+		return unlease_in_pod(q, why, len);
+	if (!*list)
+		return 0; /* no lease left: teardown_nk's unlease sweeps */
+	ret = nks_run(s, NULL, "unlease from %s queue %s wait %u", q->nic, list, CNI_UNLEASE_WAIT);
+	if (ret == 4) {
+		snprintf(why, len, "unlease: %s", s->err);
+		return -1;
+	}
+	return ret ? unlease_in_pod(q, why, len) : 0;
+}
+
 int cmd_gc(struct plugin *p)
 {
 	struct gc g = { .p = p, .valid = valid_list(p) };
 	struct rtnl *r = rtnl_open_in(-1);
+	json_object *leases = NULL;
 	struct nk_session s;
 	char why[768] = "", first[768] = "";
 	bool session;
@@ -171,12 +223,14 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
+	if (session && p->queues && nks_run(&s, &leases, "show leases"))
+		leases = NULL; /* each falls back to its own unlease in the pod */
 	for (size_t i = 0; i < g.n;) {
 		struct plugin q = as_attachment(p, &g.stale[i]);
 
 		/* A provider still on its queue: that attachment stays whole, its
 		 * IPAM reservation too (not DELed below); the next GC takes it. */
-		if (unlease_in_pod(&q, why, sizeof(why))) {
+		if (gc_unlease(&q, &s, doc_member(leases, "leases"), why, sizeof(why))) {
 			if (!*first)
 				snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 			g.stale[i] = g.stale[--g.n];
@@ -186,6 +240,7 @@ int cmd_gc(struct plugin *p)
 			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 		i++;
 	}
+	json_object_put(leases);
 	if (session)
 		nks_end(&s);
 	code = gc_ipam(&g, why, sizeof(why));
