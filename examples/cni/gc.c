@@ -8,7 +8,7 @@
  * its holder's `unlease from NIC queue LIST` (nkctl finds the holder in
  * the pod's namespace, waiting for a memory provider as DEL's unlease
  * does) and DEL's lines; then the IPAM plugin's GC where its VERSION lists
- * 1.1.0, else its DEL for each. */
+ * 1.1.0, else its DEL for each, several at once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,40 +116,58 @@ static struct plugin as_attachment(const struct plugin *p, const struct attachme
 	return q;
 }
 
+/* How many IPAM DELs of stale attachments run at once: their process
+ * starts overlap (host-local serialises on its lock, not its start). */
+#define GC_IPAM_PARALLEL 8
+
+/* The IPAM plugin's DEL for the stale attachment a, started. */
+static int ipam_del_start(const struct gc *g, const struct attachment *a, struct ipam_run *run,
+			  char *why, size_t len)
+{
+	struct plugin q = as_attachment(g->p, a);
+
+	setenv("CNI_CONTAINERID", q.id, 1);
+	setenv("CNI_IFNAME", q.ifname, 1);
+	if (q.netns)
+		setenv("CNI_NETNS", q.netns, 1);
+	else
+		unsetenv("CNI_NETNS");
+	return ipam_start(&q, "DEL", q.ipam_text, run, why, len);
+}
+
 /* The IPAM plugin's part: its GC (it knows the valid list), else its DEL
- * for each stale attachment. 0, or the first failure's code with why. */
+ * for each stale attachment, GC_IPAM_PARALLEL at a time. 0, or the first
+ * failure's code with why. */
 static int gc_ipam(const struct gc *g, char *why, size_t len)
 {
-	struct ipam_run run;
+	struct ipam_run run[GC_IPAM_PARALLEL];
 	int code = 0;
 
 	if (ipam_speaks_1_1(g->p)) {
-		if (ipam_start(g->p, "GC", g->p->conf_text, &run, why, len))
+		if (ipam_start(g->p, "GC", g->p->conf_text, &run[0], why, len))
 			return CNI_ERR_STEP;
-		if (ipam_finish(&run))
-			code = ipam_error(&run, why, len);
-		ipam_free(&run);
+		if (ipam_finish(&run[0]))
+			code = ipam_error(&run[0], why, len);
+		ipam_free(&run[0]);
 		return code;
 	}
-	for (size_t i = 0; i < g->n; i++) {
-		struct plugin q = as_attachment(g->p, &g->stale[i]);
+	for (size_t i = 0; i < g->n; i += GC_IPAM_PARALLEL) {
+		size_t k, n = g->n - i < GC_IPAM_PARALLEL ? g->n - i : GC_IPAM_PARALLEL;
 		char msg[512];
 
-		setenv("CNI_CONTAINERID", q.id, 1);
-		setenv("CNI_IFNAME", q.ifname, 1);
-		if (q.netns)
-			setenv("CNI_NETNS", q.netns, 1);
-		else
-			unsetenv("CNI_NETNS");
-		if (ipam_start(&q, "DEL", q.ipam_text, &run, msg, sizeof(msg))) {
-			snprintf(why, len, "%s", msg);
-			return CNI_ERR_STEP;
+		for (k = 0; k < n; k++)
+			if (ipam_del_start(g, &g->stale[i + k], &run[k], msg, sizeof(msg))) {
+				if (!code)
+					snprintf(why, len, "%s", msg);
+				code = CNI_ERR_STEP;
+			}
+		for (k = 0; k < n; k++) {
+			if (run[k].started && ipam_finish(&run[k]) && !code) {
+				code = ipam_error(&run[k], msg, sizeof(msg));
+				snprintf(why, len, "IPAM DEL of %.64s: %.400s", g->stale[i + k].id, msg);
+			}
+			ipam_free(&run[k]);
 		}
-		if (ipam_finish(&run) && !code) {
-			code = ipam_error(&run, msg, sizeof(msg));
-			snprintf(why, len, "IPAM DEL of %s: %s", q.id, msg);
-		}
-		ipam_free(&run);
 	}
 	return code;
 }
