@@ -234,11 +234,12 @@ else
 fi
 
 # Chained plugins after nkctl-cni (Debian's containernetworking-plugins).
-chain_conflist() { # chain_conflist FILE PLUGIN...: conf (IPv4), then PLUGINs (JSON)
+# Dual-stack: portmap 1.1.1's CHECK looks for its IPv6 chain wherever
+# ip6tables works, and fails for a pod without an IPv6 address.
+chain_conflist() { # chain_conflist FILE PLUGIN...: conf, then PLUGINs (JSON)
 	local f=$1
 	shift
-	conf false | jq -c '.ipam.ranges |= .[:1] | .ipam.routes = [{dst: "0.0.0.0/0"}]' |
-		jq -c --argjson more "$(printf '%s\n' "$@" | jq -s -c .)" \
+	conf false | jq -c --argjson more "$(printf '%s\n' "$@" | jq -s -c .)" \
 		'{cniVersion, name, plugins: ([del(.cniVersion, .name)] + $more)}' > "$f"
 }
 chain=('{"type": "tuning", "sysctl": {"net.ipv4.conf.eth0.rp_filter": "2"}}')
@@ -250,10 +251,11 @@ for t in tuning portmap firewall sbr bandwidth; do ln -sf "$CNI_BIN/$t" "$T_TMP/
 chain_conflist "$T_TMP/chain.conflist" "${chain[@]}"
 names=$(jq -c '[.plugins[].type]' "$T_TMP/chain.conflist")
 ns_new P
+ip netns exec "$P" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
 cid=chain$RANDOM
 cni ADD "$cid" "/run/netns/$P" "$T_TMP/chain.conflist"
 [ "$RC" = 0 ] || fail "ADD through $names: $OUT $(cat "$T_TMP/cni.err")"
-a=$(printf '%s' "$OUT" | jq -r '.ips[0].address | split("/")[0]')
+a=$(printf '%s' "$OUT" | jq -r '.ips[] | select(.address | test("\\.")) | .address | split("/")[0]')
 expect_eq "$(ip netns exec "$P" sysctl -n net.ipv4.conf.eth0.rp_filter)" 2 "tuning set the pod's sysctl"
 expect_eq "$(ip -n "$P" -j rule show | jq -c --arg a "$a" '[.[] | select(.src == $a) | .table] | length')" 1 \
 	"sbr added a source rule for the pod's address"
