@@ -234,9 +234,7 @@ else
 fi
 
 # Chained plugins after nkctl-cni (Debian's containernetworking-plugins).
-# Dual-stack: portmap 1.1.1's CHECK looks for its IPv6 chain wherever
-# ip6tables works, and fails for a pod without an IPv6 address.
-chain_conflist() { # chain_conflist FILE PLUGIN...: conf, then PLUGINs (JSON)
+chain_conflist() { # chain_conflist FILE PLUGIN...: conf, then PLUGINs (JSON; "" is none)
 	local f=$1
 	shift
 	conf false | jq -c --argjson more "$(printf '%s\n' "$@" | jq -s -c .)" \
@@ -277,8 +275,12 @@ ping_ok "$REMOTE" "$a" || fail "the remote cannot reach the pod behind the chain
 ip netns exec "$P" ping -c 1 -i 0.5 -w 3 -I "$a" 10.10.2.2 > /dev/null 2>&1 ||
 	fail "the pod cannot reach the remote through sbr's table"
 pass "the pod and the remote reach each other through $names"
-cni CHECK "$cid" "/run/netns/$P" "$T_TMP/chain.conflist"
-expect_eq "$RC $OUT" "0 " "CHECK through $names passes (nkctl-cni finds sbr's routes in table 100)"
+# portmap 1.1.1's own CHECK fails whatever the main plugin (it looks for
+# its IPv4 rules in its IPv6 chain): the list's CHECK without it, on the
+# same cached result.
+chain_conflist "$T_TMP/check.conflist" "${chain[@]/*portmap*/}"
+cni CHECK "$cid" "/run/netns/$P" "$T_TMP/check.conflist"
+expect_eq "$RC $OUT" "0 " "CHECK through $(jq -c '[.plugins[].type]' "$T_TMP/check.conflist") passes (nkctl-cni finds sbr's routes in table 100)"
 cni DEL "$cid" "/run/netns/$P" "$T_TMP/chain.conflist"
 expect_eq "$RC" 0 "DEL through $names"
 nothing_left "the chain"
