@@ -11,7 +11,9 @@
 # beside the N; GC runs once. GC is one nkctl process for all N pods
 # (gc.c); Debian's host-local (1.1.1) has no GC, so its DEL runs for each
 # stale pod (several at once): that part is printed too, from a second
-# timing of host-local's DELs alone.
+# timing of host-local's DELs alone. NKCTL_BENCH_STRACE=DIR: GC runs under
+# strace (process starts and pipe traffic: when each nkctl line is sent
+# and answered) into DIR/gc.light.txt, and its time is strace's.
 set -eu
 N=${1:-100}
 R=${2:-5}
@@ -55,15 +57,16 @@ cat > "$TMP/conf.json" <<EOF
 EOF
 jq -c '. + {"cni.dev/valid-attachments": []}' "$TMP/conf.json" > "$TMP/gc.json"
 
-# run COMMAND ID NETNS [CONF]: the plugin as a runtime runs it, in HOST; its
-# wall time in ms in MS.
+# run COMMAND ID NETNS [CONF [WRAPPER...]]: the plugin as a runtime runs
+# it, in HOST; its wall time in ms in MS.
 run() {
-	local t0 t1
+	local t0 t1 conf=${4:-$TMP/conf.json}
+	set -- "$1" "$2" "$3" "${@:5}"
 	t0=$EPOCHREALTIME
 	# (GC names no container: no CNI_CONTAINERID, CNI_NETNS, CNI_IFNAME)
 	env ${2:+CNI_CONTAINERID=$2 CNI_NETNS=$3 CNI_IFNAME=eth0} CNI_COMMAND=$1 CNI_PATH=$TMP/bin \
-		NKCTL=$NKCTL nsenter --net="/run/netns/$HOST" "$TMP/bin/nkctl-cni" \
-		< "${4:-$TMP/conf.json}" > "$TMP/out" || { echo "$1 $2 failed: $(cat "$TMP/out")" >&2; exit 1; }
+		NKCTL=$NKCTL nsenter --net="/run/netns/$HOST" "${@:4}" "$TMP/bin/nkctl-cni" \
+		< "$conf" > "$TMP/out" || { echo "$1 $2 failed: $(cat "$TMP/out")" >&2; exit 1; }
 	t1=$EPOCHREALTIME
 	MS=$(((${t1/./} - ${t0/./}) / 1000))
 }
@@ -85,7 +88,13 @@ for ((k = 0; k < R; k++)); do
 	echo "$MS" >> "$TMP/del"
 done
 DEL_MS=$(median "$TMP/del")
-run GC "" "" "$TMP/gc.json"
+if [ -n "${NKCTL_BENCH_STRACE:-}" ]; then
+	# when each of GC's nkctl lines is sent and answered (strace slows it)
+	run GC "" "" "$TMP/gc.json" strace -f -tt --seccomp-bpf -e trace=execve,read,write,exit_group \
+		-o "$NKCTL_BENCH_STRACE/gc.light.txt"
+else
+	run GC "" "" "$TMP/gc.json"
+fi
 GC_MS=$MS
 left=$(ip netns exec "$HOST" "$NKCTL" -j show leases | jq '.leases | length')
 pairs=$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}@' || true)
