@@ -5,7 +5,8 @@
  * prevResult inside it as CHECK reads it and a result as ADD reads the IPAM
  * plugin's (pod_net_parse, ipnet.c), an IPAM error object (ipam_error), and
  * nkctl's documents as STATUS and CHECK read them (status_kernel_lacks,
- * status_pool_free, check_steered).
+ * status_pool_free, check_steered, holder_queue_list) and a prevResult's
+ * interfaces as CHECK compares them (check_interfaces).
  *
  * The input is the configuration text. An input with a NUL byte starts with
  * the environment instead: NAME=VALUE lines (CNI_COMMAND, CNI_CONTAINERID,
@@ -269,6 +270,25 @@ static void check_ipam_error(char *text)
 		die("ipam_error", "no positive code or no message", text, strlen(text));
 }
 
+/* A kernel where eth0 and nlpod are in the pod, nkpod in the host. */
+static bool fuzz_mac(const char *ifname, bool in_pod, char *mac, size_t len, void *data)
+{
+	(void)data;
+	snprintf(mac, len, "%s", in_pod && !strcmp(ifname, "eth0") ? "0a:00:00:00:00:01" : "");
+	return in_pod ? !strcmp(ifname, "eth0") || !strcmp(ifname, "nlpod") : !strcmp(ifname, "nkpod");
+}
+
+/* text as a prevResult's interfaces and ips: an answer, a reason on failure. */
+static void check_prev_interfaces(json_object *doc, const char *text)
+{
+	struct plugin p = { .ifname = "eth0", .netns = "/run/netns/p", .queues = "1-3",
+			    .host = "nkpod", .holder = "nlpod" };
+	char why[256] = "";
+
+	if (check_interfaces(&p, doc, fuzz_mac, NULL, why, sizeof(why)) && !*why)
+		die("check_interfaces", "a failure without a reason", text, strlen(text));
+}
+
 /* text as nkctl's show kernel, nic show and show leases documents. */
 static void check_nk_docs(json_object *doc, const char *text)
 {
@@ -293,8 +313,17 @@ static void check_nk_docs(json_object *doc, const char *text)
 	if (status_pool_free(doc, "0-3,5,7-4095") > nq)
 		die("status_pool_free", "more free queues than queues", text, strlen(text));
 	ipnet_parse("10.1.0.5", false, &want);
-	if (json_object_object_get_ex(doc, "leases", &leases))
-		check_steered("eth1", "nlpod", leases, doc, &want);
+	if (json_object_object_get_ex(doc, "leases", &leases)) {
+		char why[256], list[64];
+
+		check_steered("eth1", "nlpod", leases, doc, &want, why, sizeof(why));
+		if (!memchr(why, '\0', sizeof(why)))
+			die("check_steered", "an unterminated reason", text, strlen(text));
+		if (!holder_queue_list(leases, "eth1", "nlpod", list, sizeof(list)) &&
+		    strspn(list, "0123456789,-") != strlen(list))
+			die("holder_queue_list", "not a queue list", text, strlen(text));
+	}
+	check_prev_interfaces(doc, text);
 }
 
 static void check_alias(const char *text)

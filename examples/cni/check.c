@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* CHECK: every address and route of prevResult in the pod, the leases and
+/* CHECK: prevResult's interfaces of the plugin in their place with their
+ * hardware addresses, every address and route of prevResult in the pod
+ * (routes in any table: sbr moves them), the gateways on the host side and
+ * routed to, the host's route to every pod address, the leases and
  * a steering rule per address on a leased queue RSS leaves alone, the NIC
  * route for every address, the egress redirect with egressRedirect; the
  * IPAM plugin's CHECK runs meanwhile. The first thing missing is the error. */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cni.h"
@@ -61,18 +66,106 @@ static struct ipnet host_of(const struct ipnet *a)
 	return h;
 }
 
-static void check_pod(struct check *c)
+/* Where one of the plugin's devices lives: in the pod (true), in the host
+ * (false); -1 for a name that is not the plugin's. */
+static int own_device(const struct plugin *p, const char *name)
+{
+	if (!strcmp(name, p->ifname) || (p->queues && !strcmp(name, p->holder)))
+		return 1;
+	return strcmp(name, p->host) ? -1 : 0;
+}
+
+/* One of prevResult's interfaces: the plugin's in its place with its mac;
+ * another plugin's (a chain's) is left to it. Is it the pod's interface? */
+static int check_interface(const struct plugin *p, json_object *o, size_t i, link_mac_fn fn,
+			   void *data, bool *pod_if, char *why, size_t len)
+{
+	json_object *name = doc_member(o, "name"), *sb = doc_member(o, "sandbox");
+	json_object *mac = doc_member(o, "mac");
+	const char *sandbox = sb ? json_object_get_string(sb) : "";
+	char live[64];
+	int in_pod;
+
+	*pod_if = false;
+	if (!json_object_is_type(name, json_type_string)) {
+		snprintf(why, len, "interfaces[%zu] has no name", i);
+		return -1;
+	}
+	in_pod = own_device(p, json_object_get_string(name));
+	if (in_pod < 0)
+		return 0;
+	if (in_pod ? strcmp(sandbox, p->netns) : !!*sandbox) {
+		snprintf(why, len, "interfaces[%zu] %s: sandbox \"%s\", not %s", i,
+			 json_object_get_string(name), sandbox, in_pod ? p->netns : "the host's (none)");
+		return -1;
+	}
+	if (!fn(json_object_get_string(name), in_pod, live, sizeof(live), data)) {
+		snprintf(why, len, "%s is missing in the %s", json_object_get_string(name),
+			 in_pod ? "container" : "host");
+		return -1;
+	}
+	if (mac && strcasecmp(json_object_get_string(mac), live)) {
+		snprintf(why, len, "%s's hardware address is %s, not %s", json_object_get_string(name),
+			 *live ? live : "none", json_object_get_string(mac));
+		return -1;
+	}
+	*pod_if = !strcmp(json_object_get_string(name), p->ifname);
+	return 0;
+}
+
+int check_interfaces(const struct plugin *p, json_object *prev, link_mac_fn fn, void *data,
+		     char *why, size_t len)
+{
+	json_object *ifs = doc_member(prev, "interfaces"), *ips = doc_member(prev, "ips");
+	size_t n = doc_array_len(ifs);
+	bool pod_if, *is_pod = calloc(n ? n : 1, sizeof(*is_pod)), seen = false;
+	int ret = 0;
+
+	if (!is_pod) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; !ret && i < n; i++) {
+		ret = check_interface(p, doc_array_at(ifs, i), i, fn, data, &pod_if, why, len);
+		is_pod[i] = pod_if;
+		seen |= pod_if;
+	}
+	if (!ret && n && !seen) {
+		snprintf(why, len, "interfaces names no %s in %s", p->ifname, p->netns);
+		ret = -1;
+	}
+	for (size_t i = 0; !ret && i < doc_array_len(ips); i++) {
+		json_object *idx = doc_member(doc_array_at(ips, i), "interface");
+		int64_t k = idx ? json_object_get_int64(idx) : 0;
+
+		if (idx && (!json_object_is_type(idx, json_type_int) || k < 0 || (size_t)k >= n ||
+			    !is_pod[k])) {
+			snprintf(why, len, "ips[%zu] names interface %s, not %s in the container", i,
+				 json_object_get_string(idx), p->ifname);
+			ret = -1;
+		}
+	}
+	free(is_pod);
+	return ret;
+}
+
+/* check_interfaces' view of the kernel: rtnl in the pod and the host. */
+struct live_links {
+	struct rtnl *pod, *host;
+};
+
+static bool live_mac(const char *ifname, bool in_pod, char *mac, size_t len, void *data)
+{
+	struct live_links *l = data;
+
+	return rtnl_link_get(in_pod ? l->pod : l->host, ifname, mac, len) > 0;
+}
+
+static void check_pod(struct check *c, struct rtnl *r, int ifindex)
 {
 	const struct pod_net *net = &c->net;
-	int fd = open(c->p->netns, O_RDONLY | O_CLOEXEC);
-	struct rtnl *r = fd >= 0 ? rtnl_open_in(fd) : NULL;
-	int ifindex = r ? rtnl_ifindex(r, c->p->ifname) : -1;
 	char buf[64];
 
-	if (fd >= 0)
-		close(fd);
-	if (ifindex < 0)
-		check_fail(c, "%s is missing in the container", c->p->ifname);
 	for (size_t i = 0; i < net->n_ip; i++)
 		if (!rtnl_has_addr(r, ifindex, &net->ip[i].addr))
 			check_fail(c, "%s does not have %s", c->p->ifname,
@@ -82,7 +175,65 @@ static void check_pod(struct check *c)
 				    net->route[i].has_gw ? &net->route[i].gw : NULL))
 			check_fail(c, "the container has no route to %s",
 				   ipnet_str(&net->route[i].dst, true, buf, sizeof(buf)));
-	rtnl_close(r);
+}
+
+/* Each family's gateway: on the host side, and routed to in the pod. */
+static void check_gateways(struct check *c, struct rtnl *pod, int pod_if, struct rtnl *host,
+			   int host_if)
+{
+	char buf[64];
+
+	for (int f = 0; f < 2; f++) {
+		struct ipnet gw;
+
+		if (!(f ? c->net.has_gw6 : c->net.has_gw4))
+			continue;
+		gw = host_of(f ? &c->net.gw6 : &c->net.gw4);
+		ipnet_str(&gw, false, buf, sizeof(buf));
+		if (!rtnl_has_addr(host, host_if, &gw))
+			check_fail(c, "the host side %s does not hold the gateway %s", c->p->host, buf);
+		if (!rtnl_has_route(pod, pod_if, &gw, NULL))
+			check_fail(c, "the container has no route to its gateway %s", buf);
+	}
+}
+
+/* The host's route to every pod address through the host side. */
+static void check_host_routes(struct check *c, struct rtnl *host, int host_if)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < c->net.n_ip; i++) {
+		struct ipnet h = host_of(&c->net.ip[i].addr);
+
+		if (!rtnl_has_route(host, host_if, &h, NULL))
+			check_fail(c, "the host has no route to %s through %s",
+				   ipnet_str(&h, false, buf, sizeof(buf)), c->p->host);
+	}
+}
+
+/* The kernel's side: prevResult's interfaces, the pod's addresses, routes
+ * and gateways, the host side's gateway addresses and routes. */
+static void check_links(struct check *c, json_object *prev)
+{
+	int fd = open(c->p->netns, O_RDONLY | O_CLOEXEC);
+	struct live_links l = { fd >= 0 ? rtnl_open_in(fd) : NULL, rtnl_open_in(-1) };
+	int pod_if = l.pod ? rtnl_ifindex(l.pod, c->p->ifname) : -1;
+	int host_if = l.host ? rtnl_ifindex(l.host, c->p->host) : -1;
+	char why[512];
+
+	if (fd >= 0)
+		close(fd);
+	if (pod_if < 0)
+		check_fail(c, "%s is missing in the container", c->p->ifname);
+	if (host_if < 0)
+		check_fail(c, "the host side %s is missing", c->p->host);
+	if (check_interfaces(c->p, prev, live_mac, &l, why, sizeof(why)))
+		check_fail(c, "prevResult: %s", why);
+	check_pod(c, l.pod, pod_if);
+	check_gateways(c, l.pod, pod_if, l.host, host_if);
+	check_host_routes(c, l.host, host_if);
+	rtnl_close(l.pod);
+	rtnl_close(l.host);
 }
 
 /* A lease of the NIC (in this namespace) whose holder is the pod's. */
@@ -106,44 +257,78 @@ static bool pod_holds(const char *nic, const char *holder, json_object *leases, 
 
 /* Does RSS context ctx of the NIC (nics: nic show dev NIC) spread over the
  * pod's leased queues only? A multi-queue lease steers into its own
- * context, whose table names its queues. */
+ * context, whose table names its queues. false with why. */
 static bool context_is_pods(const char *nic, const char *holder, json_object *leases,
-			    json_object *nics, int64_t ctx)
+			    json_object *nics, int64_t ctx, char *why, size_t len)
 {
 	json_object *n = doc_array_at(doc_member(nics, "nics"), 0);
 	json_object *contexts = doc_member(n, "rss-contexts");
 
 	for (size_t i = 0; i < doc_array_len(contexts); i++) {
 		json_object *c = doc_array_at(contexts, i), *qs = doc_member(c, "queues");
-		bool all = doc_array_len(qs) > 0;
 
 		if (json_object_get_int64(doc_member(c, "context")) != ctx)
 			continue;
-		for (size_t k = 0; k < doc_array_len(qs); k++)
-			all &= pod_holds(nic, holder, leases,
-					 json_object_get_int(doc_array_at(qs, k)));
-		return all;
+		if (!doc_array_len(qs)) {
+			snprintf(why, len, "RSS context %lld of %s names no queue", (long long)ctx, nic);
+			return false;
+		}
+		for (size_t k = 0; k < doc_array_len(qs); k++) {
+			int q = json_object_get_int(doc_array_at(qs, k));
+
+			if (!pod_holds(nic, holder, leases, q)) {
+				snprintf(why, len, "RSS context %lld of %s spreads over queue %d, not a leased one",
+					 (long long)ctx, nic, q);
+				return false;
+			}
+		}
+		return true;
 	}
+	snprintf(why, len, "%s has no RSS context %lld", nic, (long long)ctx);
+	return false;
+}
+
+/* Is rule (of one of the pod's leases, queue id) good for want? false with
+ * why when it names want but sends it elsewhere. */
+static bool rule_steers(const char *nic, const char *holder, json_object *leases,
+			json_object *nics, json_object *rule, int id, char *why, size_t len)
+{
+	json_object *ctx = doc_member(rule, "context");
+	int q = json_object_get_int(doc_member(rule, "queue"));
+	char inner[256];
+
+	if (ctx) {
+		if (context_is_pods(nic, holder, leases, nics, json_object_get_int64(ctx), inner,
+				    sizeof(inner)))
+			return true;
+		snprintf(why, len, "rule %d into RSS context %lld: %s",
+			 json_object_get_int(doc_member(rule, "id")),
+			 (long long)json_object_get_int64(ctx), inner);
+		return false;
+	}
+	if (q == id)
+		return true;
+	snprintf(why, len, "rule %d sends it to queue %d, not the leased %d",
+		 json_object_get_int(doc_member(rule, "id")), q, id);
 	return false;
 }
 
 /* A rule of one of the pod's leases sending want to that lease's queue, or
  * into an RSS context over the pod's queues (nics: nkctl nic show dev NIC,
- * may be NULL where no lease has a context). */
+ * may be NULL where no lease has a context). false with why. */
 bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
-		   const struct ipnet *want)
+		   const struct ipnet *want, char *why, size_t len)
 {
+	snprintf(why, len, "no rule of the pod's leases names it");
 	for (size_t i = 0; i < doc_array_len(leases); i++) {
 		json_object *l = doc_array_at(leases, i), *rules = doc_member(l, "rules");
 		int id = json_object_get_int(doc_member(l, "id"));
 
 		for (size_t j = 0; is_ours(nic, holder, l) && j < doc_array_len(rules); j++) {
-			json_object *rule = doc_array_at(rules, j), *ctx = doc_member(rule, "context");
+			json_object *rule = doc_array_at(rules, j);
 
-			if (!same_addr(str(rule, "dst"), want, false))
-				continue;
-			if (ctx ? context_is_pods(nic, holder, leases, nics, json_object_get_int64(ctx)) :
-				  json_object_get_int(doc_member(rule, "queue")) == id)
+			if (same_addr(str(rule, "dst"), want, false) &&
+			    rule_steers(nic, holder, leases, nics, rule, id, why, len))
 				return true;
 		}
 	}
@@ -156,7 +341,7 @@ static void check_leases(struct check *c, json_object *doc)
 {
 	json_object *leases = doc_member(doc, "leases"), *nics = NULL;
 	unsigned int n = 0;
-	char buf[64];
+	char buf[64], why[512];
 
 	for (size_t i = 0; i < doc_array_len(leases); i++) {
 		json_object *l = doc_array_at(leases, i);
@@ -174,10 +359,11 @@ static void check_leases(struct check *c, json_object *doc)
 	if (c->p->steer && c->p->per_pod > 1 && nks_run(&c->s, &nics, "nic show dev %s", c->p->nic))
 		check_fail(c, "nic show: %s", c->s.err);
 	for (size_t a = 0; c->p->steer && a < c->net.n_ip; a++)
-		if (!check_steered(c->p->nic, c->p->holder, leases, nics, &c->net.ip[a].addr)) {
+		if (!check_steered(c->p->nic, c->p->holder, leases, nics, &c->net.ip[a].addr, why,
+				   sizeof(why))) {
 			json_object_put(nics);
-			check_fail(c, "%s does not steer %s to a leased queue", c->p->nic,
-				   ipnet_str(&c->net.ip[a].addr, false, buf, sizeof(buf)));
+			check_fail(c, "%s does not steer %s to a leased queue: %s", c->p->nic,
+				   ipnet_str(&c->net.ip[a].addr, false, buf, sizeof(buf)), why);
 		}
 	json_object_put(nics);
 }
@@ -255,7 +441,7 @@ int cmd_check(struct plugin *p)
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	if (ipam_start(p, "CHECK", p->ipam_text, &c.ipam, why, sizeof(why)))
 		check_fail(&c, "%s", why);
-	check_pod(&c);
+	check_links(&c, prev);
 	check_nk(&c);
 	if (ipam_finish(&c.ipam)) {
 		int code = ipam_error(&c.ipam, why, sizeof(why));

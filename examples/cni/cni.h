@@ -157,6 +157,7 @@ int rtnl_link_del(struct rtnl *r, int ifindex);
 int rtnl_addr_add(struct rtnl *r, int ifindex, const struct ipnet *a);
 int rtnl_route_add(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw);
 bool rtnl_has_addr(struct rtnl *r, int ifindex, const struct ipnet *a);
+/* A unicast route to dst out of ifindex (through gw, or none), in any table. */
 bool rtnl_has_route(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw);
 
 /* sysctl.c: what ADD sets in /proc/sys (0 or -errno) */
@@ -202,7 +203,15 @@ unsigned int status_pool_free(json_object *doc, const char *pool);
 
 /* check.c */
 bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
-		   const struct ipnet *want);
+		   const struct ipnet *want, char *why, size_t len);
+/* Is the device there (in the pod's namespace, or the host's), and its
+ * hardware address ("" when it has none)? */
+typedef bool (*link_mac_fn)(const char *ifname, bool in_pod, char *mac, size_t len, void *data);
+/* prevResult's interfaces that are the plugin's (the host side, the pod's
+ * interface and holder): in their place (sandbox), with the mac they name;
+ * every IP's interface index names the pod's interface. 0, or -1 with why. */
+int check_interfaces(const struct plugin *p, json_object *prev, link_mac_fn fn, void *data,
+		     char *why, size_t len);
 
 /* gc.c: a device's alias names its attachment, so that GC finds them */
 struct attachment {
@@ -213,6 +222,8 @@ bool attachment_parse(const char *alias, const char *network, struct attachment 
 /* Is (id, ifname) among conf's cni.dev/valid-attachments? */
 bool attachment_valid(json_object *valid, const char *id, const char *ifname);
 bool ipam_speaks_1_1(const struct plugin *p);
+int holder_queue_list(json_object *leases, const char *nic, const char *holder, char *buf,
+		      size_t len);
 
 /* commands */
 int cmd_add(struct plugin *p);

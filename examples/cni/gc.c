@@ -4,8 +4,11 @@
  * nk<hash> with an alias naming the network, the container, the interface
  * and the pod's namespace, so GC finds its attachments without a list of
  * its own and never touches another network's or another tool's devices.
- * All of them go in one nkctl process (DEL's lines for each); then the
- * IPAM plugin's GC where its VERSION lists 1.1.0, else its DEL for each. */
+ * All of them go in one nkctl process: one `show leases`, then for each
+ * its holder's `unlease from NIC queue LIST` (nkctl finds the holder in
+ * the pod's namespace, waiting for a memory provider as DEL's unlease
+ * does) and DEL's lines; then the IPAM plugin's GC where its VERSION lists
+ * 1.1.0, else its DEL for each, several at once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,48 +116,115 @@ static struct plugin as_attachment(const struct plugin *p, const struct attachme
 	return q;
 }
 
+/* How many IPAM DELs of stale attachments run at once: their process
+ * starts overlap (host-local serialises on its lock, not its start). */
+#define GC_IPAM_PARALLEL 8
+
+/* The IPAM plugin's DEL for the stale attachment a, started. */
+static int ipam_del_start(const struct gc *g, const struct attachment *a, struct ipam_run *run,
+			  char *why, size_t len)
+{
+	struct plugin q = as_attachment(g->p, a);
+
+	setenv("CNI_CONTAINERID", q.id, 1);
+	setenv("CNI_IFNAME", q.ifname, 1);
+	if (q.netns)
+		setenv("CNI_NETNS", q.netns, 1);
+	else
+		unsetenv("CNI_NETNS");
+	return ipam_start(&q, "DEL", q.ipam_text, run, why, len);
+}
+
 /* The IPAM plugin's part: its GC (it knows the valid list), else its DEL
- * for each stale attachment. 0, or the first failure's code with why. */
+ * for each stale attachment, GC_IPAM_PARALLEL at a time. 0, or the first
+ * failure's code with why. */
 static int gc_ipam(const struct gc *g, char *why, size_t len)
 {
-	struct ipam_run run;
+	struct ipam_run run[GC_IPAM_PARALLEL];
 	int code = 0;
 
 	if (ipam_speaks_1_1(g->p)) {
-		if (ipam_start(g->p, "GC", g->p->conf_text, &run, why, len))
+		if (ipam_start(g->p, "GC", g->p->conf_text, &run[0], why, len))
 			return CNI_ERR_STEP;
-		if (ipam_finish(&run))
-			code = ipam_error(&run, why, len);
-		ipam_free(&run);
+		if (ipam_finish(&run[0]))
+			code = ipam_error(&run[0], why, len);
+		ipam_free(&run[0]);
 		return code;
 	}
-	for (size_t i = 0; i < g->n; i++) {
-		struct plugin q = as_attachment(g->p, &g->stale[i]);
+	for (size_t i = 0; i < g->n; i += GC_IPAM_PARALLEL) {
+		size_t k, n = g->n - i < GC_IPAM_PARALLEL ? g->n - i : GC_IPAM_PARALLEL;
 		char msg[512];
 
-		setenv("CNI_CONTAINERID", q.id, 1);
-		setenv("CNI_IFNAME", q.ifname, 1);
-		if (q.netns)
-			setenv("CNI_NETNS", q.netns, 1);
-		else
-			unsetenv("CNI_NETNS");
-		if (ipam_start(&q, "DEL", q.ipam_text, &run, msg, sizeof(msg))) {
-			snprintf(why, len, "%s", msg);
-			return CNI_ERR_STEP;
+		for (k = 0; k < n; k++)
+			if (ipam_del_start(g, &g->stale[i + k], &run[k], msg, sizeof(msg))) {
+				if (!code)
+					snprintf(why, len, "%s", msg);
+				code = CNI_ERR_STEP;
+			}
+		for (k = 0; k < n; k++) {
+			if (run[k].started && ipam_finish(&run[k]) && !code) {
+				code = ipam_error(&run[k], msg, sizeof(msg));
+				snprintf(why, len, "IPAM DEL of %.64s: %.400s", g->stale[i + k].id, msg);
+			}
+			ipam_free(&run[k]);
 		}
-		if (ipam_finish(&run) && !code) {
-			code = ipam_error(&run, msg, sizeof(msg));
-			snprintf(why, len, "IPAM DEL of %s: %s", q.id, msg);
-		}
-		ipam_free(&run);
 	}
 	return code;
+}
+
+/* The NIC queues holder leases from nic ("4,5"; "" when none), from
+ * `show leases`' leases; -1 when they do not fit buf. */
+int holder_queue_list(json_object *leases, const char *nic, const char *holder, char *buf,
+		      size_t len)
+{
+	size_t n = 0;
+
+	*buf = '\0';
+	for (size_t i = 0; i < doc_array_len(leases); i++) {
+		json_object *l = doc_array_at(leases, i), *holder_side = doc_member(l, "lease");
+		json_object *ifname = doc_member(l, "ifname"), *hname = doc_member(holder_side, "ifname");
+		int w;
+
+		if (!ifname || !hname || doc_member(l, "netns") ||
+		    strcmp(json_object_get_string(ifname), nic) ||
+		    strcmp(json_object_get_string(hname), holder))
+			continue;
+		w = snprintf(buf + n, len - n, "%s%d", n ? "," : "",
+			     json_object_get_int(doc_member(l, "id")));
+		if (w < 0 || (size_t)w >= len - n)
+			return -1;
+		n += (size_t)w;
+	}
+	return 0;
+}
+
+/* The stale attachment q's leases ended in the batch (unlease from the NIC's
+ * queues, wherever the holder is now): 0, or -1 with why. Where the batch
+ * cannot (a namespace nkctl does not find from here), nkctl in the pod's
+ * namespace, as DEL. */
+static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object *leases,
+		      char *why, size_t len)
+{
+	char list[512];
+	int ret;
+
+	if (!q->queues || !leases || holder_queue_list(leases, q->nic, q->holder, list, sizeof(list)))
+		return unlease_in_pod(q, why, len);
+	if (!*list)
+		return 0; /* no lease left: teardown_nk's unlease sweeps */
+	ret = nks_run(s, NULL, "unlease from %s queue %s wait %u", q->nic, list, CNI_UNLEASE_WAIT);
+	if (ret == 4) {
+		snprintf(why, len, "unlease: %s", s->err);
+		return -1;
+	}
+	return ret ? unlease_in_pod(q, why, len) : 0;
 }
 
 int cmd_gc(struct plugin *p)
 {
 	struct gc g = { .p = p, .valid = valid_list(p) };
 	struct rtnl *r = rtnl_open_in(-1);
+	json_object *leases = NULL;
 	struct nk_session s;
 	char why[768] = "", first[768] = "";
 	bool session;
@@ -171,12 +241,14 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
+	if (session && p->queues && nks_run(&s, &leases, "show leases"))
+		leases = NULL; /* each falls back to its own unlease in the pod */
 	for (size_t i = 0; i < g.n;) {
 		struct plugin q = as_attachment(p, &g.stale[i]);
 
 		/* A provider still on its queue: that attachment stays whole, its
 		 * IPAM reservation too (not DELed below); the next GC takes it. */
-		if (unlease_in_pod(&q, why, sizeof(why))) {
+		if (gc_unlease(&q, &s, doc_member(leases, "leases"), why, sizeof(why))) {
 			if (!*first)
 				snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 			g.stale[i] = g.stale[--g.n];
@@ -186,6 +258,7 @@ int cmd_gc(struct plugin *p)
 			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 		i++;
 	}
+	json_object_put(leases);
 	if (session)
 		nks_end(&s);
 	code = gc_ipam(&g, why, sizeof(why));

@@ -350,8 +350,9 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *tb[RTA_MAX + 1] = { 0 };
 
+	/* Any table: a chained sbr moves the pod's routes out of main. */
 	if (rtm->rtm_family != m->want->family || rtm->rtm_dst_len != m->want->plen ||
-	    rtm->rtm_table != RT_TABLE_MAIN)
+	    rtm->rtm_type != RTN_UNICAST)
 		return MNL_CB_OK;
 	mnl_attr_parse(nlh, sizeof(*rtm), attr_cb, tb);
 	if (!tb[RTA_OIF] || (int)mnl_attr_get_u32(tb[RTA_OIF]) != m->ifindex)

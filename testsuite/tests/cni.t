@@ -8,10 +8,11 @@
 # RSS, its address flow-steered to it), its NIC route and egress redirect; a
 # linked netdevsim pings each. CHECK passes and fails precisely when tampered
 # with; DEL of one leaves the others working; VERSION, STATUS, GC with
-# valid attachments, a 0.4.0 configuration, ADD of an existing interface; an
-# exhausted pool (11) and repeated ADD/DEL with the namespace gone before DEL leave
-# nothing behind. The error paths libcni cannot provoke (a bad cniVersion, a
-# configuration without IPAM) run the plugin directly with CNI_* variables.
+# valid attachments (one nkctl process for every stale pod), a 0.4.0
+# configuration, ADD of an existing interface; an exhausted pool (11) and
+# repeated ADD/DEL with the namespace gone before DEL leave nothing behind.
+# The error paths libcni cannot provoke (a bad cniVersion, a configuration
+# without IPAM) run the plugin directly with CNI_* variables.
 . "$TESTSUITE/lib.sh"
 . "$TESTSUITE/cni.sh"
 topo_nic_remote
@@ -160,8 +161,12 @@ for i in 1 2 3; do
 done
 ip -n "$HOST" link add nkt-other type dummy
 ip -n "$HOST" link set nkt-other alias "nkctl-cni other ${GC_IDS[2]} eth0 -"
-raw GC "" "" "$(conf 1.1.0 | jq -c --arg c "${GC_IDS[1]}" '. + {"cni.dev/valid-attachments": [{containerID: $c, ifname: "eth0"}]}')"
+# nkctl through a wrapper that counts its processes: GC's is one batch.
+printf '#!/bin/sh\necho "$*" >> %s/nkctl.calls\nexec %s "$@"\n' "$T_TMP" "$NKCTL" > "$T_TMP/nkctl-counted"
+chmod +x "$T_TMP/nkctl-counted"
+NKCTL=$T_TMP/nkctl-counted raw GC "" "" "$(conf 1.1.0 | jq -c --arg c "${GC_IDS[1]}" '. + {"cni.dev/valid-attachments": [{containerID: $c, ifname: "eth0"}]}')"
 expect_eq "$RC $OUT" "0 " "GC with one valid attachment of three succeeds"
+expect_eq "$(cat "$T_TMP/nkctl.calls")" "-j -force -batch -" "GC ran one nkctl process (a batch) for both stale pods"
 expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}@')" 1 "GC removed the two stale pairs"
 expect_eq "$(ip -n "${GP[2]}" -o link show | grep -vc ': lo:')" 0 "a stale pod's interface and holder are gone"
 nk -n "$HOST" -j show leases

@@ -560,37 +560,160 @@ static void status_pool(void **state)
 }
 
 /* CHECK of a steering rule: into the lease's queue, or (multi-queue) into
- * an RSS context whose table names only the pod's queues. */
+ * an RSS context whose table names only the pod's queues; what is wrong
+ * is said. The leases and rss-contexts as nkctl prints them. */
 static void check_steering(void **state)
 {
 	json_object *leases = json_tokener_parse(
 		"{\"leases\":["
-		"{\"ifname\":\"eth1\",\"id\":4,\"lease\":{\"ifname\":\"nlpod\"},"
-		"\"rules\":[{\"dst\":\"10.1.0.5\",\"queue\":0,\"context\":1}]},"
-		"{\"ifname\":\"eth1\",\"id\":5,\"lease\":{\"ifname\":\"nlpod\"},\"rules\":[]},"
+		"{\"ifname\":\"eth1\",\"id\":4,\"lease\":{\"ifname\":\"nlpod\",\"netns\":\"p\"},"
+		"\"rules\":[{\"id\":7,\"dst\":\"10.1.0.5\",\"queue\":0,\"context\":1}]},"
+		"{\"ifname\":\"eth1\",\"id\":5,\"lease\":{\"ifname\":\"nlpod\",\"netns\":\"p\"},"
+		"\"rules\":[{\"id\":7,\"dst\":\"10.1.0.5\",\"queue\":0,\"context\":1}]},"
 		"{\"ifname\":\"eth1\",\"id\":6,\"lease\":{\"ifname\":\"nlother\"},"
-		"\"rules\":[{\"dst\":\"10.1.0.6\",\"queue\":6}]}]}");
+		"\"rules\":[{\"id\":8,\"dst\":\"10.1.0.6\",\"queue\":6}]},"
+		"{\"ifname\":\"eth1\",\"id\":9,\"lease\":{\"ifname\":\"nlthird\"},"
+		"\"rules\":[{\"id\":3,\"dst\":\"10.1.0.9\",\"queue\":2}]}]}");
 	json_object *nics = json_tokener_parse(
-		"{\"nics\":[{\"rss-contexts\":[{\"context\":1,\"queues\":[4,5]},"
-		"{\"context\":2,\"queues\":[5,6]}]}]}");
+		"{\"nics\":[{\"rss-contexts\":[{\"context\":1,\"queues\":[4,5],\"more-queues\":false},"
+		"{\"context\":2,\"queues\":[5,6],\"more-queues\":false}]}]}");
 	json_object *wrong = json_tokener_parse(
-		"{\"nics\":[{\"rss-contexts\":[{\"context\":1,\"queues\":[5,6]}]}]}");
+		"{\"nics\":[{\"rss-contexts\":[{\"context\":1,\"queues\":[0,4,5]}]}]}");
+	json_object *other = json_tokener_parse(
+		"{\"nics\":[{\"rss-contexts\":[{\"context\":2,\"queues\":[4,5]}]}]}");
 	json_object *l;
-	struct ipnet a5, a6;
+	struct ipnet a5, a6, a9, a7;
+	char why[256];
 
 	(void)state;
 	assert_int_equal(ipnet_parse("10.1.0.5", false, &a5), 0);
 	assert_int_equal(ipnet_parse("10.1.0.6", false, &a6), 0);
+	assert_int_equal(ipnet_parse("10.1.0.9", false, &a9), 0);
+	assert_int_equal(ipnet_parse("10.1.0.7", false, &a7), 0);
 	json_object_object_get_ex(leases, "leases", &l);
-	assert_true(check_steered("eth1", "nlpod", l, nics, &a5));
-	assert_false(check_steered("eth1", "nlpod", l, wrong, &a5));
-	assert_false(check_steered("eth1", "nlpod", l, NULL, &a5));
-	assert_false(check_steered("eth1", "nlpod", l, nics, &a6));
-	assert_true(check_steered("eth1", "nlother", l, NULL, &a6));
-	assert_false(check_steered("eth2", "nlother", l, NULL, &a6));
+	assert_true(check_steered("eth1", "nlpod", l, nics, &a5, why, sizeof(why)));
+	assert_false(check_steered("eth1", "nlpod", l, wrong, &a5, why, sizeof(why)));
+	assert_string_equal(why, "rule 7 into RSS context 1: RSS context 1 of eth1 spreads over queue 0, "
+				 "not a leased one");
+	assert_false(check_steered("eth1", "nlpod", l, other, &a5, why, sizeof(why)));
+	assert_string_equal(why, "rule 7 into RSS context 1: eth1 has no RSS context 1");
+	assert_false(check_steered("eth1", "nlpod", l, NULL, &a5, why, sizeof(why)));
+	assert_false(check_steered("eth1", "nlpod", l, nics, &a6, why, sizeof(why)));
+	assert_string_equal(why, "no rule of the pod's leases names it");
+	assert_true(check_steered("eth1", "nlother", l, NULL, &a6, why, sizeof(why)));
+	assert_false(check_steered("eth2", "nlother", l, NULL, &a6, why, sizeof(why)));
+	assert_false(check_steered("eth1", "nlthird", l, NULL, &a9, why, sizeof(why)));
+	assert_string_equal(why, "rule 3 sends it to queue 2, not the leased 9");
+	assert_false(check_steered("eth1", "nlthird", l, NULL, &a7, why, sizeof(why)));
 	json_object_put(leases);
 	json_object_put(nics);
 	json_object_put(wrong);
+	json_object_put(other);
+}
+
+/* A fake kernel for check_interfaces: eth0 and nkh1 in the pod, nk1 in the
+ * host, with these hardware addresses. */
+static bool fake_mac(const char *ifname, bool in_pod, char *mac, size_t len, void *data)
+{
+	(void)data;
+	if (in_pod && !strcmp(ifname, "eth0"))
+		snprintf(mac, len, "0a:00:00:00:00:01");
+	else if (in_pod && !strcmp(ifname, "nkh1"))
+		snprintf(mac, len, "%s", "");
+	else if (!in_pod && !strcmp(ifname, "nk1"))
+		snprintf(mac, len, "%s", "");
+	else
+		return false;
+	return true;
+}
+
+static int interfaces_of(const struct plugin *p, const char *prev, char *why, size_t len)
+{
+	json_object *o = json_tokener_parse(prev);
+	int ret;
+
+	assert_non_null(o);
+	ret = check_interfaces(p, o, fake_mac, NULL, why, len);
+	json_object_put(o);
+	return ret;
+}
+
+/* CHECK of prevResult's interfaces and IP interface indexes: the plugin's
+ * own in their place (sandbox) with their mac; a chain's others left
+ * alone; each IP on the pod's interface. */
+static void check_interfaces_compared(void **state)
+{
+	struct plugin p = { .ifname = "eth0", .netns = "/run/netns/p", .queues = "1-3",
+			    .host = "nk1", .holder = "nkh1" };
+	const char *ok = "{\"interfaces\":[{\"name\":\"other0\"},{\"name\":\"nk1\"},"
+			 "{\"name\":\"eth0\",\"mac\":\"0A:00:00:00:00:01\",\"sandbox\":\"/run/netns/p\"},"
+			 "{\"name\":\"nkh1\",\"sandbox\":\"/run/netns/p\"}],"
+			 "\"ips\":[{\"address\":\"10.0.0.2/24\",\"interface\":2}]}";
+	char why[256];
+
+	(void)state;
+	assert_int_equal(interfaces_of(&p, ok, why, sizeof(why)), 0);
+	assert_int_equal(interfaces_of(&p, "{\"ips\":[{\"address\":\"10.0.0.2/24\"}]}", why,
+				       sizeof(why)), 0);
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"name\":\"eth0\",\"sandbox\":\"/run/netns/q\"}]}",
+				       why, sizeof(why)), -1);
+	assert_string_equal(why, "interfaces[0] eth0: sandbox \"/run/netns/q\", not /run/netns/p");
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"name\":\"nk1\",\"sandbox\":\"/run/netns/p\"},"
+					   "{\"name\":\"eth0\",\"sandbox\":\"/run/netns/p\"}]}",
+				       why, sizeof(why)), -1);
+	assert_string_equal(why, "interfaces[0] nk1: sandbox \"/run/netns/p\", not the host's (none)");
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"name\":\"eth0\",\"mac\":\"0a:00:00:00:00:02\","
+					   "\"sandbox\":\"/run/netns/p\"}]}", why, sizeof(why)), -1);
+	assert_string_equal(why, "eth0's hardware address is 0a:00:00:00:00:01, not 0a:00:00:00:00:02");
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"name\":\"eth0\",\"sandbox\":\"/run/netns/p\"},"
+					   "{\"name\":\"nkh1\",\"mac\":\"0a:00:00:00:00:03\",\"sandbox\":\"/run/netns/p\"}]}",
+				       why, sizeof(why)), -1);
+	assert_string_equal(why, "nkh1's hardware address is none, not 0a:00:00:00:00:03");
+	strcpy(p.holder, "nkh2");
+	strcpy(p.host, "nk2");
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"name\":\"eth0\",\"sandbox\":\"/run/netns/p\"},"
+					   "{\"name\":\"nkh2\",\"sandbox\":\"/run/netns/p\"}]}", why, sizeof(why)), -1);
+	assert_string_equal(why, "nkh2 is missing in the container");
+	strcpy(p.holder, "nkh1");
+	strcpy(p.host, "nk1");
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"name\":\"nk1\"}]}", why, sizeof(why)), -1);
+	assert_string_equal(why, "interfaces names no eth0 in /run/netns/p");
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"name\":\"nk1\"},{\"name\":\"eth0\","
+					   "\"sandbox\":\"/run/netns/p\"}],\"ips\":[{\"address\":\"10.0.0.2/24\","
+					   "\"interface\":0}]}", why, sizeof(why)), -1);
+	assert_string_equal(why, "ips[0] names interface 0, not eth0 in the container");
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"name\":\"eth0\",\"sandbox\":\"/run/netns/p\"}],"
+					   "\"ips\":[{\"address\":\"10.0.0.2/24\",\"interface\":1}]}",
+				       why, sizeof(why)), -1);
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"name\":\"eth0\",\"sandbox\":\"/run/netns/p\"}],"
+					   "\"ips\":[{\"address\":\"10.0.0.2/24\",\"interface\":\"0\"}]}",
+				       why, sizeof(why)), -1);
+	assert_int_equal(interfaces_of(&p, "{\"interfaces\":[{\"mac\":\"x\"}]}", why, sizeof(why)), -1);
+	assert_string_equal(why, "interfaces[0] has no name");
+}
+
+/* GC's batch: the NIC queues a holder leases, from show leases. */
+static void gc_holder_queues(void **state)
+{
+	json_object *doc = json_tokener_parse(
+		"{\"leases\":["
+		"{\"ifname\":\"eth1\",\"id\":4,\"lease\":{\"ifname\":\"nkh1\",\"netns\":\"p\"}},"
+		"{\"ifname\":\"eth1\",\"id\":9,\"lease\":{\"ifname\":\"nkh2\"}},"
+		"{\"ifname\":\"eth1\",\"id\":5,\"lease\":{\"ifname\":\"nkh1\",\"netns\":\"p\"}},"
+		"{\"ifname\":\"eth2\",\"id\":6,\"lease\":{\"ifname\":\"nkh1\"}},"
+		"{\"ifname\":\"eth1\",\"netns\":\"n\",\"id\":7,\"lease\":{\"ifname\":\"nkh1\"}}]}");
+	json_object *l = NULL;
+	char buf[16], tiny[3];
+
+	(void)state;
+	json_object_object_get_ex(doc, "leases", &l);
+	assert_int_equal(holder_queue_list(l, "eth1", "nkh1", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "4,5");
+	assert_int_equal(holder_queue_list(l, "eth1", "nkh3", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(holder_queue_list(l, "eth1", "nkh1", tiny, sizeof(tiny)), -1);
+	assert_int_equal(holder_queue_list(NULL, "eth1", "nkh1", buf, sizeof(buf)), 0);
+	json_object_put(doc);
 }
 
 /* GC's mark: the alias names network, container, interface, namespace;
@@ -744,6 +867,8 @@ int main(void)
 		cmocka_unit_test(status_kernel),
 		cmocka_unit_test(status_pool),
 		cmocka_unit_test(check_steering),
+		cmocka_unit_test(check_interfaces_compared),
+		cmocka_unit_test(gc_holder_queues),
 		cmocka_unit_test(gc_alias),
 		cmocka_unit_test(gc_valid),
 		cmocka_unit_test(conf_ipam_version),
