@@ -208,6 +208,14 @@ static void print_queue(struct out *o, const struct xsk_queue *q)
 	out_obj_close(o);
 }
 
+/* A queue whose lease ended (its holder deleted behind nkctl's back, a
+ * command killed before its sweep) until a sweep removes it. */
+static void print_leased(struct out *o, bool leased)
+{
+	out_bool(o, "leased", NULL, leased);
+	out_text(o, leased ? "\n" : ", the lease ended (nkctl redirect prune removes it)\n");
+}
+
 /* The holder: a single netkit device of the command's namespace. */
 static int holder_get(struct nk_ctx *ctx, const char *dev, struct nk_link *l)
 {
@@ -263,7 +271,7 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 	struct nk_link l;
 	struct stat st;
 	size_t done = 0;
-	int ret;
+	int ret, publock = -1;
 
 	ret = parse_access(a, &acc);
 	if (!ret)
@@ -274,6 +282,8 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		ret = rt_pin_root(root, true);
 	if (!ret)
 		ret = public_dir(root, pubdir, sizeof(pubdir));
+	if (!ret && (ret = xsk_public_lock(pubdir, true, &publock)))
+		ret = nk_error_errno(-ret, "cannot lock %s", pubdir);
 	if (!ret)
 		ret = nk_ns_here(ctx, &here);
 	if (!ret)
@@ -299,6 +309,8 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		out_arr_close(&ctx->out);
 		out_end(&ctx->out);
 	}
+	if (publock >= 0)
+		close(publock);
 	nk_lease_list_free(&all);
 	free(held.v);
 	return ret;
@@ -329,6 +341,7 @@ static int cmd_xsk_detach(struct nk_ctx *ctx, const void *args)
 	w.all_queues = !(ctx->given & (1u << 1));
 	w.queue = a->queue;
 	gone = remove_everywhere(ctx, root, &w);
+	xsk_orphans_remove(root, NULL);  /* a pin a killed detach left */
 	if (!gone && !ctx->force)
 		return nk_error(NK_EXIT_NOTFOUND, "\"%s\" has no queue prepared for AF_XDP", a->dev);
 	out_begin(&ctx->out);
@@ -353,7 +366,7 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 {
 	struct nl_sock *rt = nk_ns_try_rtnl(ns);
 	struct nk_link nic = { 0 }, h;
-	struct nk_xsk_slot s;
+	struct nk_xsk_slots *all = malloc(sizeof(*all));
 	struct xsk_nic n;
 	char pin[PIN_LEN];
 	struct stat st;
@@ -361,19 +374,29 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 	const struct genl_family *fam;
 	struct nl_sock *gn = nk_ns_try_netdev(ns, &fam);
 	struct nl_err err = { 0 };
+	struct nk_queue_list queues = { 0 };
 
-	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
+	if (!all || xsk_nic_open(root, nsdir, ifindex, false, &n)) {
+		free(all);
 		return;
+	}
+	if (n.fd[XPIN_SLOTS] >= 0)
+		slots_read(&n, all);
+	else
+		memset(all, 0, sizeof(*all));
 	if (rt)
 		nk_link_lookup(rt, NULL, ifindex, &nic, NULL, true);
 	if (gn)
 		netdev_dev_xdp_features(gn, fam, ifindex, &features, &err);
-	for (uint32_t q = 0; n.fd[XPIN_SLOTS] >= 0 && q < NK_XSK_NIC_QUEUES; q++) {
+	if (gn)
+		netdev_queue_dump(gn, fam, ifindex, &queues, &err);
+	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++) {
+		const struct nk_xsk_slot s = all->v[q];
 		struct xsk_queue xq = { 0 };
 		char name[IF_NAMESIZE + 16];
 		struct nl_sock *hrt;
 
-		if (slot_get(&n, q, &s) || !s.holder)
+		if (!s.holder)
 			continue;
 		if (f->holder && (s.holder != (uint32_t)f->holder || s.holder_netns != f->cookie))
 			continue;
@@ -395,10 +418,13 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 		out_arr_open(&ctx->out, "queues");
 		print_queue(&ctx->out, &xq);
 		out_arr_close(&ctx->out);
-		out_bool(&ctx->out, "program", "    program on %s: %s\n", xsk_nic_live(&n));
+		out_bool(&ctx->out, "program", "    program on the NIC: %s", xsk_nic_live(&n));
+		print_leased(&ctx->out, xsk_queue_leased_to(&queues, ifindex, q, s.holder));
 		out_obj_close(&ctx->out);
 	}
 	xsk_nic_close(&n);
+	nk_queue_list_free(&queues);
+	free(all);
 }
 
 static int cmd_xsk_show(struct nk_ctx *ctx, const void *args)

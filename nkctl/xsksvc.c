@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <linux/if_link.h>
 #include <bpf/bpf.h>
@@ -59,6 +61,23 @@ int xsk_nic_open(const char *root, const char *nsdir, int ifindex, bool create,
 		n->fd[i] = bpf_obj_get(pin);
 	}
 	return 0;
+}
+
+static void pruned_add(struct nk_xsk_pruned *p, const char *pin)
+{
+	char (*v)[PIN_LEN];
+
+	if (!p || !(v = realloc(p->pin, (p->n + 1) * sizeof(*v))))
+		return;
+	p->pin = v;
+	snprintf(p->pin[p->n++], PIN_LEN, "%s", pin);
+}
+
+void nk_xsk_pruned_free(struct nk_xsk_pruned *p)
+{
+	free(p->pin);
+	p->pin = NULL;
+	p->n = 0;
 }
 
 void xsk_nic_unpin(struct xsk_nic *n)
@@ -153,10 +172,22 @@ void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, c
 
 /* ---- slots ---- */
 
-int slot_get(const struct xsk_nic *n, uint32_t q, struct nk_xsk_slot *s)
+/* Every slot of the slots map fd in one call (a loop of lookups would be a
+ * thousand syscalls per question); all holders 0 when it cannot be read. */
+static void slots_read_fd(int fd, struct nk_xsk_slots *all)
 {
-	memset(s, 0, sizeof(*s));
-	return bpf_map_lookup_elem(n->fd[XPIN_SLOTS], &q, s) ? -errno : 0;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	uint32_t keys[NK_XSK_NIC_QUEUES], out_batch, count = NK_XSK_NIC_QUEUES;
+
+	memset(all, 0, sizeof(*all));
+	if (bpf_map_lookup_batch(fd, NULL, &out_batch, keys, all->v, &count, &opts) &&
+	    errno != ENOENT)
+		memset(all, 0, sizeof(*all));
+}
+
+void slots_read(const struct xsk_nic *n, struct nk_xsk_slots *all)
+{
+	slots_read_fd(n->fd[XPIN_SLOTS], all);
 }
 
 /* The queue goes first, its slot (the switch) last. */
@@ -179,42 +210,51 @@ static void slot_clear(const struct xsk_nic *n, uint32_t q)
 }
 
 /* Does any queue of the NIC still go to holder (of netns)? */
-static bool holder_used(const struct xsk_nic *n, uint32_t holder, uint64_t netns)
+static bool holder_used(const struct nk_xsk_slots *all, uint32_t holder, uint64_t netns)
 {
-	struct nk_xsk_slot s;
-
 	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
-		if (!slot_get(n, q, &s) && s.holder == holder && s.holder_netns == netns)
+		if (all->v[q].holder == holder && all->v[q].holder_netns == netns)
+			return true;
+	return false;
+}
+
+static bool any_used(const struct nk_xsk_slots *all)
+{
+	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
+		if (all->v[q].holder)
 			return true;
 	return false;
 }
 
 bool nic_used(const struct xsk_nic *n)
 {
-	struct nk_xsk_slot s;
+	struct nk_xsk_slots *all = malloc(sizeof(*all));
+	bool used = true;  /* unknown: keep */
 
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
-		if (!slot_get(n, q, &s) && s.holder)
-			return true;
-	return false;
+	if (all) {
+		slots_read(n, all);
+		used = any_used(all);
+	}
+	free(all);
+	return used;
 }
 
-/* Clear queue q; unpin its holder's map when no other queue goes to it, and
- * the program when no queue is left. */
-static void slot_remove(const char *root, struct xsk_nic *n, uint32_t q)
+/* Clear queue q (all: the NIC's slots as read, updated here); unpin its
+ * holder's map when no other queue goes to it. A kill between the two
+ * leaves a pin no slot names: the orphan pass removes it. */
+static void slot_remove(const char *root, struct xsk_nic *n, uint32_t q, struct nk_xsk_slots *all,
+			struct nk_xsk_pruned *pruned)
 {
-	struct nk_xsk_slot s;
+	struct nk_xsk_slot s = all->v[q];
 	char pin[PIN_LEN];
 
-	if (slot_get(n, q, &s) || !s.holder)
-		return;
 	slot_clear(n, q);
-	if (!holder_used(n, s.holder, s.holder_netns)) {
+	memset(&all->v[q], 0, sizeof(all->v[q]));
+	if (!holder_used(all, s.holder, s.holder_netns)) {
 		holder_pin(root, s.holder_netns, s.holder, pin);
-		unlink(pin);
+		if (!unlink(pin))
+			pruned_add(pruned, pin);
 	}
-	if (!nic_used(n))
-		xsk_nic_unpin(n);
 }
 
 /* The holder's map: the pinned one, else a new one pinned; then its owner
@@ -238,10 +278,11 @@ int holder_map(const char *pin, const struct xsk_access *acc, int *fd)
 /* ---- detach, sweep ---- */
 
 
-static bool queue_leased_to(const struct remove_what *w, uint32_t q, uint32_t holder)
+bool xsk_queue_leased_to(const struct nk_queue_list *leased, int nic_ifindex, uint32_t q,
+			 uint32_t holder)
 {
 	size_t count;
-	const struct nk_queue *v = nk_queues_of(w->leased, w->nic_ifindex, &count);
+	const struct nk_queue *v = nk_queues_of(leased, nic_ifindex, &count);
 
 	for (size_t i = 0; i < count; i++)
 		if (v[i].type == NK_NETDEV_QUEUE_TYPE_RX && v[i].id == q)
@@ -250,29 +291,45 @@ static bool queue_leased_to(const struct remove_what *w, uint32_t q, uint32_t ho
 }
 
 /* Detach what w says on NIC ifindex (of namespace directory nsdir); how
- * many queues went. */
+ * many queues went. A NIC whose program serves no queue any more (the last
+ * one went, or an attach was killed before its first slot) loses it. */
 static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 			  const struct remove_what *w)
 {
-	struct nk_xsk_slot s;
+	struct nk_xsk_slots *all = malloc(sizeof(*all));
 	struct xsk_nic n;
 	size_t gone = 0;
 
-	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
+	if (!all || xsk_nic_open(root, nsdir, ifindex, false, &n)) {
+		free(all);
 		return 0;
-	for (uint32_t q = 0; n.fd[XPIN_SLOTS] >= 0 && q < NK_XSK_NIC_QUEUES; q++) {
-		if (slot_get(&n, q, &s) || !s.holder)
+	}
+	if (n.fd[XPIN_SLOTS] >= 0)
+		slots_read(&n, all);
+	else
+		memset(all, 0, sizeof(*all));
+	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++) {
+		const struct nk_xsk_slot *s = &all->v[q];
+
+		if (!s->holder)
 			continue;
-		if (w->sweep ? queue_leased_to(w, q, s.holder) :
-		    (s.holder != w->holder || s.holder_netns != w->cookie ||
-		     (!w->all_queues && s.slot != w->queue)))
+		if (w->sweep ? xsk_queue_leased_to(w->leased, w->nic_ifindex, q, s->holder) :
+		    (s->holder != w->holder || s->holder_netns != w->cookie ||
+		     (!w->all_queues && s->slot != w->queue)))
 			continue;
-		slot_remove(root, &n, q);
+		slot_remove(root, &n, q, all, w->pruned);
 		gone++;
 	}
-	if (n.fd[XPIN_SLOTS] < 0 || !xsk_nic_live(&n))
+	if (!xsk_nic_live(&n) || !any_used(all)) {
+		char pin[PIN_LEN];
+
+		xpin_path(&n, XPIN_LINK, pin);
+		if (n.fd[XPIN_LINK] >= 0)
+			pruned_add(w->pruned, pin);
 		xsk_nic_unpin(&n);
+	}
 	xsk_nic_close(&n);
+	free(all);
 	return gone;
 }
 
@@ -327,9 +384,120 @@ size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_wha
 	return gone;
 }
 
-void nk_xsk_sweep(struct nk_ctx *ctx)
+int xsk_public_lock(const char *pubdir, bool shared, int *fd)
 {
-	struct remove_what w = { .sweep = true };
+	*fd = open(pubdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (flock(*fd, shared ? LOCK_SH : LOCK_EX | LOCK_NB)) {
+		int ret = -errno;
+
+		close(*fd);
+		*fd = -1;
+		return ret;
+	}
+	return 0;
+}
+
+/* The holders every NIC directory's slots name, in any namespace's
+ * directory (a namespace out of reach keeps its holders' pins). */
+struct holder_refs {
+	struct nk_xsk_slot *v;
+	size_t n;
+};
+
+static void refs_of_nic(const char *nicdir, struct holder_refs *r, struct nk_xsk_slots *all)
+{
+	char pin[PIN_LEN];
+	struct nk_xsk_slot *v;
+	int fd;
+
+	snprintf(pin, sizeof(pin), "%.200s/%s", nicdir, xpin_name[XPIN_SLOTS]);
+	fd = bpf_obj_get(pin);
+	if (fd < 0)
+		return;
+	slots_read_fd(fd, all);
+	close(fd);
+	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++) {
+		if (!all->v[q].holder || !(v = realloc(r->v, (r->n + 1) * sizeof(*v))))
+			continue;
+		r->v = v;
+		r->v[r->n++] = all->v[q];
+	}
+}
+
+static void refs_collect(const char *root, struct holder_refs *r, struct nk_xsk_slots *all)
+{
+	char top[ROOT_LEN + 8], ns[NS_LEN], nic[DIR_LEN];
+	struct dirent *e, *f;
+	DIR *dd, *nd;
+
+	snprintf(top, sizeof(top), "%s/nkctl", root);
+	dd = opendir(top);
+	while (dd && (e = readdir(dd))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(ns, sizeof(ns), "%s/%.40s", top, e->d_name);
+		nd = opendir(ns);
+		while (nd && (f = readdir(nd))) {
+			if (strncmp(f->d_name, "xsk", 3))
+				continue;
+			snprintf(nic, sizeof(nic), "%s/%.24s", ns, f->d_name);
+			refs_of_nic(nic, r, all);
+		}
+		if (nd)
+			closedir(nd);
+	}
+	if (dd)
+		closedir(dd);
+}
+
+static bool refs_name(const struct holder_refs *r, uint32_t holder, uint64_t cookie)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].holder == holder && r->v[i].holder_netns == cookie)
+			return true;
+	return false;
+}
+
+void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
+{
+	struct nk_xsk_slots *all = malloc(sizeof(*all));
+	struct holder_refs refs = { 0 };
+	char pubdir[DIR_LEN], pin[PIN_LEN];
+	struct dirent *e;
+	DIR *dd;
+	int lock;
+
+	snprintf(pubdir, sizeof(pubdir), "%s/" XSK_PUBLIC_DIR, root);
+	if (!all || xsk_public_lock(pubdir, false, &lock)) {
+		free(all);
+		return;
+	}
+	refs_collect(root, &refs, all);
+	dd = opendir(pubdir);
+	while (dd && (e = readdir(dd))) {
+		unsigned long long cookie;
+		unsigned int holder;
+		int end = 0;
+
+		if (sscanf(e->d_name, "ns%llu-dev%u%n", &cookie, &holder, &end) != 2 || e->d_name[end] ||
+		    refs_name(&refs, holder, cookie))
+			continue;
+		holder_pin(root, cookie, holder, pin);
+		if (!unlink(pin))
+			pruned_add(pruned, pin);
+	}
+	if (dd)
+		closedir(dd);
+	close(lock);
+	free(refs.v);
+	free(all);
+}
+
+void nk_xsk_sweep(struct nk_ctx *ctx, struct nk_xsk_pruned *pruned)
+{
+	struct remove_what w = { .sweep = true, .pruned = pruned };
 	char root[ROOT_LEN], top[DIR_LEN];
 	struct stat st;
 
@@ -339,6 +507,7 @@ void nk_xsk_sweep(struct nk_ctx *ctx)
 	if (stat(top, &st))
 		return;  /* nkctl never prepared a queue for AF_XDP here */
 	remove_everywhere(ctx, root, &w);
+	xsk_orphans_remove(root, pruned);
 }
 
 

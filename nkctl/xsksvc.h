@@ -46,7 +46,11 @@ int public_dir(const char *root, char *buf, size_t len);
 int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie);
 void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf);
 
-int slot_get(const struct xsk_nic *n, uint32_t q, struct nk_xsk_slot *s);
+/* Every slot of a NIC, read in one call. */
+struct nk_xsk_slots {
+	struct nk_xsk_slot v[NK_XSK_NIC_QUEUES];
+};
+void slots_read(const struct xsk_nic *n, struct nk_xsk_slots *all);
 /* The queue goes first, its slot (the switch) last. */
 int slot_set(const struct xsk_nic *n, uint32_t q, int map_fd, const struct nk_xsk_slot *s);
 bool nic_used(const struct xsk_nic *n);
@@ -60,6 +64,19 @@ struct xsk_access {
  * mode set. */
 int holder_map(const char *pin, const struct xsk_access *acc, int *fd);
 
+/* The public directory <root>/nkctl-xsk locked, shared by attach (which
+ * pins a holder's map before a slot names it) or, without waiting,
+ * exclusive by the orphan pass (which removes the pins no slot names):
+ * -EWOULDBLOCK when an attach is under way. */
+int xsk_public_lock(const char *pubdir, bool shared, int *fd);
+
+/* The pins a sweep, prune or detach removed (holder maps, NIC programs). */
+struct nk_xsk_pruned {
+	char (*pin)[PIN_LEN];
+	size_t n;
+};
+void nk_xsk_pruned_free(struct nk_xsk_pruned *p);
+
 /* What to detach: the queues going to (holder, cookie), or only its queue
  * (holder's queue id); or, for the sweep, the queues no longer leased to the
  * holder they go to. */
@@ -71,15 +88,25 @@ struct remove_what {
 	bool sweep;                          /* instead: every queue not leased to its holder */
 	const struct nk_queue_list *leased;  /* the sweep: the NIC's queues */
 	int nic_ifindex;
+	struct nk_xsk_pruned *pruned;        /* NULL: not recorded */
 };
+
+/* Is NIC queue q (of the NIC's queues as dumped) leased to holder? */
+bool xsk_queue_leased_to(const struct nk_queue_list *leased, int nic_ifindex, uint32_t q,
+			 uint32_t holder);
 
 /* Detach what w says on every NIC of the namespaces nkctl reaches; how many
  * queues went. */
 size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_what *w);
+/* Unpin the holders' maps no slot of any NIC names (a command killed
+ * between a slot and its pin); skipped while an attach holds the public
+ * directory. */
+void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned);
 
 /* After link del, unlease and redirect prune: detach the queues no longer
- * leased to the holder they go to (a NIC gone: all of its). */
-void nk_xsk_sweep(struct nk_ctx *ctx);
+ * leased to the holder they go to (a NIC gone: all of its), then the
+ * orphans; what went into pruned (NULL: not recorded). */
+void nk_xsk_sweep(struct nk_ctx *ctx, struct nk_xsk_pruned *pruned);
 
 /* The pin of the holder map that NIC queue q of (ns, ifindex) goes to, into
  * pin[PIN_LEN]: true when nkctl prepared it for AF_XDP. */
