@@ -101,43 +101,87 @@ bool xsk_nic_live(const struct xsk_nic *n)
 	return !nk_bpf_link_info(n->fd[XPIN_LINK], &info) && info.ifindex;
 }
 
-/* Load the program, pin its maps, attach it to the NIC through a link and
- * pin that last (a directory without its link is remade by the next one). */
+/* The skeleton opened, using the NIC's pinned maps when both are there (a
+ * link gone, or its program taken off the device: the queues the holders
+ * prepared stay prepared); *reused says so. */
+static struct nk_xsk *skel_open(const struct xsk_nic *n, bool *reused)
+{
+	struct nk_xsk *skel = nk_xsk__open();
+
+	*reused = false;
+	if (!skel || n->fd[XPIN_QUEUES] < 0 || n->fd[XPIN_SLOTS] < 0)
+		return skel;
+	if (!bpf_map__reuse_fd(skel->maps.nk_xsk_queues, n->fd[XPIN_QUEUES]) &&
+	    !bpf_map__reuse_fd(skel->maps.nk_xsk_slots, n->fd[XPIN_SLOTS])) {
+		*reused = true;
+		return skel;
+	}
+	nk_xsk__destroy(skel);  /* maps of another shape: made anew */
+	return nk_xsk__open();
+}
+
+static int maps_pin(struct xsk_nic *n, struct nk_xsk *skel)
+{
+	char pin[PIN_LEN];
+
+	xpin_path(n, XPIN_QUEUES, pin);
+	if (bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_queues), pin))
+		return nk_error_errno(errno, "cannot pin a map at %s", pin);
+	xpin_path(n, XPIN_SLOTS, pin);
+	if (bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_slots), pin))
+		return nk_error_errno(errno, "cannot pin a map at %s", pin);
+	return 0;
+}
+
+static void fds_reopen(struct xsk_nic *n)
+{
+	char pin[PIN_LEN];
+
+	for (int i = 0; i < XPIN_N; i++) {
+		if (n->fd[i] >= 0)
+			close(n->fd[i]);
+		xpin_path(n, i, pin);
+		n->fd[i] = bpf_obj_get(pin);
+	}
+}
+
+/* Load the program (on the NIC's pinned maps when they are there, else on
+ * new ones, pinned), attach it to the NIC through a link and pin that last:
+ * a directory without its link is remade by the next one. */
 int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = native ? XDP_FLAGS_DRV_MODE : XDP_FLAGS_SKB_MODE);
 	struct nk_xsk *skel;
 	char pin[PIN_LEN];
+	bool reused;
 	int ret = 0, link_fd;
 
-	xsk_nic_unpin(n);
-	skel = nk_xsk__open_and_load();
-	if (!skel)
-		return nk_error_errno(errno, "cannot load the AF_XDP redirect program");
-	xpin_path(n, XPIN_QUEUES, pin);
-	if (bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_queues), pin))
-		ret = nk_error_errno(errno, "cannot pin a map at %s", pin);
-	xpin_path(n, XPIN_SLOTS, pin);
-	if (!ret && bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_slots), pin))
-		ret = nk_error_errno(errno, "cannot pin a map at %s", pin);
+	skel = skel_open(n, &reused);
+	if (!skel || nk_xsk__load(skel)) {
+		ret = nk_error_errno(errno, "cannot load the AF_XDP redirect program");
+		nk_xsk__destroy(skel);
+		return ret;
+	}
+	xpin_path(n, XPIN_LINK, pin);
+	if (reused)
+		unlink(pin);  /* a defunct link's */
+	else
+		xsk_nic_unpin(n);
+	ret = reused ? 0 : maps_pin(n, skel);
 	link_fd = ret ? -1 : bpf_link_create(bpf_program__fd(skel->progs.nk_xsk), ifindex,
 					     BPF_XDP, &opts);
 	if (!ret && link_fd < 0)
 		ret = nk_error_errno(errno, "cannot attach the XDP program to \"%s\"%s", ifname,
 				     errno == EBUSY || errno == EEXIST ?
 				     " (another XDP program is attached)" : "");
-	xpin_path(n, XPIN_LINK, pin);
 	if (!ret && bpf_obj_pin(link_fd, pin))
 		ret = nk_error_errno(errno, "cannot pin the link at %s", pin);
 	if (link_fd >= 0)
 		close(link_fd);
-	if (ret)
+	if (ret && !reused)
 		xsk_nic_unpin(n);
 	nk_xsk__destroy(skel);
-	for (int i = 0; i < XPIN_N && !ret; i++) {
-		xpin_path(n, i, pin);
-		n->fd[i] = bpf_obj_get(pin);
-	}
+	fds_reopen(n);
 	return ret;
 }
 
@@ -554,4 +598,30 @@ bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
 		*prog_id = info.prog_id;
 	close(fd);
 	return true;
+}
+
+void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg)
+{
+	struct nk_xsk_slots *all = malloc(sizeof(*all));
+	char root[ROOT_LEN], nsdir[NS_LEN];
+	struct dirent *e;
+	DIR *dd = NULL;
+
+	if (all && !nk_bpffs_root(false, root, sizeof(root)) && !rt_ns_dir(ns, root, nsdir))
+		dd = opendir(nsdir);
+	while (dd && (e = readdir(dd))) {
+		int ifindex, end = 0, fd;
+
+		if (sscanf(e->d_name, "xsk%d%n", &ifindex, &end) != 1 || e->d_name[end])
+			continue;
+		fd = open_nic_pin(ns, ifindex, xpin_name[XPIN_SLOTS], root);
+		if (fd < 0)
+			continue;
+		slots_read_fd(fd, all);
+		close(fd);
+		fn(arg, root, ifindex, all);
+	}
+	if (dd)
+		closedir(dd);
+	free(all);
 }

@@ -114,5 +114,10 @@ bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin);
 /* Has nkctl an AF_XDP program on NIC (ns, ifindex)? *prog_id: the program
  * its link runs, 0 when the link is defunct. */
 bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id);
+/* Each NIC of namespace ns that nkctl prepared queues of, with its slots
+ * as read (without its lock: a reader's view) and the bpffs root. */
+typedef void (*nk_xsk_nic_fn)(void *arg, const char *root, int ifindex,
+			      const struct nk_xsk_slots *all);
+void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg);
 
 #endif
