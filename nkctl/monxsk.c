@@ -35,7 +35,7 @@ static void xsk_of_nic(void *arg, const char *root, int ifindex, const struct nk
 {
 	struct xsk_scan *sc = arg;
 
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES && !sc->err; q++) {
+	for (uint32_t q = 0; q < all->n && !sc->err; q++) {
 		const struct nk_xsk_slot *s = &all->v[q];
 		struct mon_xsk *x;
 

@@ -101,23 +101,40 @@ bool xsk_nic_live(const struct xsk_nic *n)
 	return !nk_bpf_link_info(n->fd[XPIN_LINK], &info) && info.ifindex;
 }
 
-/* The skeleton opened, using the NIC's pinned maps when both are there (a
- * link gone, or its program taken off the device: the queues the holders
- * prepared stay prepared); *reused says so. */
-static struct nk_xsk *skel_open(const struct xsk_nic *n, bool *reused)
+static uint32_t map_size(int fd)
+{
+	struct bpf_map_info info;
+	uint32_t len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.max_entries;
+}
+
+/* The skeleton opened, using the NIC's pinned maps when both are there and
+ * hold its queues (a link gone, or its program taken off the device: the
+ * queues the holders prepared stay prepared; *reused says so), else sized
+ * for the NIC's nic_queues RX queues: no queue of the NIC is beyond them. */
+static struct nk_xsk *skel_open(const struct xsk_nic *n, uint32_t nic_queues, bool *reused)
 {
 	struct nk_xsk *skel = nk_xsk__open();
 
 	*reused = false;
-	if (!skel || n->fd[XPIN_QUEUES] < 0 || n->fd[XPIN_SLOTS] < 0)
-		return skel;
-	if (!bpf_map__reuse_fd(skel->maps.nk_xsk_queues, n->fd[XPIN_QUEUES]) &&
-	    !bpf_map__reuse_fd(skel->maps.nk_xsk_slots, n->fd[XPIN_SLOTS])) {
-		*reused = true;
-		return skel;
+	if (skel && n->fd[XPIN_QUEUES] >= 0 && n->fd[XPIN_SLOTS] >= 0 &&
+	    map_size(n->fd[XPIN_SLOTS]) >= nic_queues) {
+		if (!bpf_map__reuse_fd(skel->maps.nk_xsk_queues, n->fd[XPIN_QUEUES]) &&
+		    !bpf_map__reuse_fd(skel->maps.nk_xsk_slots, n->fd[XPIN_SLOTS])) {
+			*reused = true;
+			return skel;
+		}
+		nk_xsk__destroy(skel);  /* maps of another shape: made anew */
+		skel = nk_xsk__open();
 	}
-	nk_xsk__destroy(skel);  /* maps of another shape: made anew */
-	return nk_xsk__open();
+	if (skel && (bpf_map__set_max_entries(skel->maps.nk_xsk_queues, nic_queues) ||
+		     bpf_map__set_max_entries(skel->maps.nk_xsk_slots, nic_queues))) {
+		nk_xsk__destroy(skel);
+		return NULL;
+	}
+	return skel;
 }
 
 static int maps_pin(struct xsk_nic *n, struct nk_xsk *skel)
@@ -148,7 +165,8 @@ static void fds_reopen(struct xsk_nic *n)
 /* Load the program (on the NIC's pinned maps when they are there, else on
  * new ones, pinned), attach it to the NIC through a link and pin that last:
  * a directory without its link is remade by the next one. */
-int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native)
+int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native,
+		 uint32_t nic_queues)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = native ? XDP_FLAGS_DRV_MODE : XDP_FLAGS_SKB_MODE);
 	struct nk_xsk *skel;
@@ -156,7 +174,7 @@ int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native
 	bool reused;
 	int ret = 0, link_fd;
 
-	skel = skel_open(n, &reused);
+	skel = skel_open(n, nic_queues ? nic_queues : NK_XSK_NIC_QUEUES, &reused);
 	if (!skel || nk_xsk__load(skel)) {
 		ret = nk_error_errno(errno, "cannot load the AF_XDP redirect program");
 		nk_xsk__destroy(skel);
@@ -217,21 +235,35 @@ void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, c
 /* ---- slots ---- */
 
 /* Every slot of the slots map fd in one call (a loop of lookups would be a
- * thousand syscalls per question); all holders 0 when it cannot be read. */
-static void slots_read_fd(int fd, struct nk_xsk_slots *all)
+ * syscall per queue); -EIO, and none, when it cannot be read. */
+static int slots_read_fd(int fd, struct nk_xsk_slots *all)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	uint32_t keys[NK_XSK_NIC_QUEUES], out_batch, count = NK_XSK_NIC_QUEUES;
+	uint32_t out_batch, count = map_size(fd), *keys = calloc(count ? count : 1, sizeof(*keys));
+	int ret = 0;
 
-	memset(all, 0, sizeof(*all));
-	if (bpf_map_lookup_batch(fd, NULL, &out_batch, keys, all->v, &count, &opts) &&
-	    errno != ENOENT)
-		memset(all, 0, sizeof(*all));
+	all->v = calloc(count ? count : 1, sizeof(*all->v));
+	all->n = count;
+	if (!count || !all->v || !keys ||
+	    (bpf_map_lookup_batch(fd, NULL, &out_batch, keys, all->v, &count, &opts) &&
+	     errno != ENOENT)) {
+		all->n = 0;
+		ret = -EIO;
+	}
+	free(keys);
+	return ret;
 }
 
-void slots_read(const struct xsk_nic *n, struct nk_xsk_slots *all)
+int slots_read(const struct xsk_nic *n, struct nk_xsk_slots *all)
 {
-	slots_read_fd(n->fd[XPIN_SLOTS], all);
+	return slots_read_fd(n->fd[XPIN_SLOTS], all);
+}
+
+void slots_free(struct nk_xsk_slots *all)
+{
+	free(all->v);
+	all->v = NULL;
+	all->n = 0;
 }
 
 /* The queue goes first, its slot (the switch) last. */
@@ -256,7 +288,7 @@ static void slot_clear(const struct xsk_nic *n, uint32_t q)
 /* Does any queue of the NIC still go to holder (of netns)? */
 static bool holder_used(const struct nk_xsk_slots *all, uint32_t holder, uint64_t netns)
 {
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
+	for (uint32_t q = 0; q < all->n; q++)
 		if (all->v[q].holder == holder && all->v[q].holder_netns == netns)
 			return true;
 	return false;
@@ -264,7 +296,7 @@ static bool holder_used(const struct nk_xsk_slots *all, uint32_t holder, uint64_
 
 static bool any_used(const struct nk_xsk_slots *all)
 {
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
+	for (uint32_t q = 0; q < all->n; q++)
 		if (all->v[q].holder)
 			return true;
 	return false;
@@ -272,14 +304,11 @@ static bool any_used(const struct nk_xsk_slots *all)
 
 bool nic_used(const struct xsk_nic *n)
 {
-	struct nk_xsk_slots *all = malloc(sizeof(*all));
-	bool used = true;  /* unknown: keep */
+	struct nk_xsk_slots all;
+	bool used;
 
-	if (all) {
-		slots_read(n, all);
-		used = any_used(all);
-	}
-	free(all);
+	used = slots_read(n, &all) || any_used(&all);  /* unknown: keep */
+	slots_free(&all);
 	return used;
 }
 
@@ -340,20 +369,20 @@ bool xsk_queue_leased_to(const struct nk_queue_list *leased, int nic_ifindex, ui
 static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 			  const struct remove_what *w)
 {
-	struct nk_xsk_slots *all = malloc(sizeof(*all));
+	struct nk_xsk_slots all = { 0 };
 	struct xsk_nic n;
 	size_t gone = 0;
 
-	if (!all || xsk_nic_open(root, nsdir, ifindex, false, &n)) {
-		free(all);
+	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
+		return 0;
+	/* Slots there but unreadable: nothing is known, nothing goes. */
+	if (n.fd[XPIN_SLOTS] >= 0 && slots_read(&n, &all)) {
+		slots_free(&all);
+		xsk_nic_close(&n);
 		return 0;
 	}
-	if (n.fd[XPIN_SLOTS] >= 0)
-		slots_read(&n, all);
-	else
-		memset(all, 0, sizeof(*all));
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++) {
-		const struct nk_xsk_slot *s = &all->v[q];
+	for (uint32_t q = 0; q < all.n; q++) {
+		const struct nk_xsk_slot *s = &all.v[q];
 
 		if (!s->holder)
 			continue;
@@ -361,10 +390,10 @@ static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 		    (s->holder != w->holder || s->holder_netns != w->cookie ||
 		     (!w->all_queues && s->slot != w->queue)))
 			continue;
-		slot_remove(root, &n, q, all, w->pruned);
+		slot_remove(root, &n, q, &all, w->pruned);
 		gone++;
 	}
-	if (!xsk_nic_live(&n) || !any_used(all)) {
+	if (!xsk_nic_live(&n) || !any_used(&all)) {
 		char pin[PIN_LEN];
 
 		xpin_path(&n, XPIN_LINK, pin);
@@ -373,7 +402,7 @@ static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 		xsk_nic_unpin(&n);
 	}
 	xsk_nic_close(&n);
-	free(all);
+	slots_free(&all);
 	return gone;
 }
 
@@ -450,50 +479,60 @@ struct holder_refs {
 	size_t n;
 };
 
-static void refs_of_nic(const char *nicdir, struct holder_refs *r, struct nk_xsk_slots *all)
+static int refs_of_nic(const char *nicdir, struct holder_refs *r)
 {
+	struct nk_xsk_slots all;
 	char pin[PIN_LEN];
 	struct nk_xsk_slot *v;
-	int fd;
+	int fd, ret;
 
 	snprintf(pin, sizeof(pin), "%.200s/%s", nicdir, xpin_name[XPIN_SLOTS]);
 	fd = bpf_obj_get(pin);
 	if (fd < 0)
-		return;
-	slots_read_fd(fd, all);
+		return errno == ENOENT ? 0 : -errno;
+	ret = slots_read_fd(fd, &all);
 	close(fd);
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++) {
-		if (!all->v[q].holder || !(v = realloc(r->v, (r->n + 1) * sizeof(*v))))
+	for (uint32_t q = 0; q < all.n && !ret; q++) {
+		if (!all.v[q].holder)
 			continue;
-		r->v = v;
-		r->v[r->n++] = all->v[q];
+		v = realloc(r->v, (r->n + 1) * sizeof(*v));
+		if (!v)
+			ret = -ENOMEM;
+		else
+			r->v = v, r->v[r->n++] = all.v[q];
 	}
+	slots_free(&all);
+	return ret;
 }
 
-static void refs_collect(const char *root, struct holder_refs *r, struct nk_xsk_slots *all)
+/* Every NIC directory's holders; an error when one cannot be read (then
+ * no pin is an orphan for sure). */
+static int refs_collect(const char *root, struct holder_refs *r)
 {
 	char top[ROOT_LEN + 8], ns[NS_LEN], nic[DIR_LEN];
 	struct dirent *e, *f;
 	DIR *dd, *nd;
+	int ret = 0;
 
 	snprintf(top, sizeof(top), "%s/nkctl", root);
 	dd = opendir(top);
-	while (dd && (e = readdir(dd))) {
+	while (dd && !ret && (e = readdir(dd))) {
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(ns, sizeof(ns), "%s/%.40s", top, e->d_name);
 		nd = opendir(ns);
-		while (nd && (f = readdir(nd))) {
+		while (nd && !ret && (f = readdir(nd))) {
 			if (strncmp(f->d_name, "xsk", 3))
 				continue;
 			snprintf(nic, sizeof(nic), "%s/%.24s", ns, f->d_name);
-			refs_of_nic(nic, r, all);
+			ret = refs_of_nic(nic, r);
 		}
 		if (nd)
 			closedir(nd);
 	}
 	if (dd)
 		closedir(dd);
+	return ret;
 }
 
 static bool refs_name(const struct holder_refs *r, uint32_t holder, uint64_t cookie)
@@ -506,20 +545,17 @@ static bool refs_name(const struct holder_refs *r, uint32_t holder, uint64_t coo
 
 void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
 {
-	struct nk_xsk_slots *all = malloc(sizeof(*all));
 	struct holder_refs refs = { 0 };
 	char pubdir[DIR_LEN], pin[PIN_LEN];
 	struct dirent *e;
-	DIR *dd;
+	DIR *dd = NULL;
 	int lock;
 
 	snprintf(pubdir, sizeof(pubdir), "%s/" XSK_PUBLIC_DIR, root);
-	if (!all || xsk_public_lock(pubdir, false, &lock)) {
-		free(all);
+	if (xsk_public_lock(pubdir, false, &lock))
 		return;
-	}
-	refs_collect(root, &refs, all);
-	dd = opendir(pubdir);
+	if (!refs_collect(root, &refs))
+		dd = opendir(pubdir);
 	while (dd && (e = readdir(dd))) {
 		unsigned long long cookie;
 		unsigned int holder;
@@ -536,7 +572,6 @@ void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
 		closedir(dd);
 	close(lock);
 	free(refs.v);
-	free(all);
 }
 
 void nk_xsk_sweep(struct nk_ctx *ctx, struct nk_xsk_pruned *pruned)
@@ -602,14 +637,14 @@ bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
 
 void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg)
 {
-	struct nk_xsk_slots *all = malloc(sizeof(*all));
 	char root[ROOT_LEN], nsdir[NS_LEN];
 	struct dirent *e;
 	DIR *dd = NULL;
 
-	if (all && !nk_bpffs_root(false, root, sizeof(root)) && !rt_ns_dir(ns, root, nsdir))
+	if (!nk_bpffs_root(false, root, sizeof(root)) && !rt_ns_dir(ns, root, nsdir))
 		dd = opendir(nsdir);
 	while (dd && (e = readdir(dd))) {
+		struct nk_xsk_slots all;
 		int ifindex, end = 0, fd;
 
 		if (sscanf(e->d_name, "xsk%d%n", &ifindex, &end) != 1 || e->d_name[end])
@@ -617,11 +652,11 @@ void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg)
 		fd = open_nic_pin(ns, ifindex, xpin_name[XPIN_SLOTS], root);
 		if (fd < 0)
 			continue;
-		slots_read_fd(fd, all);
+		if (!slots_read_fd(fd, &all))
+			fn(arg, root, ifindex, &all);
+		slots_free(&all);
 		close(fd);
-		fn(arg, root, ifindex, all);
 	}
 	if (dd)
 		closedir(dd);
-	free(all);
 }

@@ -39,18 +39,24 @@ void xsk_nic_close(struct xsk_nic *n);
 void xsk_nic_unpin(struct xsk_nic *n);
 /* All pins there and the link's device alive. */
 bool xsk_nic_live(const struct xsk_nic *n);
-/* Load, pin the maps, attach through a link pinned last. */
-int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native);
+/* Load (on the pinned maps when they are there, else on new ones sized for
+ * nic_queues RX queues, 0: a default, pinned), attach through a link
+ * pinned last. */
+int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native,
+		 uint32_t nic_queues);
 /* <root>/nkctl-xsk, made when missing. */
 int public_dir(const char *root, char *buf, size_t len);
 int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie);
 void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf);
 
-/* Every slot of a NIC, read in one call. */
+/* Every slot of a NIC (its slots map's size: the NIC's RX queues when it
+ * was made), read in one call; -EIO when it cannot be. */
 struct nk_xsk_slots {
-	struct nk_xsk_slot v[NK_XSK_NIC_QUEUES];
+	uint32_t n;
+	struct nk_xsk_slot *v;
 };
-void slots_read(const struct xsk_nic *n, struct nk_xsk_slots *all);
+int slots_read(const struct xsk_nic *n, struct nk_xsk_slots *all);
+void slots_free(struct nk_xsk_slots *all);
 /* The queue goes first, its slot (the switch) last. */
 int slot_set(const struct xsk_nic *n, uint32_t q, int map_fd, const struct nk_xsk_slot *s);
 bool nic_used(const struct xsk_nic *n);

@@ -121,10 +121,12 @@ for h in nka nkb nkc; do nk -n "$HOST" link add $h type single rxqueues 2; done
 expect_rc 0 "nka leases queue 2" -n "$HOST" lease dev nka from "$SIM" queue 2
 expect_rc 0 "nkb leases queue 3" -n "$HOST" lease dev nkb from "$SIM" queue 3
 expect_rc 0 "nkc leases queue 3 of the second NIC" -n "$HOST" lease dev nkc from "$SIM2" queue 3
+jobs=()
 for h in nka nkb nkc; do
 	"$NKCTL" -n "$HOST" xsk attach dev $h > "$T_TMP/at.$h" 2>&1 &
+	jobs+=($!)
 done
-wait
+wait "${jobs[@]}"
 for h in nka nkb nkc; do
 	grep -q "^$h pin" "$T_TMP/at.$h" || fail "attach of $h at once with the others: $(cat "$T_TMP/at.$h")"
 done
@@ -137,14 +139,23 @@ expect_eq "$(jq -sc '[.[].event | select(.object == "xsk") | .xsk | [.ifname, .n
 expect_eq "$(jq -sc '[.[].event | select(.object == "xdp") | [.action, .xdp.ifname, .xdp.nkctl]] | sort' "$T_TMP/mon")" \
 	"$(jq -cn --arg a "$SIM" --arg b "$SIM2" '[["new",$a,true],["new",$b,true]] | sort')" \
 	"monitor: nkctl's program appeared on each NIC"
+# No cap below the NIC's: its maps have an entry per RX queue it has (4);
+# a holder's, one per queue id netkit allows (4096).
+sim_idx=$(ifindex_of "$HOST" "$SIM")
+expect_eq "$(bpftool -j map show pinned "$pindir/xsk$sim_idx/slots" | jq .max_entries) $(bpftool -j map show pinned "$pindir/xsk$sim_idx/queues" | jq .max_entries)" \
+	"4 4" "the NIC's maps are as large as its RX queues"
+expect_eq "$(bpftool -j map show pinned /sys/fs/bpf/nkctl-xsk/ns$cookie-dev$(ifindex_of "$HOST" nka) | jq -c '[.type, .max_entries]')" \
+	'["xskmap",4096]' "a holder's map holds every queue id a netkit device can have"
 expect_rc 0 "xsk show" -n "$HOST" -j xsk show
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .queues[0].nic, .queues[0]["nic-queue"], .program]] | sort')" \
 	"$(jq -cn --arg a "$SIM" --arg b "$SIM2" '[["nka",$a,2,true],["nkb",$a,3,true],["nkc",$b,3,true]] | sort')" \
 	"show lists the three, each NIC's program there"
+jobs=()
 for h in nka nkb nkc; do
 	"$NKCTL" -n "$HOST" xsk detach dev $h > "$T_TMP/dt.$h" 2>&1 &
+	jobs+=($!)
 done
-wait
+wait "${jobs[@]}"
 for h in nka nkb nkc; do
 	grep -q "^detached $h" "$T_TMP/dt.$h" || fail "detach of $h at once with the others: $(cat "$T_TMP/dt.$h")"
 done
