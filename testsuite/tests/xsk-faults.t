@@ -185,7 +185,7 @@ defer "rm -f $podpins"
 sim_idx=$(ifindex_of "$HOST" "$SIM")
 nk -n "$HOST" link add nkh peer nkp peer-netns "$POD"
 expect_rc 0 "the VM's holder in the pod's namespace" -n "$POD" link add vm0 type single rxqueues 2
-expect_rc 0 "it leases NIC queue 2" -n "$POD" lease dev vm0 from "$SIM" phys-netns "$HOST" queue 2
+expect_rc 0 "it leases NIC queue 1" -n "$POD" lease dev vm0 from "$SIM" phys-netns "$HOST" queue 1
 expect_rc 0 "attach" -n "$POD" xsk attach dev vm0 user 4242 mode 0640
 xsk_check() { # XC: the pod's xsk checks as [status, fix]
 	nk -n "$HOST" -j doctor dev nkh
