@@ -180,7 +180,7 @@ static int attach_one(struct nk_ctx *ctx, const char *root, const struct nk_leas
 	if (ret)
 		return ret;
 	if (!xsk_nic_live(&n))
-		ret = xsk_nic_make(&n, r->nic_ifindex, r->nic_ifname, out->native,
+		ret = xsk_nic_make(&n, r->nic_ns, r->nic_ifindex, r->nic_ifname, out->native,
 				   nic_rx_queues(r));
 	if (!ret)
 		ret = holder_map(pin, acc, &map_fd);

@@ -19,6 +19,7 @@
 
 #include "compat.h"
 #include "netdev.h"
+#include "netns.h"
 #include "xsksvc.h"
 #include "xsk.skel.h"
 
@@ -162,11 +163,37 @@ static void fds_reopen(struct xsk_nic *n)
 	}
 }
 
+/* BPF_LINK_CREATE, which finds the ifindex in the caller's namespace. */
+struct link_create {
+	int prog_fd, ifindex, fd;
+	const struct bpf_link_create_opts *opts;
+};
+
+static int link_create(void *arg)
+{
+	struct link_create *c = arg;
+
+	c->fd = bpf_link_create(c->prog_fd, c->ifindex, BPF_XDP, c->opts);
+	return c->fd < 0 ? -errno : 0;
+}
+
+/* The XDP link of the NIC ifindex of namespace ns, made there. */
+static int nic_link_create(struct nk_ns *ns, int prog_fd, int ifindex,
+			   const struct bpf_link_create_opts *opts)
+{
+	struct link_create c = { prog_fd, ifindex, -1, opts };
+	int ret = netns_run(ns->here ? -1 : ns->fd, link_create, &c);
+
+	if (ret)
+		errno = -ret;
+	return ret ? -1 : c.fd;
+}
+
 /* Load the program (on the NIC's pinned maps when they are there, else on
  * new ones, pinned), attach it to the NIC through a link and pin that last:
  * a directory without its link is remade by the next one. */
-int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native,
-		 uint32_t nic_queues)
+int xsk_nic_make(struct xsk_nic *n, struct nk_ns *ns, int ifindex, const char *ifname,
+		 bool native, uint32_t nic_queues)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = native ? XDP_FLAGS_DRV_MODE : XDP_FLAGS_SKB_MODE);
 	struct nk_xsk *skel;
@@ -186,8 +213,7 @@ int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native
 	else
 		xsk_nic_unpin(n);
 	ret = reused ? 0 : maps_pin(n, skel);
-	link_fd = ret ? -1 : bpf_link_create(bpf_program__fd(skel->progs.nk_xsk), ifindex,
-					     BPF_XDP, &opts);
+	link_fd = ret ? -1 : nic_link_create(ns, bpf_program__fd(skel->progs.nk_xsk), ifindex, &opts);
 	if (!ret && link_fd < 0)
 		ret = nk_error_errno(errno, "cannot attach the XDP program to \"%s\"%s", ifname,
 				     errno == EBUSY || errno == EEXIST ?

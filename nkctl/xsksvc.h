@@ -40,10 +40,10 @@ void xsk_nic_unpin(struct xsk_nic *n);
 /* All pins there and the link's device alive. */
 bool xsk_nic_live(const struct xsk_nic *n);
 /* Load (on the pinned maps when they are there, else on new ones sized for
- * nic_queues RX queues, 0: a default, pinned), attach through a link
- * pinned last. */
-int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native,
-		 uint32_t nic_queues);
+ * nic_queues RX queues, 0: a default, pinned), attach through a link made
+ * in the NIC's namespace ns and pinned last. */
+int xsk_nic_make(struct xsk_nic *n, struct nk_ns *ns, int ifindex, const char *ifname,
+		 bool native, uint32_t nic_queues);
 /* <root>/nkctl-xsk, made when missing. */
 int public_dir(const char *root, char *buf, size_t len);
 int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie);
