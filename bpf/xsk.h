@@ -12,8 +12,13 @@
 
 #include <linux/types.h>
 
-#define NK_XSK_NIC_QUEUES 1024    /* physical RX queues of one NIC */
-#define NK_XSK_HOLDER_QUEUES 256  /* a holder's queue ids: its XSK map's size */
+/* Physical RX queues of one NIC: the default size of the NIC's maps, which
+ * nkctl sets to the NIC's own count (IFLA_NUM_RX_QUEUES) before loading. */
+#define NK_XSK_NIC_QUEUES 1024
+/* A holder's queue ids: its XSK map's size. Every holder map of a NIC must
+ * have the inner template's size (XSKMAP's map_meta_equal), so it is one
+ * number for all: netkit's most, as rtnetlink caps IFLA_NUM_RX_QUEUES. */
+#define NK_XSK_HOLDER_QUEUES 4096
 
 /* One physical queue with an attach: the holder's queue id (its map index),
  * the holder's ifindex and its namespace's cookie; holder 0: none. */

@@ -130,3 +130,25 @@ int netns_socket(int fd, int family, int type, int *out)
 		*out = s;
 	return ret;
 }
+
+int netns_run(int fd, int (*fn)(void *arg), void *arg)
+{
+	int cur = -1, ret;
+
+	if (fd < 0)
+		return fn(arg);
+	ret = netns_open_current(&cur);
+	if (!ret)
+		ret = netns_enter(fd);
+	if (ret) {
+		if (cur >= 0)
+			close(cur);
+		return ret;
+	}
+	ret = fn(arg);
+	/* Staying in the wrong namespace would be worse than stopping. */
+	if (netns_enter(cur))
+		abort();
+	close(cur);
+	return ret;
+}

@@ -25,4 +25,10 @@ int netns_nl_open(struct nl_sock *s, int proto, int fd, struct nl_err *err);
  * ioctls that act in its namespace; *out gets it (O_CLOEXEC). */
 int netns_socket(int fd, int family, int type, int *out);
 
+/* Run fn(arg) in netns fd (-1: the current one), the calling thread's
+ * netns restored after it: for calls that resolve an ifindex in the
+ * caller's namespace (BPF_LINK_CREATE). fn's value, or -errno when the
+ * namespace cannot be entered. */
+int netns_run(int fd, int (*fn)(void *arg), void *arg);
+
 #endif

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 
 #include "doctornic.h"
@@ -372,6 +373,25 @@ static void check_xdp(struct dr_report *r, struct dr_pod *p, const struct dr_nic
 		 n->link.ifname);
 }
 
+/* The attach that heals a queue whose program is gone (it reuses the
+ * NIC's maps: the other holders' queues stay), with the pin's owner, group
+ * and mode as they are (attach sets them); a program that is not nkctl's
+ * goes first. */
+static void xsk_fix(struct dr_pod *p, const struct dr_nic *n, const struct nk_lease_rec *l,
+		    const char *pin, char *fix, size_t len)
+{
+	char ns[DR_IP_LEN], ip[DR_IP_LEN], off[DR_IP_LEN + 64] = "";
+	struct stat st = { .st_mode = 0600 };
+
+	stat(pin, &st);
+	if (n->link.xdp_prog_id)
+		snprintf(off, sizeof(off), "%slink set dev %s xdp off && ",
+			 dr_ip(p->ctx, n->ns, ip, sizeof(ip)), n->link.ifname);
+	snprintf(fix, len, "%snkctl %sxsk attach dev %s user %u group %u mode %04o", off,
+		 dr_ns_arg(p->ctx, l->nk_ns, ns, sizeof(ns)), l->nk_ifname, (unsigned int)st.st_uid,
+		 (unsigned int)st.st_gid, (unsigned int)(st.st_mode & 0777));
+}
+
 /* A queue xsk attach prepared: nkctl's program still on the NIC, and a
  * consumer's socket bound (else its frames go to the stack). */
 static void check_xsk(struct dr_report *r, struct dr_pod *p, const struct dr_nic *n,
@@ -382,11 +402,9 @@ static void check_xsk(struct dr_report *r, struct dr_pod *p, const struct dr_nic
 
 	if (!nk_xsk_pin_of(l->nic_ns, l->nic_ifindex, l->nic_queue, pin))
 		return;
-	(void)p;
-	snprintf(fix, sizeof(fix), "nkctl xsk detach dev %s && nkctl xsk attach dev %s",
-		 l->nk_ifname, l->nk_ifname);
 	if (!nk_xsk_nic_prog(l->nic_ns, l->nic_ifindex, &prog) || !prog ||
 	    prog != n->link.xdp_prog_id) {
+		xsk_fix(p, n, l, pin, fix, sizeof(fix));
 		dr_check(r, "xsk", DR_FAIL, fix,
 			 "queue %u of %s is prepared for AF_XDP but the XDP program on %s is %s",
 			 l->nk_queue, l->nk_ifname, n->link.ifname,

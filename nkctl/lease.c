@@ -753,7 +753,7 @@ static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *
 	ret = nk_nic_unlease_stale(ctx);
 	if (ret)
 		return ret;
-	nk_xsk_sweep(ctx);  /* AF_XDP attaches of the queues that ended */
+	nk_xsk_sweep(ctx, NULL);  /* AF_XDP attaches of the queues that ended */
 	print_unleased(ctx, ended, l, has_peer ? &peer : NULL, gone, ngone);
 	return NK_EXIT_OK;
 }

@@ -56,7 +56,7 @@ static const struct nk_cmd top_cmds[] = {
 	  "check pods' whole path and say what to run to fix each problem" },
 	{ "monitor", cmd_monitor, NULL, &cmd_monitor_params,
 	  "[ all-nsid ] [ count N ] [ OBJECT... ]",
-	  "print events: links, nsids, page pools, leases, bindings, holders" },
+	  "print events: links, nsids, page pools, leases, bindings, holders, AF_XDP queues, XDP programs" },
 	{ "version", cmd_version, NULL, NULL, NULL, "print the version" },
 };
 const struct nk_table nk_top_table = {

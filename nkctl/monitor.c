@@ -2,10 +2,11 @@
 /*
  * nkctl monitor: one process subscribed to rtnetlink's link and nsid groups
  * and the netdev family's mgmt and page-pool groups, printing one record per
- * event (a text line, or a JSON document per line). Leases, bindings and
- * holders have no notification of their own: they come from re-dumps on
- * related events, on changes in nkctl's state directory and every
- * MON_REDUMP_MS, compared with the last snapshot (monsnap.c).
+ * event (a text line, or a JSON document per line). Leases, bindings,
+ * holders, AF_XDP queues and XDP programs have no notification of their
+ * own: they come from re-dumps on related events, on changes in nkctl's
+ * state directory and every MON_REDUMP_MS, compared with the last snapshot
+ * (monsnap.c, monxsk.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -44,11 +45,14 @@ static const struct nk_param monitor_params[] = {
 	OBJ("lease", MON_LEASE),
 	OBJ("binding", MON_BINDING),
 	OBJ("holder", MON_HOLDER),
+	OBJ("xsk", MON_XSK),
+	OBJ("xdp", MON_XDP),
 };
 #undef OBJ
 const struct nk_params cmd_monitor_params = {
 	NK_PARAMS("monitor", struct monitor_args, monitor_params),
-	.defs = "OBJECT := { link | nsid | netdev | page-pool | lease | binding | holder }",
+	.defs = "OBJECT := { link | nsid | netdev | page-pool | lease | binding | holder |\n"
+		"                   xsk | xdp }",
 };
 
 /* ---- the kernel's notifications ---- */
@@ -201,6 +205,8 @@ static int redump(struct monitor *m)
 		ret = mon_bindings_sync(m, true);
 	if (!ret && m->want[MON_HOLDER])
 		ret = mon_holders_sync(m, true);
+	if (!ret && (m->want[MON_XSK] || m->want[MON_XDP]))
+		ret = mon_xsk_sync(m, true);
 	return ret;
 }
 
@@ -321,7 +327,8 @@ static int other_sources(struct monitor *m)
 	sigset_t set;
 	int ret = 0;
 
-	if (m->want[MON_LEASE] || m->want[MON_BINDING] || m->want[MON_HOLDER])
+	if (m->want[MON_LEASE] || m->want[MON_BINDING] || m->want[MON_HOLDER] ||
+	    m->want[MON_XSK] || m->want[MON_XDP])
 		ret = nk_ev_timer(&m->ev, MON_REDUMP_MS);
 	state_source(m);
 	sigemptyset(&set);
@@ -345,6 +352,8 @@ static void first_snapshots(struct monitor *m)
 		mon_bindings_sync(m, false);
 	if (m->want[MON_HOLDER])
 		mon_holders_sync(m, false);
+	if (m->want[MON_XSK] || m->want[MON_XDP])
+		mon_xsk_sync(m, false);
 }
 
 static int monitor_setup(struct nk_ctx *ctx, const struct monitor_args *a, struct monitor *m)

@@ -18,12 +18,12 @@
 static const char *const obj_names[MON_N] = {
 	[MON_LINK] = "link", [MON_NSID] = "nsid", [MON_NETDEV] = "netdev",
 	[MON_PAGE_POOL] = "page-pool", [MON_LEASE] = "lease", [MON_BINDING] = "binding",
-	[MON_HOLDER] = "holder", [MON_LOST] = "lost",
+	[MON_HOLDER] = "holder", [MON_XSK] = "xsk", [MON_XDP] = "xdp", [MON_LOST] = "lost",
 };
 static const char *const obj_tags[MON_N] = {
 	[MON_LINK] = "LINK", [MON_NSID] = "NSID", [MON_NETDEV] = "NETDEV",
 	[MON_PAGE_POOL] = "PAGE-POOL", [MON_LEASE] = "LEASE", [MON_BINDING] = "BINDING",
-	[MON_HOLDER] = "HOLDER", [MON_LOST] = "LOST",
+	[MON_HOLDER] = "HOLDER", [MON_XSK] = "XSK", [MON_XDP] = "XDP", [MON_LOST] = "LOST",
 };
 
 static void now_iso(char *buf, size_t len)

@@ -21,7 +21,7 @@
 /* What monitor reports, in the order of its keywords. */
 enum mon_obj {
 	MON_LINK, MON_NSID, MON_NETDEV, MON_PAGE_POOL, MON_LEASE, MON_BINDING, MON_HOLDER,
-	MON_LOST,
+	MON_XSK, MON_XDP, MON_LOST,
 	MON_N
 };
 
@@ -38,6 +38,29 @@ struct mon_link {
 	char kind[16];
 };
 struct mon_links { struct mon_link *v; size_t n, cap; };
+
+/* A NIC queue xsk attach prepared, as the xsk snapshot keeps it
+ * (monxsk.c): where the NIC is, its queue, the holder's queue, ifindex and
+ * namespace cookie, names where known, the holder map's pin. */
+struct mon_xsk {
+	int32_t nsid;
+	int nic_ifindex;
+	uint32_t nic_queue, queue, holder;
+	uint64_t holder_netns;
+	char nic[IF_NAMESIZE], holder_name[IF_NAMESIZE];
+	char pin[256];
+};
+struct mon_xsks { struct mon_xsk *v; size_t n, cap; };
+
+/* A device's XDP program: its id, and whether it is nkctl's AF_XDP one. */
+struct mon_xdp {
+	int32_t nsid;
+	int ifindex;
+	uint32_t prog_id;
+	bool nkctl;
+	char ifname[IF_NAMESIZE];
+};
+struct mon_xdps { struct mon_xdp *v; size_t n, cap; };
 
 
 struct monitor {
@@ -57,6 +80,8 @@ struct monitor {
 	struct nk_binding_list bindings;   /* alive ones, and the kernel's */
 	struct nk_binding_list holders;    /* alive holders' state */
 	struct nk_pool_list pools;         /* the command's namespace's page pools */
+	struct mon_xsks xsks;              /* queues prepared for AF_XDP */
+	struct mon_xdps xdps;              /* devices with an XDP program */
 };
 
 /* One event record: mon_begin, its object's keys, mon_end. mon_end returns

@@ -494,5 +494,6 @@ void mon_snap_free(struct monitor *m)
 	nk_binding_list_free(&m->bindings);
 	nk_binding_list_free(&m->holders);
 	nk_pool_list_free(&m->pools);
+	mon_xsk_free(m);
 	memset(&m->links, 0, sizeof(m->links));
 }

@@ -15,6 +15,10 @@ int mon_leases_sync(struct monitor *m, bool print);
 int mon_bindings_sync(struct monitor *m, bool print);
 int mon_holders_sync(struct monitor *m, bool print);
 void mon_snap_free(struct monitor *m);
+/* The queues xsk attach prepared and the devices' XDP programs (monxsk.c):
+ * no notification tells them, the re-dump compares. */
+int mon_xsk_sync(struct monitor *m, bool print);
+void mon_xsk_free(struct monitor *m);
 /* Page pools: the snapshot follows the notifications (a new or changed pool
  * is kept, a deleted one dropped); a resync re-dumps them. */
 int mon_pools_sync(struct monitor *m, bool print);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
+#include "compat.h"
 #include "kernel.h"
+#include "netdev.h"
 #include "nicsupport.h"
 
 /* The Linux 7.3 drivers with netdev_queue_mgmt_ops, which leasing needs
@@ -16,6 +18,23 @@ static bool has_queue_api(const char *driver)
 		if (!strcmp(driver, queue_api_drivers[i]))
 			return true;
 	return false;
+}
+
+/* What AF_XDP through a lease gets on this NIC (nkctl xsk attach): native
+ * or generic XDP, zero-copy or copy, from the netdev family's
+ * xdp-features. */
+static void xdp_support_read(struct nk_ns *ns, int ifindex, struct nk_nic_support *s)
+{
+	const struct genl_family *fam;
+	struct nl_sock *nd = nk_ns_try_netdev(ns, &fam);
+	struct nl_err err = { 0 };
+	uint64_t features;
+
+	if (!nd || netdev_dev_xdp_features(nd, fam, ifindex, &features, &err))
+		return;
+	s->xdp_known = true;
+	s->xdp_native = features & NK_XDP_ACT_BASIC;
+	s->xsk_zerocopy = features & NK_XDP_ACT_XSK_ZEROCOPY;
 }
 
 void nk_nic_support_read(struct nk_ns *ns, struct nl_sock *et, const struct genl_family *fam,
@@ -42,6 +61,7 @@ void nk_nic_support_read(struct nk_ns *ns, struct nl_sock *et, const struct genl
 	if (s->rss_contexts)
 		ethtool_rss_ctx_list(et, fam, link->ifindex, &s->contexts, &err);
 	ethtool_feature_get(et, fam, link->ifindex, "rx-gro-hw", &s->gro_hw, &err);
+	xdp_support_read(ns, link->ifindex, s);
 }
 
 bool nk_nic_gro_hw_off(struct nk_ns *ns, const struct nk_link *link)
@@ -98,7 +118,12 @@ void nk_nic_support_print(struct out *o, const struct nk_nic_support *s)
 	}
 	out_bool(o, "rss-set", ", RSS set %s", s->rss_set);
 	out_uint(o, "indir-size", " (table of %llu)", s->indir_size);
-	out_bool(o, "contexts", ", RSS contexts %s\n", s->rss_contexts);
+	out_bool(o, "contexts", ", RSS contexts %s", s->rss_contexts);
+	if (s->xdp_known) {
+		out_str(o, "xdp", ", XDP %s", s->xdp_native ? "native" : "skb");
+		out_str(o, "xsk", ", AF_XDP %s", s->xsk_zerocopy ? "zerocopy" : "copy");
+	}
+	out_text(o, "\n");
 	out_obj_close(o);
 	print_contexts(o, s);
 }

@@ -25,6 +25,9 @@ struct nk_nic_support {
 	bool rss_contexts;
 	struct nk_netdev_feature gro_hw;
 	struct nk_rss_ctx_list contexts;
+	bool xdp_known;          /* the netdev family gave its xdp-features */
+	bool xdp_native;         /* NETDEV_XDP_ACT_BASIC: XDP in the driver */
+	bool xsk_zerocopy;       /* NETDEV_XDP_ACT_XSK_ZEROCOPY: AF_XDP zero-copy */
 };
 
 /* Fill s for the NIC link; rings, the RSS table size and the rule list are

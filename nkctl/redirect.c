@@ -881,8 +881,22 @@ static void prune_all(struct nk_ctx *ctx, const char *root, struct removed_list 
 		closedir(dd);
 }
 
+/* The AF_XDP pins the sweep removed: holders' maps, NICs' programs. */
+static void print_xsk_pruned(struct out *o, const struct nk_xsk_pruned *xp)
+{
+	out_arr_open(o, "xsk-pruned");
+	for (size_t i = 0; i < xp->n; i++) {
+		out_obj_open(o, NULL);
+		out_str(o, "pin", "pruned %s", xp->pin[i]);
+		out_text(o, " (AF_XDP: its queue is no longer leased, or no queue names it)\n");
+		out_obj_close(o);
+	}
+	out_arr_close(o);
+}
+
 static int cmd_redirect_prune(struct nk_ctx *ctx, const void *args)
 {
+	struct nk_xsk_pruned xp = { 0 };
 	struct nk_link_list links = { 0 };
 	struct removed_list l = { 0 };
 	char root[ROOT_LEN], ns[NS_LEN];
@@ -904,14 +918,16 @@ static int cmd_redirect_prune(struct nk_ctx *ctx, const void *args)
 	} else if (!ret) {
 		prune_all(ctx, root, &l, &lg);
 	}
-	nk_xsk_sweep(ctx);  /* AF_XDP attaches of queues no longer leased */
+	nk_xsk_sweep(ctx, &xp);  /* AF_XDP attaches of queues no longer leased */
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "pruned");
 	print_removed(&ctx->out, "pruned", &l);
 	out_arr_close(&ctx->out);
 	print_legacy(&ctx->out, &lg);
+	print_xsk_pruned(&ctx->out, &xp);
 	out_end(&ctx->out);
 	removed_free(&l);
+	nk_xsk_pruned_free(&xp);
 	return NK_EXIT_OK;
 }
 

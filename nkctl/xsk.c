@@ -143,6 +143,18 @@ static int nic_features(const struct nk_lease_rec *r, uint64_t *features)
 	return 0;
 }
 
+/* The NIC's RX queues as allocated (IFLA_NUM_RX_QUEUES: no channel count
+ * goes beyond them), which size its maps; 0 when unknown. */
+static uint32_t nic_rx_queues(const struct nk_lease_rec *r)
+{
+	struct nl_sock *rt = nk_ns_try_rtnl(r->nic_ns);
+	struct nk_link nic;
+
+	if (!rt || nk_link_lookup(rt, NULL, r->nic_ifindex, &nic, NULL, true))
+		return 0;
+	return nic.num_rx_queues;
+}
+
 static int attach_one(struct nk_ctx *ctx, const char *root, const struct nk_lease_rec *r,
 		      const char *pin, const struct xsk_access *acc, uint64_t cookie,
 		      struct xsk_queue *out)
@@ -162,16 +174,14 @@ static int attach_one(struct nk_ctx *ctx, const char *root, const struct nk_leas
 	snprintf(out->nic, sizeof(out->nic), "%s", r->nic_ifname);
 	out->zerocopy = features & NK_XDP_ACT_XSK_ZEROCOPY;
 	out->native = features & NK_XDP_ACT_BASIC;
-	if (r->nic_queue >= NK_XSK_NIC_QUEUES)
-		return nk_error(NK_EXIT_UNSUPPORTED, "queue %u of \"%s\" is beyond the %u nkctl serves",
-				r->nic_queue, r->nic_ifname, NK_XSK_NIC_QUEUES);
 	ret = rt_ns_dir(r->nic_ns, root, nsdir);
 	if (!ret)
 		ret = xsk_nic_open(root, nsdir, r->nic_ifindex, true, &n);
 	if (ret)
 		return ret;
 	if (!xsk_nic_live(&n))
-		ret = xsk_nic_make(&n, r->nic_ifindex, r->nic_ifname, out->native);
+		ret = xsk_nic_make(&n, r->nic_ns, r->nic_ifindex, r->nic_ifname, out->native,
+				   nic_rx_queues(r));
 	if (!ret)
 		ret = holder_map(pin, acc, &map_fd);
 	if (!ret && slot_set(&n, r->nic_queue, map_fd, &s))
@@ -206,6 +216,14 @@ static void print_queue(struct out *o, const struct xsk_queue *q)
 	out_str(o, "xdp", " xdp %s", q->native ? "native" : "skb");
 	out_str(o, "bind", " bind %s\n", q->zerocopy ? "zerocopy" : "copy");
 	out_obj_close(o);
+}
+
+/* A queue whose lease ended (its holder deleted behind nkctl's back, a
+ * command killed before its sweep) until a sweep removes it. */
+static void print_leased(struct out *o, bool leased)
+{
+	out_bool(o, "leased", NULL, leased);
+	out_text(o, leased ? "\n" : ", the lease ended (nkctl redirect prune removes it)\n");
 }
 
 /* The holder: a single netkit device of the command's namespace. */
@@ -255,7 +273,7 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 {
 	const struct xsk_args *a = args;
 	struct nk_lease_list all = { 0 }, held = { 0 };
-	struct xsk_queue q[NK_XSK_HOLDER_QUEUES];
+	struct xsk_queue *q = NULL;
 	char root[ROOT_LEN], pubdir[DIR_LEN], pin[PIN_LEN];
 	unsigned long long cookie;
 	struct nk_ns *here;
@@ -263,7 +281,7 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 	struct nk_link l;
 	struct stat st;
 	size_t done = 0;
-	int ret;
+	int ret, publock = -1;
 
 	ret = parse_access(a, &acc);
 	if (!ret)
@@ -274,13 +292,17 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		ret = rt_pin_root(root, true);
 	if (!ret)
 		ret = public_dir(root, pubdir, sizeof(pubdir));
+	if (!ret && (ret = xsk_public_lock(pubdir, true, &publock)))
+		ret = nk_error_errno(-ret, "cannot lock %s", pubdir);
 	if (!ret)
 		ret = nk_ns_here(ctx, &here);
 	if (!ret)
 		ret = ns_cookie_of(here, root, &cookie);
 	if (!ret)
 		holder_pin(root, cookie, (uint32_t)l.ifindex, pin);
-	for (size_t i = 0; !ret && i < held.n && i < NK_XSK_HOLDER_QUEUES; i++, done++)
+	if (!ret && !(q = calloc(held.n, sizeof(*q))))
+		ret = nk_error_errno(ENOMEM, "xsk attach");
+	for (size_t i = 0; !ret && i < held.n; i++, done++)
 		ret = attach_one(ctx, root, &held.v[i], pin, &acc, cookie, &q[i]);
 	if (!ret && stat(pin, &st))
 		ret = nk_error_errno(errno, "cannot read %s", pin);
@@ -299,6 +321,9 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		out_arr_close(&ctx->out);
 		out_end(&ctx->out);
 	}
+	if (publock >= 0)
+		close(publock);
+	free(q);
 	nk_lease_list_free(&all);
 	free(held.v);
 	return ret;
@@ -329,6 +354,7 @@ static int cmd_xsk_detach(struct nk_ctx *ctx, const void *args)
 	w.all_queues = !(ctx->given & (1u << 1));
 	w.queue = a->queue;
 	gone = remove_everywhere(ctx, root, &w);
+	xsk_orphans_remove(root, NULL);  /* a pin a killed detach left */
 	if (!gone && !ctx->force)
 		return nk_error(NK_EXIT_NOTFOUND, "\"%s\" has no queue prepared for AF_XDP", a->dev);
 	out_begin(&ctx->out);
@@ -353,7 +379,7 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 {
 	struct nl_sock *rt = nk_ns_try_rtnl(ns);
 	struct nk_link nic = { 0 }, h;
-	struct nk_xsk_slot s;
+	struct nk_xsk_slots all = { 0 };
 	struct xsk_nic n;
 	char pin[PIN_LEN];
 	struct stat st;
@@ -361,19 +387,25 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 	const struct genl_family *fam;
 	struct nl_sock *gn = nk_ns_try_netdev(ns, &fam);
 	struct nl_err err = { 0 };
+	struct nk_queue_list queues = { 0 };
 
 	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
 		return;
+	if (n.fd[XPIN_SLOTS] >= 0)
+		slots_read(&n, &all);
 	if (rt)
 		nk_link_lookup(rt, NULL, ifindex, &nic, NULL, true);
 	if (gn)
 		netdev_dev_xdp_features(gn, fam, ifindex, &features, &err);
-	for (uint32_t q = 0; n.fd[XPIN_SLOTS] >= 0 && q < NK_XSK_NIC_QUEUES; q++) {
+	if (gn)
+		netdev_queue_dump(gn, fam, ifindex, &queues, &err);
+	for (uint32_t q = 0; q < all.n; q++) {
+		const struct nk_xsk_slot s = all.v[q];
 		struct xsk_queue xq = { 0 };
 		char name[IF_NAMESIZE + 16];
 		struct nl_sock *hrt;
 
-		if (slot_get(&n, q, &s) || !s.holder)
+		if (!s.holder)
 			continue;
 		if (f->holder && (s.holder != (uint32_t)f->holder || s.holder_netns != f->cookie))
 			continue;
@@ -395,10 +427,13 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 		out_arr_open(&ctx->out, "queues");
 		print_queue(&ctx->out, &xq);
 		out_arr_close(&ctx->out);
-		out_bool(&ctx->out, "program", "    program on %s: %s\n", xsk_nic_live(&n));
+		out_bool(&ctx->out, "program", "    program on the NIC: %s", xsk_nic_live(&n));
+		print_leased(&ctx->out, xsk_queue_leased_to(&queues, ifindex, q, s.holder));
 		out_obj_close(&ctx->out);
 	}
 	xsk_nic_close(&n);
+	nk_queue_list_free(&queues);
+	slots_free(&all);
 }
 
 static int cmd_xsk_show(struct nk_ctx *ctx, const void *args)

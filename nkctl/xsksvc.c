@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <linux/if_link.h>
 #include <bpf/bpf.h>
@@ -17,6 +19,7 @@
 
 #include "compat.h"
 #include "netdev.h"
+#include "netns.h"
 #include "xsksvc.h"
 #include "xsk.skel.h"
 
@@ -61,6 +64,23 @@ int xsk_nic_open(const char *root, const char *nsdir, int ifindex, bool create,
 	return 0;
 }
 
+static void pruned_add(struct nk_xsk_pruned *p, const char *pin)
+{
+	char (*v)[PIN_LEN];
+
+	if (!p || !(v = realloc(p->pin, (p->n + 1) * sizeof(*v))))
+		return;
+	p->pin = v;
+	snprintf(p->pin[p->n++], PIN_LEN, "%s", pin);
+}
+
+void nk_xsk_pruned_free(struct nk_xsk_pruned *p)
+{
+	free(p->pin);
+	p->pin = NULL;
+	p->n = 0;
+}
+
 void xsk_nic_unpin(struct xsk_nic *n)
 {
 	char pin[PIN_LEN];
@@ -82,43 +102,130 @@ bool xsk_nic_live(const struct xsk_nic *n)
 	return !nk_bpf_link_info(n->fd[XPIN_LINK], &info) && info.ifindex;
 }
 
-/* Load the program, pin its maps, attach it to the NIC through a link and
- * pin that last (a directory without its link is remade by the next one). */
-int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native)
+static uint32_t map_size(int fd)
+{
+	struct bpf_map_info info;
+	uint32_t len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.max_entries;
+}
+
+/* The skeleton opened, using the NIC's pinned maps when both are there and
+ * hold its queues (a link gone, or its program taken off the device: the
+ * queues the holders prepared stay prepared; *reused says so), else sized
+ * for the NIC's nic_queues RX queues: no queue of the NIC is beyond them. */
+static struct nk_xsk *skel_open(const struct xsk_nic *n, uint32_t nic_queues, bool *reused)
+{
+	struct nk_xsk *skel = nk_xsk__open();
+
+	*reused = false;
+	if (skel && n->fd[XPIN_QUEUES] >= 0 && n->fd[XPIN_SLOTS] >= 0 &&
+	    map_size(n->fd[XPIN_SLOTS]) >= nic_queues) {
+		if (!bpf_map__reuse_fd(skel->maps.nk_xsk_queues, n->fd[XPIN_QUEUES]) &&
+		    !bpf_map__reuse_fd(skel->maps.nk_xsk_slots, n->fd[XPIN_SLOTS])) {
+			*reused = true;
+			return skel;
+		}
+		nk_xsk__destroy(skel);  /* maps of another shape: made anew */
+		skel = nk_xsk__open();
+	}
+	if (skel && (bpf_map__set_max_entries(skel->maps.nk_xsk_queues, nic_queues) ||
+		     bpf_map__set_max_entries(skel->maps.nk_xsk_slots, nic_queues))) {
+		nk_xsk__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+static int maps_pin(struct xsk_nic *n, struct nk_xsk *skel)
+{
+	char pin[PIN_LEN];
+
+	xpin_path(n, XPIN_QUEUES, pin);
+	if (bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_queues), pin))
+		return nk_error_errno(errno, "cannot pin a map at %s", pin);
+	xpin_path(n, XPIN_SLOTS, pin);
+	if (bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_slots), pin))
+		return nk_error_errno(errno, "cannot pin a map at %s", pin);
+	return 0;
+}
+
+static void fds_reopen(struct xsk_nic *n)
+{
+	char pin[PIN_LEN];
+
+	for (int i = 0; i < XPIN_N; i++) {
+		if (n->fd[i] >= 0)
+			close(n->fd[i]);
+		xpin_path(n, i, pin);
+		n->fd[i] = bpf_obj_get(pin);
+	}
+}
+
+/* BPF_LINK_CREATE, which finds the ifindex in the caller's namespace. */
+struct link_create {
+	int prog_fd, ifindex, fd;
+	const struct bpf_link_create_opts *opts;
+};
+
+static int link_create(void *arg)
+{
+	struct link_create *c = arg;
+
+	c->fd = bpf_link_create(c->prog_fd, c->ifindex, BPF_XDP, c->opts);
+	return c->fd < 0 ? -errno : 0;
+}
+
+/* The XDP link of the NIC ifindex of namespace ns, made there. */
+static int nic_link_create(struct nk_ns *ns, int prog_fd, int ifindex,
+			   const struct bpf_link_create_opts *opts)
+{
+	struct link_create c = { prog_fd, ifindex, -1, opts };
+	int ret = netns_run(ns->here ? -1 : ns->fd, link_create, &c);
+
+	if (ret)
+		errno = -ret;
+	return ret ? -1 : c.fd;
+}
+
+/* Load the program (on the NIC's pinned maps when they are there, else on
+ * new ones, pinned), attach it to the NIC through a link and pin that last:
+ * a directory without its link is remade by the next one. */
+int xsk_nic_make(struct xsk_nic *n, struct nk_ns *ns, int ifindex, const char *ifname,
+		 bool native, uint32_t nic_queues)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = native ? XDP_FLAGS_DRV_MODE : XDP_FLAGS_SKB_MODE);
 	struct nk_xsk *skel;
 	char pin[PIN_LEN];
+	bool reused;
 	int ret = 0, link_fd;
 
-	xsk_nic_unpin(n);
-	skel = nk_xsk__open_and_load();
-	if (!skel)
-		return nk_error_errno(errno, "cannot load the AF_XDP redirect program");
-	xpin_path(n, XPIN_QUEUES, pin);
-	if (bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_queues), pin))
-		ret = nk_error_errno(errno, "cannot pin a map at %s", pin);
-	xpin_path(n, XPIN_SLOTS, pin);
-	if (!ret && bpf_obj_pin(bpf_map__fd(skel->maps.nk_xsk_slots), pin))
-		ret = nk_error_errno(errno, "cannot pin a map at %s", pin);
-	link_fd = ret ? -1 : bpf_link_create(bpf_program__fd(skel->progs.nk_xsk), ifindex,
-					     BPF_XDP, &opts);
+	skel = skel_open(n, nic_queues ? nic_queues : NK_XSK_NIC_QUEUES, &reused);
+	if (!skel || nk_xsk__load(skel)) {
+		ret = nk_error_errno(errno, "cannot load the AF_XDP redirect program");
+		nk_xsk__destroy(skel);
+		return ret;
+	}
+	xpin_path(n, XPIN_LINK, pin);
+	if (reused)
+		unlink(pin);  /* a defunct link's */
+	else
+		xsk_nic_unpin(n);
+	ret = reused ? 0 : maps_pin(n, skel);
+	link_fd = ret ? -1 : nic_link_create(ns, bpf_program__fd(skel->progs.nk_xsk), ifindex, &opts);
 	if (!ret && link_fd < 0)
 		ret = nk_error_errno(errno, "cannot attach the XDP program to \"%s\"%s", ifname,
 				     errno == EBUSY || errno == EEXIST ?
 				     " (another XDP program is attached)" : "");
-	xpin_path(n, XPIN_LINK, pin);
 	if (!ret && bpf_obj_pin(link_fd, pin))
 		ret = nk_error_errno(errno, "cannot pin the link at %s", pin);
 	if (link_fd >= 0)
 		close(link_fd);
-	if (ret)
+	if (ret && !reused)
 		xsk_nic_unpin(n);
 	nk_xsk__destroy(skel);
-	for (int i = 0; i < XPIN_N && !ret; i++) {
-		xpin_path(n, i, pin);
-		n->fd[i] = bpf_obj_get(pin);
-	}
+	fds_reopen(n);
 	return ret;
 }
 
@@ -153,10 +260,36 @@ void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, c
 
 /* ---- slots ---- */
 
-int slot_get(const struct xsk_nic *n, uint32_t q, struct nk_xsk_slot *s)
+/* Every slot of the slots map fd in one call (a loop of lookups would be a
+ * syscall per queue); -EIO, and none, when it cannot be read. */
+static int slots_read_fd(int fd, struct nk_xsk_slots *all)
 {
-	memset(s, 0, sizeof(*s));
-	return bpf_map_lookup_elem(n->fd[XPIN_SLOTS], &q, s) ? -errno : 0;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	uint32_t out_batch, count = map_size(fd), *keys = calloc(count ? count : 1, sizeof(*keys));
+	int ret = 0;
+
+	all->v = calloc(count ? count : 1, sizeof(*all->v));
+	all->n = count;
+	if (!count || !all->v || !keys ||
+	    (bpf_map_lookup_batch(fd, NULL, &out_batch, keys, all->v, &count, &opts) &&
+	     errno != ENOENT)) {
+		all->n = 0;
+		ret = -EIO;
+	}
+	free(keys);
+	return ret;
+}
+
+int slots_read(const struct xsk_nic *n, struct nk_xsk_slots *all)
+{
+	return slots_read_fd(n->fd[XPIN_SLOTS], all);
+}
+
+void slots_free(struct nk_xsk_slots *all)
+{
+	free(all->v);
+	all->v = NULL;
+	all->n = 0;
 }
 
 /* The queue goes first, its slot (the switch) last. */
@@ -179,42 +312,48 @@ static void slot_clear(const struct xsk_nic *n, uint32_t q)
 }
 
 /* Does any queue of the NIC still go to holder (of netns)? */
-static bool holder_used(const struct xsk_nic *n, uint32_t holder, uint64_t netns)
+static bool holder_used(const struct nk_xsk_slots *all, uint32_t holder, uint64_t netns)
 {
-	struct nk_xsk_slot s;
+	for (uint32_t q = 0; q < all->n; q++)
+		if (all->v[q].holder == holder && all->v[q].holder_netns == netns)
+			return true;
+	return false;
+}
 
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
-		if (!slot_get(n, q, &s) && s.holder == holder && s.holder_netns == netns)
+static bool any_used(const struct nk_xsk_slots *all)
+{
+	for (uint32_t q = 0; q < all->n; q++)
+		if (all->v[q].holder)
 			return true;
 	return false;
 }
 
 bool nic_used(const struct xsk_nic *n)
 {
-	struct nk_xsk_slot s;
+	struct nk_xsk_slots all;
+	bool used;
 
-	for (uint32_t q = 0; q < NK_XSK_NIC_QUEUES; q++)
-		if (!slot_get(n, q, &s) && s.holder)
-			return true;
-	return false;
+	used = slots_read(n, &all) || any_used(&all);  /* unknown: keep */
+	slots_free(&all);
+	return used;
 }
 
-/* Clear queue q; unpin its holder's map when no other queue goes to it, and
- * the program when no queue is left. */
-static void slot_remove(const char *root, struct xsk_nic *n, uint32_t q)
+/* Clear queue q (all: the NIC's slots as read, updated here); unpin its
+ * holder's map when no other queue goes to it. A kill between the two
+ * leaves a pin no slot names: the orphan pass removes it. */
+static void slot_remove(const char *root, struct xsk_nic *n, uint32_t q, struct nk_xsk_slots *all,
+			struct nk_xsk_pruned *pruned)
 {
-	struct nk_xsk_slot s;
+	struct nk_xsk_slot s = all->v[q];
 	char pin[PIN_LEN];
 
-	if (slot_get(n, q, &s) || !s.holder)
-		return;
 	slot_clear(n, q);
-	if (!holder_used(n, s.holder, s.holder_netns)) {
+	memset(&all->v[q], 0, sizeof(all->v[q]));
+	if (!holder_used(all, s.holder, s.holder_netns)) {
 		holder_pin(root, s.holder_netns, s.holder, pin);
-		unlink(pin);
+		if (!unlink(pin))
+			pruned_add(pruned, pin);
 	}
-	if (!nic_used(n))
-		xsk_nic_unpin(n);
 }
 
 /* The holder's map: the pinned one, else a new one pinned; then its owner
@@ -238,10 +377,11 @@ int holder_map(const char *pin, const struct xsk_access *acc, int *fd)
 /* ---- detach, sweep ---- */
 
 
-static bool queue_leased_to(const struct remove_what *w, uint32_t q, uint32_t holder)
+bool xsk_queue_leased_to(const struct nk_queue_list *leased, int nic_ifindex, uint32_t q,
+			 uint32_t holder)
 {
 	size_t count;
-	const struct nk_queue *v = nk_queues_of(w->leased, w->nic_ifindex, &count);
+	const struct nk_queue *v = nk_queues_of(leased, nic_ifindex, &count);
 
 	for (size_t i = 0; i < count; i++)
 		if (v[i].type == NK_NETDEV_QUEUE_TYPE_RX && v[i].id == q)
@@ -250,29 +390,45 @@ static bool queue_leased_to(const struct remove_what *w, uint32_t q, uint32_t ho
 }
 
 /* Detach what w says on NIC ifindex (of namespace directory nsdir); how
- * many queues went. */
+ * many queues went. A NIC whose program serves no queue any more (the last
+ * one went, or an attach was killed before its first slot) loses it. */
 static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 			  const struct remove_what *w)
 {
-	struct nk_xsk_slot s;
+	struct nk_xsk_slots all = { 0 };
 	struct xsk_nic n;
 	size_t gone = 0;
 
 	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
 		return 0;
-	for (uint32_t q = 0; n.fd[XPIN_SLOTS] >= 0 && q < NK_XSK_NIC_QUEUES; q++) {
-		if (slot_get(&n, q, &s) || !s.holder)
+	/* Slots there but unreadable: nothing is known, nothing goes. */
+	if (n.fd[XPIN_SLOTS] >= 0 && slots_read(&n, &all)) {
+		slots_free(&all);
+		xsk_nic_close(&n);
+		return 0;
+	}
+	for (uint32_t q = 0; q < all.n; q++) {
+		const struct nk_xsk_slot *s = &all.v[q];
+
+		if (!s->holder)
 			continue;
-		if (w->sweep ? queue_leased_to(w, q, s.holder) :
-		    (s.holder != w->holder || s.holder_netns != w->cookie ||
-		     (!w->all_queues && s.slot != w->queue)))
+		if (w->sweep ? xsk_queue_leased_to(w->leased, w->nic_ifindex, q, s->holder) :
+		    (s->holder != w->holder || s->holder_netns != w->cookie ||
+		     (!w->all_queues && s->slot != w->queue)))
 			continue;
-		slot_remove(root, &n, q);
+		slot_remove(root, &n, q, &all, w->pruned);
 		gone++;
 	}
-	if (n.fd[XPIN_SLOTS] < 0 || !xsk_nic_live(&n))
+	if (!xsk_nic_live(&n) || !any_used(&all)) {
+		char pin[PIN_LEN];
+
+		xpin_path(&n, XPIN_LINK, pin);
+		if (n.fd[XPIN_LINK] >= 0)
+			pruned_add(w->pruned, pin);
 		xsk_nic_unpin(&n);
+	}
 	xsk_nic_close(&n);
+	slots_free(&all);
 	return gone;
 }
 
@@ -327,9 +483,126 @@ size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_wha
 	return gone;
 }
 
-void nk_xsk_sweep(struct nk_ctx *ctx)
+int xsk_public_lock(const char *pubdir, bool shared, int *fd)
 {
-	struct remove_what w = { .sweep = true };
+	*fd = open(pubdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (flock(*fd, shared ? LOCK_SH : LOCK_EX | LOCK_NB)) {
+		int ret = -errno;
+
+		close(*fd);
+		*fd = -1;
+		return ret;
+	}
+	return 0;
+}
+
+/* The holders every NIC directory's slots name, in any namespace's
+ * directory (a namespace out of reach keeps its holders' pins). */
+struct holder_refs {
+	struct nk_xsk_slot *v;
+	size_t n;
+};
+
+static int refs_of_nic(const char *nicdir, struct holder_refs *r)
+{
+	struct nk_xsk_slots all;
+	char pin[PIN_LEN];
+	struct nk_xsk_slot *v;
+	int fd, ret;
+
+	snprintf(pin, sizeof(pin), "%.200s/%s", nicdir, xpin_name[XPIN_SLOTS]);
+	fd = bpf_obj_get(pin);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	ret = slots_read_fd(fd, &all);
+	close(fd);
+	for (uint32_t q = 0; q < all.n && !ret; q++) {
+		if (!all.v[q].holder)
+			continue;
+		v = realloc(r->v, (r->n + 1) * sizeof(*v));
+		if (!v)
+			ret = -ENOMEM;
+		else
+			r->v = v, r->v[r->n++] = all.v[q];
+	}
+	slots_free(&all);
+	return ret;
+}
+
+/* Every NIC directory's holders; an error when one cannot be read (then
+ * no pin is an orphan for sure). */
+static int refs_collect(const char *root, struct holder_refs *r)
+{
+	char top[ROOT_LEN + 8], ns[NS_LEN], nic[DIR_LEN];
+	struct dirent *e, *f;
+	DIR *dd, *nd;
+	int ret = 0;
+
+	snprintf(top, sizeof(top), "%s/nkctl", root);
+	dd = opendir(top);
+	while (dd && !ret && (e = readdir(dd))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(ns, sizeof(ns), "%s/%.40s", top, e->d_name);
+		nd = opendir(ns);
+		while (nd && !ret && (f = readdir(nd))) {
+			if (strncmp(f->d_name, "xsk", 3))
+				continue;
+			snprintf(nic, sizeof(nic), "%s/%.24s", ns, f->d_name);
+			ret = refs_of_nic(nic, r);
+		}
+		if (nd)
+			closedir(nd);
+	}
+	if (dd)
+		closedir(dd);
+	return ret;
+}
+
+static bool refs_name(const struct holder_refs *r, uint32_t holder, uint64_t cookie)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].holder == holder && r->v[i].holder_netns == cookie)
+			return true;
+	return false;
+}
+
+void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
+{
+	struct holder_refs refs = { 0 };
+	char pubdir[DIR_LEN], pin[PIN_LEN];
+	struct dirent *e;
+	DIR *dd = NULL;
+	int lock;
+
+	snprintf(pubdir, sizeof(pubdir), "%s/" XSK_PUBLIC_DIR, root);
+	if (xsk_public_lock(pubdir, false, &lock))
+		return;
+	if (!refs_collect(root, &refs))
+		dd = opendir(pubdir);
+	while (dd && (e = readdir(dd))) {
+		unsigned long long cookie;
+		unsigned int holder;
+		int end = 0;
+
+		if (sscanf(e->d_name, "ns%llu-dev%u%n", &cookie, &holder, &end) != 2 || e->d_name[end] ||
+		    refs_name(&refs, holder, cookie))
+			continue;
+		holder_pin(root, cookie, holder, pin);
+		if (!unlink(pin))
+			pruned_add(pruned, pin);
+	}
+	if (dd)
+		closedir(dd);
+	close(lock);
+	free(refs.v);
+}
+
+void nk_xsk_sweep(struct nk_ctx *ctx, struct nk_xsk_pruned *pruned)
+{
+	struct remove_what w = { .sweep = true, .pruned = pruned };
 	char root[ROOT_LEN], top[DIR_LEN];
 	struct stat st;
 
@@ -339,6 +612,7 @@ void nk_xsk_sweep(struct nk_ctx *ctx)
 	if (stat(top, &st))
 		return;  /* nkctl never prepared a queue for AF_XDP here */
 	remove_everywhere(ctx, root, &w);
+	xsk_orphans_remove(root, pruned);
 }
 
 
@@ -385,4 +659,30 @@ bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
 		*prog_id = info.prog_id;
 	close(fd);
 	return true;
+}
+
+void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg)
+{
+	char root[ROOT_LEN], nsdir[NS_LEN];
+	struct dirent *e;
+	DIR *dd = NULL;
+
+	if (!nk_bpffs_root(false, root, sizeof(root)) && !rt_ns_dir(ns, root, nsdir))
+		dd = opendir(nsdir);
+	while (dd && (e = readdir(dd))) {
+		struct nk_xsk_slots all;
+		int ifindex, end = 0, fd;
+
+		if (sscanf(e->d_name, "xsk%d%n", &ifindex, &end) != 1 || e->d_name[end])
+			continue;
+		fd = open_nic_pin(ns, ifindex, xpin_name[XPIN_SLOTS], root);
+		if (fd < 0)
+			continue;
+		if (!slots_read_fd(fd, &all))
+			fn(arg, root, ifindex, &all);
+		slots_free(&all);
+		close(fd);
+	}
+	if (dd)
+		closedir(dd);
 }

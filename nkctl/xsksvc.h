@@ -39,14 +39,24 @@ void xsk_nic_close(struct xsk_nic *n);
 void xsk_nic_unpin(struct xsk_nic *n);
 /* All pins there and the link's device alive. */
 bool xsk_nic_live(const struct xsk_nic *n);
-/* Load, pin the maps, attach through a link pinned last. */
-int xsk_nic_make(struct xsk_nic *n, int ifindex, const char *ifname, bool native);
+/* Load (on the pinned maps when they are there, else on new ones sized for
+ * nic_queues RX queues, 0: a default, pinned), attach through a link made
+ * in the NIC's namespace ns and pinned last. */
+int xsk_nic_make(struct xsk_nic *n, struct nk_ns *ns, int ifindex, const char *ifname,
+		 bool native, uint32_t nic_queues);
 /* <root>/nkctl-xsk, made when missing. */
 int public_dir(const char *root, char *buf, size_t len);
 int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie);
 void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf);
 
-int slot_get(const struct xsk_nic *n, uint32_t q, struct nk_xsk_slot *s);
+/* Every slot of a NIC (its slots map's size: the NIC's RX queues when it
+ * was made), read in one call; -EIO when it cannot be. */
+struct nk_xsk_slots {
+	uint32_t n;
+	struct nk_xsk_slot *v;
+};
+int slots_read(const struct xsk_nic *n, struct nk_xsk_slots *all);
+void slots_free(struct nk_xsk_slots *all);
 /* The queue goes first, its slot (the switch) last. */
 int slot_set(const struct xsk_nic *n, uint32_t q, int map_fd, const struct nk_xsk_slot *s);
 bool nic_used(const struct xsk_nic *n);
@@ -60,6 +70,19 @@ struct xsk_access {
  * mode set. */
 int holder_map(const char *pin, const struct xsk_access *acc, int *fd);
 
+/* The public directory <root>/nkctl-xsk locked, shared by attach (which
+ * pins a holder's map before a slot names it) or, without waiting,
+ * exclusive by the orphan pass (which removes the pins no slot names):
+ * -EWOULDBLOCK when an attach is under way. */
+int xsk_public_lock(const char *pubdir, bool shared, int *fd);
+
+/* The pins a sweep, prune or detach removed (holder maps, NIC programs). */
+struct nk_xsk_pruned {
+	char (*pin)[PIN_LEN];
+	size_t n;
+};
+void nk_xsk_pruned_free(struct nk_xsk_pruned *p);
+
 /* What to detach: the queues going to (holder, cookie), or only its queue
  * (holder's queue id); or, for the sweep, the queues no longer leased to the
  * holder they go to. */
@@ -71,15 +94,25 @@ struct remove_what {
 	bool sweep;                          /* instead: every queue not leased to its holder */
 	const struct nk_queue_list *leased;  /* the sweep: the NIC's queues */
 	int nic_ifindex;
+	struct nk_xsk_pruned *pruned;        /* NULL: not recorded */
 };
+
+/* Is NIC queue q (of the NIC's queues as dumped) leased to holder? */
+bool xsk_queue_leased_to(const struct nk_queue_list *leased, int nic_ifindex, uint32_t q,
+			 uint32_t holder);
 
 /* Detach what w says on every NIC of the namespaces nkctl reaches; how many
  * queues went. */
 size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_what *w);
+/* Unpin the holders' maps no slot of any NIC names (a command killed
+ * between a slot and its pin); skipped while an attach holds the public
+ * directory. */
+void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned);
 
 /* After link del, unlease and redirect prune: detach the queues no longer
- * leased to the holder they go to (a NIC gone: all of its). */
-void nk_xsk_sweep(struct nk_ctx *ctx);
+ * leased to the holder they go to (a NIC gone: all of its), then the
+ * orphans; what went into pruned (NULL: not recorded). */
+void nk_xsk_sweep(struct nk_ctx *ctx, struct nk_xsk_pruned *pruned);
 
 /* The pin of the holder map that NIC queue q of (ns, ifindex) goes to, into
  * pin[PIN_LEN]: true when nkctl prepared it for AF_XDP. */
@@ -87,5 +120,10 @@ bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin);
 /* Has nkctl an AF_XDP program on NIC (ns, ifindex)? *prog_id: the program
  * its link runs, 0 when the link is defunct. */
 bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id);
+/* Each NIC of namespace ns that nkctl prepared queues of, with its slots
+ * as read (without its lock: a reader's view) and the bpffs root. */
+typedef void (*nk_xsk_nic_fn)(void *arg, const char *root, int ifindex,
+			      const struct nk_xsk_slots *all);
+void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg);
 
 #endif

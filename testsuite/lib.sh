@@ -411,14 +411,16 @@ killed() {
 # test's snapshot must print BASE again. Each class must have been a kill
 # point at least once (else it tested nothing: nkctl no longer makes that
 # call), except the classes NONE names (space-separated), which CMD must not
-# make at all.
+# make at all. KILL_CLASSES, when set, names other syscall classes (the
+# BPF commands: "bpf unlink chmod sendto"); STEP applies to sendto and bpf,
+# the many calls (netlink reads, libbpf's probes and map lookups).
 kill_cycle() {
 	local name=$1 setup=$2 cmd=$3 recover=$4 cleanup=$5 none=" ${7:-} " sc n step kills=0 got t0=$SECONDS
 	local class_kills
-	for sc in rename ioctl sendto; do
+	for sc in ${KILL_CLASSES:-rename ioctl sendto}; do
 		step=1
 		class_kills=0
-		[ "$sc" = sendto ] && step=${6:-1}
+		case $sc in sendto | bpf) step=${6:-1} ;; esac
 		for n in $(seq 1 "$step" 200); do
 			eval "$setup"
 			# shellcheck disable=SC2086

@@ -7,7 +7,9 @@
 # back by nlprobe.py; the RSS table and the rules by nkctl before and after.
 # Then what real drivers differ in (doc/nics.md): who picks rule locations,
 # a foreign rule left alone, a weighted table edited minimally and restored
-# entry for entry, header split's HW GRO prerequisite. Needs ethtool(8).
+# entry for entry, header split's HW GRO prerequisite; on a driver with the
+# queue API and AF_XDP zero-copy, a zero-copy socket on a leased queue.
+# Needs ethtool(8).
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq ethtool
@@ -83,5 +85,36 @@ if [ "$(printf '%s' "$sup" | jq '.["rx-gro-hw"] == false')" = true ] &&
 		echo "# this driver takes header split without HW GRO"
 	fi
 	"$NKCTL" -force nic release dev "$NIC" > /dev/null 2>&1
+fi
+# AF_XDP zero-copy through a lease (issue 33): support says what the netdev
+# family's xdp-features say; where the driver has the queue API and
+# XDP_ZEROCOPY, xsk attach says zerocopy and a socket bound XDP_ZEROCOPY to
+# the leased queue of a single holder succeeds (the kernel hands its pool to
+# the NIC's queue), which show leases sees; unlease leaves no program.
+xsk=$(printf '%s' "$sup" | jq -r '.xsk // "unknown"')
+echo "# AF_XDP through a lease on $NIC: $xsk, XDP $(printf '%s' "$sup" | jq -r '.xdp // "unknown"')"
+XSKRX=$NKCTL_HELPERS/xsk-rx
+if [ "$xsk" = zerocopy ] && [ "$(printf '%s' "$sup" | jq '.["queue-lease"]')" = true ] && [ -x "$XSKRX" ]; then
+	expect_rc 0 "a single holder" link add nkzc type single rxqueues 2
+	defer "ip link del nkzc 2>/dev/null"
+	expect_rc 0 "it leases queue $Q" -j lease dev nkzc from "$NIC" queue "$Q"
+	hq=$(printf '%s' "$OUT" | jq '.leases[0].lease.queue.id')
+	expect_rc 0 "xsk attach" -j xsk attach dev nkzc
+	expect_eq "$(printf '%s' "$OUT" | jq -r '.xsk[0].queues[0].bind')" zerocopy "attach says zero-copy"
+	pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
+	"$XSKRX" nkzc "$hq" "$pin" 1 100 "$T_TMP/zc.ready" zerocopy > "$T_TMP/zc.json" 2> "$T_TMP/zc.err" &
+	zc=$!
+	for _ in $(seq 50); do [ -e "$T_TMP/zc.ready" ] || ! kill -0 $zc 2>/dev/null && break; sleep 0.1; done
+	[ -e "$T_TMP/zc.ready" ] || fail "no zero-copy socket on the leased queue: $(cat "$T_TMP/zc.err")"
+	pass "an AF_XDP socket binds XDP_ZEROCOPY to queue $hq of the holder (NIC queue $Q)"
+	expect_rc 0 "show leases" -j show leases
+	expect_eq "$(printf '%s' "$OUT" | jq --arg n "$NIC" --argjson q "$Q" '[.leases[] | select(.ifname == $n and .id == $q) | has("xsk")] | any')" true \
+		"show leases sees the socket's pool on the NIC's queue"
+	kill $zc 2>/dev/null
+	wait $zc 2>/dev/null
+	expect_rc 0 "unlease" unlease dev nkzc
+	expect_eq "$(ip -j link show "$NIC" | jq -r '.[0].xdp.mode // "none"')" none "no XDP program left"
+else
+	echo "# AF_XDP zero-copy through a lease not exercised: the driver has no queue API or no XDP_ZEROCOPY"
 fi
 done_testing

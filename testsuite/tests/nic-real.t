@@ -109,6 +109,8 @@ expect_eq "$($NLPROBE -n "$HOST" rings "$lidx" | jq -r '."tcp-data-split"')" off
 expect_rc 0 "nic show" -n "$HOST" -j nic show dev "$LOC"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].support | [.driver, .["queue-lease"], .ntuple, .["ntuple-locations"], .["ntuple-size"], .["indir-size"], .contexts, .["rx-gro-hw"]]')" \
 	'["netdevsim",true,true,"nkctl",32,2048,false,true]' "the personalities as nic show states them"
+expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].support | [.xdp, .xsk]')" '["native","copy"]' \
+	"AF_XDP through a lease: netdevsim runs XDP in its driver, copy mode only (its xdp-features)"
 pers "$SIM_ID" rss_contexts
 ip netns exec "$HOST" ethtool -X "$SIM" context new start 1 equal 3 > /dev/null || fail "context new"
 expect_rc 0 "nic show" -n "$HOST" -j nic show dev "$SIM"
