@@ -161,7 +161,7 @@ expect_eq "$(printf '%s' "$OUT" | jq -c '[.pruned[] | [.ifname, .["hook-removed"
 [ -e "$NSDIR/dev$h4idx" ] && fail "h4's pin directory left"
 pass "h4's pin directory removed"
 expect_rc 0 "prune again" -n "$HOST" -j redirect prune
-expect_eq "$OUT" '{"pruned":[],"old-pins":[]}' "prune is idempotent"
+expect_eq "$OUT" '{"pruned":[],"old-pins":[],"xsk-pruned":[]}' "prune is idempotent"
 ping_ok "$REMOTE" 10.20.1.2 || fail "pod 1 after prune"
 pass "the other pods keep working"
 

@@ -98,5 +98,5 @@ nk -n "$HOST" -j redirect show dev vN
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[].routes[] | [.target.ifname, .prefixes, .defunct]]')" \
 	'[["z9",["10.99.9.0/24"],false]]' "the dead target's routes went; the new device has its own"
 expect_rc 0 "prune -n" -n "$HOST" -j redirect prune
-expect_eq "$OUT" '{"pruned":[],"old-pins":[]}' "prune -n: nothing dead left in this namespace"
+expect_eq "$OUT" '{"pruned":[],"old-pins":[],"xsk-pruned":[]}' "prune -n: nothing dead left in this namespace"
 done_testing
