@@ -28,7 +28,8 @@ CONFLIST=/etc/cni/net.d/00-nk-containerd.conflist
 [ -e "$CONFLIST" ] && skip "$CONFLIST exists: not overwriting it"
 [ -e /opt/cni/bin/nkctl-cni ] || [ -e /opt/cni/bin/host-local ] && skip "/opt/cni/bin has nkctl-cni or host-local"
 mkdir -p /etc/cni/net.d /opt/cni/bin
-defer "rm -f '$CONFLIST' /opt/cni/bin/nkctl-cni /opt/cni/bin/host-local"
+# (and the results ctr's libcni cached for containers whose DEL never ran)
+defer "rm -f '$CONFLIST' /opt/cni/bin/nkctl-cni /opt/cni/bin/host-local /var/lib/cni/results/nk-default-[ck][1-8]-eth0"
 ln -s "$PLUGIN" /opt/cni/bin/nkctl-cni
 ln -s "$CNI_BIN/host-local" /opt/cni/bin/host-local
 CONF=$(jq -cn --arg nic "$SIM" --arg dir "$IPAMDIR" --arg info "$T_TMP/info" '{
