@@ -219,6 +219,7 @@ struct attachment {
 };
 int attachment_alias(const struct plugin *p, char *buf, size_t len);
 bool attachment_parse(const char *alias, const char *network, struct attachment *a);
+bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a);
 /* Is (id, ifname) among conf's cni.dev/valid-attachments? */
 bool attachment_valid(json_object *valid, const char *id, const char *ifname);
 bool ipam_speaks_1_1(const struct plugin *p);

@@ -4,11 +4,16 @@
  * nk<hash> with an alias naming the network, the container, the interface
  * and the pod's namespace, so GC finds its attachments without a list of
  * its own and never touches another network's or another tool's devices.
+ * A pod whose namespace went before any DEL took its pair and holder with
+ * it (and so the alias), not the NIC side nor its address: the pod's
+ * information file (ADD writes one for pods with queues) still names it.
  * All of them go in one nkctl process: one `show leases`, then for each
  * its holder's `unlease from NIC queue LIST` (nkctl finds the holder in
  * the pod's namespace, waiting for a memory provider as DEL's unlease
  * does) and DEL's lines; then the IPAM plugin's GC where its VERSION lists
  * 1.1.0, else its DEL for each, several at once. */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,14 +70,15 @@ struct gc {
 	bool nomem;
 };
 
-static void collect(const char *ifname, const char *alias, void *data)
+/* a into the stale list, once (an attachment found both by its alias and
+ * by its information file). */
+static void stale_add(struct gc *g, const struct attachment *a)
 {
-	struct gc *g = data;
-	struct attachment a, *bigger;
+	struct attachment *bigger;
 
-	(void)ifname;
-	if (!attachment_parse(alias, g->p->name, &a) || attachment_valid(g->valid, a.id, a.ifname))
-		return;
+	for (size_t i = 0; i < g->n; i++)
+		if (!strcmp(g->stale[i].id, a->id) && !strcmp(g->stale[i].ifname, a->ifname))
+			return;
 	if (g->n == g->cap) {
 		bigger = realloc(g->stale, (g->cap ? g->cap * 2 : 64) * sizeof(*bigger));
 		if (!bigger) {
@@ -82,7 +88,69 @@ static void collect(const char *ifname, const char *alias, void *data)
 		g->stale = bigger;
 		g->cap = g->cap ? g->cap * 2 : 64;
 	}
-	g->stale[g->n++] = a;
+	g->stale[g->n++] = *a;
+}
+
+static void collect(const char *ifname, const char *alias, void *data)
+{
+	struct gc *g = data;
+	struct attachment a;
+
+	(void)ifname;
+	if (attachment_parse(alias, g->p->name, &a) && !attachment_valid(g->valid, a.id, a.ifname))
+		stale_add(g, &a);
+}
+
+static const char *info_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
+		       json_object_get_string(v) : NULL;
+}
+
+/* A pod information file's document of network's attachment on nic into
+ * a (its namespace unknown); false for anything else. The NIC too: the
+ * directory is the file system's, a network's name need not be unique
+ * across network namespaces (runtimes, tests), a NIC's name in one is. */
+bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a)
+{
+	const char *net = info_str(info, "network"), *id = info_str(info, "containerID"),
+		   *ifname = info_str(info, "ifname"), *dev = info_str(info, "nic");
+
+	memset(a, 0, sizeof(*a));
+	if (!net || !id || !ifname || !dev || strcmp(net, network) || strcmp(dev, nic) || !*id || !*ifname ||
+	    strlen(id) >= sizeof(a->id) || strlen(ifname) >= sizeof(a->ifname))
+		return false;
+	strcpy(a->id, id);
+	strcpy(a->ifname, ifname);
+	return true;
+}
+
+/* The stale attachments podInfoDir's files name (a directory not there:
+ * none; a network without a NIC has no files). */
+static void collect_info_files(struct gc *g)
+{
+	DIR *d = opendir(g->p->info_dir);
+	struct attachment a;
+	struct dirent *e;
+	char path[1024];
+
+	while (d && g->p->nic && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		json_object *info;
+
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json") ||
+		    snprintf(path, sizeof(path), "%s/%s", g->p->info_dir, e->d_name) >= (int)sizeof(path))
+			continue;
+		info = json_object_from_file(path);
+		if (info && attachment_from_info(info, g->p->name, g->p->nic, &a) &&
+		    !attachment_valid(g->valid, a.id, a.ifname))
+			stale_add(g, &a);
+		json_object_put(info);
+	}
+	if (d)
+		closedir(d);
 }
 
 /* cni.dev/valid-attachments: an array of {containerID, ifname} strings. */
@@ -236,6 +304,11 @@ int cmd_gc(struct plugin *p)
 		cni_fail(p, CNI_ERR_STEP, "cannot list the devices' aliases");
 	}
 	rtnl_close(r);
+	collect_info_files(&g);
+	if (g.nomem) {
+		free(g.stale);
+		cni_fail(p, CNI_ERR_STEP, "out of memory");
+	}
 	session = g.n > 0; /* g.n shrinks below: what a provider keeps */
 	if (session && nks_start(&s, p->nkctl)) {
 		free(g.stale);

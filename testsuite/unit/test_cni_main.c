@@ -758,6 +758,32 @@ static void gc_valid(void **state)
 	json_object_put(valid);
 }
 
+/* GC's other source: a pod information file names its network's
+ * attachment on its NIC (no namespace); another network's or NIC's, or a
+ * file without the fields or with names that do not fit, names none. */
+static void gc_info_file(void **state)
+{
+	json_object *o = json_tokener_parse("{\"network\":\"nk\",\"containerID\":\"default-c1\","
+					    "\"ifname\":\"eth0\",\"holder\":\"nl0123456789\",\"nic\":\"eth1\"}");
+	json_object *bad = json_tokener_parse("{\"network\":\"nk\",\"containerID\":\"c\","
+					      "\"ifname\":\"eth0123456789abcdef\",\"nic\":\"eth1\"}");
+	json_object *noid = json_tokener_parse("{\"network\":\"nk\",\"ifname\":\"eth0\",\"nic\":\"eth1\"}");
+	struct attachment a;
+
+	(void)state;
+	assert_true(attachment_from_info(o, "nk", "eth1", &a));
+	assert_string_equal(a.id, "default-c1");
+	assert_string_equal(a.ifname, "eth0");
+	assert_string_equal(a.netns, "");
+	assert_false(attachment_from_info(o, "nk2", "eth1", &a));
+	assert_false(attachment_from_info(o, "nk", "eth2", &a));
+	assert_false(attachment_from_info(bad, "nk", "eth1", &a));
+	assert_false(attachment_from_info(noid, "nk", "eth1", &a));
+	json_object_put(o);
+	json_object_put(bad);
+	json_object_put(noid);
+}
+
 /* A child that writes far more than a pipe holds to stderr before its
  * answer: both are read to the end, none blocks. */
 /* The pod's information file: the holder and each lease's two queue ids,
@@ -871,6 +897,7 @@ int main(void)
 		cmocka_unit_test(gc_holder_queues),
 		cmocka_unit_test(gc_alias),
 		cmocka_unit_test(gc_valid),
+		cmocka_unit_test(gc_info_file),
 		cmocka_unit_test(conf_ipam_version),
 		cmocka_unit_test(pod_info),
 		cmocka_unit_test(child_chatty),
