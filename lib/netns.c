@@ -103,34 +103,6 @@ int netns_nl_open(struct nl_sock *s, int proto, int fd, struct nl_err *err)
 	return ret;
 }
 
-int netns_socket(int fd, int family, int type, int *out)
-{
-	int cur = -1, ret = 0, s;
-
-	if (fd >= 0) {
-		ret = netns_open_current(&cur);
-		if (!ret)
-			ret = netns_enter(fd);
-		if (ret) {
-			if (cur >= 0)
-				close(cur);
-			return ret;
-		}
-	}
-	s = socket(family, type | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		ret = -errno;
-	if (fd >= 0) {
-		/* Staying in the wrong namespace would be worse than stopping. */
-		if (netns_enter(cur))
-			abort();
-		close(cur);
-	}
-	if (!ret)
-		*out = s;
-	return ret;
-}
-
 int netns_run(int fd, int (*fn)(void *arg), void *arg)
 {
 	int cur = -1, ret;
@@ -150,5 +122,27 @@ int netns_run(int fd, int (*fn)(void *arg), void *arg)
 	if (netns_enter(cur))
 		abort();
 	close(cur);
+	return ret;
+}
+
+struct socket_args {
+	int family, type, s;
+};
+
+static int make_socket(void *arg)
+{
+	struct socket_args *a = arg;
+
+	a->s = socket(a->family, a->type | SOCK_CLOEXEC, 0);
+	return a->s < 0 ? -errno : 0;
+}
+
+int netns_socket(int fd, int family, int type, int *out)
+{
+	struct socket_args a = { family, type, -1 };
+	int ret = netns_run(fd, make_socket, &a);
+
+	if (!ret)
+		*out = a.s;
 	return ret;
 }

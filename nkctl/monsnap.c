@@ -138,18 +138,13 @@ static int links_of(struct nl_sock *s, int32_t nsid, struct mon_links *out)
 	return 0;
 }
 
-/* The devices of the command's namespace and, with all-nsid, of every
- * namespace nkctl reaches that has an nsid here. */
-static int links_dump(struct monitor *m, struct mon_links *out)
+int mon_each_ns(struct monitor *m, int (*fn)(struct nk_ns *ns, int32_t nsid, void *arg), void *arg)
 {
 	struct nk_ns *const *all;
-	struct nl_sock *s;
 	size_t n;
 	int ret;
 
-	memset(out, 0, sizeof(*out));
-	s = nk_ns_try_rtnl(m->here);
-	ret = s ? links_of(s, NK_EV_NSID_LOCAL, out) : -EIO;
+	ret = fn(m->here, NK_EV_NSID_LOCAL, arg);
 	if (ret || !m->all_nsid)
 		return ret;
 	nk_ctx_forget_others(m->ctx);
@@ -158,11 +153,29 @@ static int links_dump(struct monitor *m, struct mon_links *out)
 	for (size_t i = 0; i < n && !ret; i++) {
 		int32_t id = all[i] == m->here ? -1 : nk_ns_nsid_of(m->here, all[i]);
 
-		s = id >= 0 ? nk_ns_try_rtnl(all[i]) : NULL;
-		if (s)
-			ret = links_of(s, id, out);
+		if (id >= 0)
+			ret = fn(all[i], id, arg);
 	}
 	return ret;
+}
+
+/* One namespace's devices; the command's own must be readable, another
+ * that went meanwhile is skipped. */
+static int links_in(struct nk_ns *ns, int32_t nsid, void *out)
+{
+	struct nl_sock *s = nk_ns_try_rtnl(ns);
+
+	if (!s)
+		return nsid == NK_EV_NSID_LOCAL ? -EIO : 0;
+	return links_of(s, nsid, out);
+}
+
+/* The devices of the command's namespace and, with all-nsid, of every
+ * namespace nkctl reaches that has an nsid here. */
+static int links_dump(struct monitor *m, struct mon_links *out)
+{
+	memset(out, 0, sizeof(*out));
+	return mon_each_ns(m, links_in, out);
 }
 
 /* What differs between the snapshot and now, printed; the snapshot becomes now. */

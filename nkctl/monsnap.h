@@ -26,6 +26,10 @@ void mon_pool_event(struct monitor *m, const struct nk_pool *p, bool gone);
 /* One page-pool record. */
 int mon_print_pool(struct monitor *m, const char *action, const struct nk_pool *p,
 		   int32_t nsid);
+/* fn for the command's namespace (nsid NK_EV_NSID_LOCAL) and, with
+ * all-nsid, for every namespace nkctl reaches that has an nsid here; stops
+ * at fn's first non-zero. */
+int mon_each_ns(struct monitor *m, int (*fn)(struct nk_ns *ns, int32_t nsid, void *arg), void *arg);
 /* The snapshot's entry for (nsid, ifindex), or NULL. */
 struct mon_link *mon_link_find(struct mon_links *l, int32_t nsid, int ifindex);
 /* A notification about a link: update the snapshot and print new, change

@@ -85,9 +85,16 @@ static int xdp_of(struct nk_ns *ns, int32_t nsid, const struct nk_link_list *lin
 	return 0;
 }
 
-static int scan_ns(struct nk_ns *ns, int32_t nsid, struct mon_xsks *xsks, struct mon_xdps *xdps)
+struct xsk_scan_out {
+	struct mon_xsks *xsks;
+	struct mon_xdps *xdps;
+};
+
+static int scan_ns(struct nk_ns *ns, int32_t nsid, void *arg)
 {
-	struct xsk_scan sc = { .nsid = nsid, .out = xsks };
+	struct xsk_scan_out *o = arg;
+	struct mon_xdps *xdps = o->xdps;
+	struct xsk_scan sc = { .nsid = nsid, .out = o->xsks };
 	struct nl_sock *s = nk_ns_try_rtnl(ns);
 	struct nk_link_list links;
 	char root[ROOT_LEN];
@@ -110,25 +117,11 @@ static int scan_ns(struct nk_ns *ns, int32_t nsid, struct mon_xsks *xsks, struct
  * reaches that has an nsid here (as the link snapshot). */
 static int xsk_scan_all(struct monitor *m, struct mon_xsks *xsks, struct mon_xdps *xdps)
 {
-	struct nk_ns *const *all;
-	size_t n;
-	int ret;
+	struct xsk_scan_out o = { xsks, xdps };
 
 	memset(xsks, 0, sizeof(*xsks));
 	memset(xdps, 0, sizeof(*xdps));
-	ret = scan_ns(m->here, NK_EV_NSID_LOCAL, xsks, xdps);
-	if (ret || !m->all_nsid)
-		return ret;
-	nk_ctx_forget_others(m->ctx);
-	if (nk_ns_reachable(m->ctx, &all, &n))
-		return 0;
-	for (size_t i = 0; i < n && !ret; i++) {
-		int32_t id = all[i] == m->here ? -1 : nk_ns_nsid_of(m->here, all[i]);
-
-		if (id >= 0)
-			ret = scan_ns(all[i], id, xsks, xdps);
-	}
-	return ret;
+	return mon_each_ns(m, scan_ns, &o);
 }
 
 /* ---- xsk ---- */
