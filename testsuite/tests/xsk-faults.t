@@ -117,19 +117,24 @@ mon_wait() {
 	done
 	fail "the monitor printed no $3 $1 $2 records: $(cat "$T_TMP/mon")"
 }
+# at_once attach|detach REGEX: the command on nka, nkb and nkc at once;
+# each must print its line (REGEX, with @ for the holder).
+at_once() {
+	local h jobs=()
+	for h in nka nkb nkc; do
+		"$NKCTL" -n "$HOST" xsk "$1" dev $h > "$T_TMP/$1.$h" 2>&1 &
+		jobs+=($!)
+	done
+	wait "${jobs[@]}"
+	for h in nka nkb nkc; do
+		grep -q "${2//@/$h}" "$T_TMP/$1.$h" || fail "$1 of $h at once with the others: $(cat "$T_TMP/$1.$h")"
+	done
+}
 for h in nka nkb nkc; do nk -n "$HOST" link add $h type single rxqueues 2; done
 expect_rc 0 "nka leases queue 2" -n "$HOST" lease dev nka from "$SIM" queue 2
 expect_rc 0 "nkb leases queue 3" -n "$HOST" lease dev nkb from "$SIM" queue 3
 expect_rc 0 "nkc leases queue 3 of the second NIC" -n "$HOST" lease dev nkc from "$SIM2" queue 3
-jobs=()
-for h in nka nkb nkc; do
-	"$NKCTL" -n "$HOST" xsk attach dev $h > "$T_TMP/at.$h" 2>&1 &
-	jobs+=($!)
-done
-wait "${jobs[@]}"
-for h in nka nkb nkc; do
-	grep -q "^$h pin" "$T_TMP/at.$h" || fail "attach of $h at once with the others: $(cat "$T_TMP/at.$h")"
-done
+at_once attach "^@ pin"
 pass "three attaches at once, two on one NIC, all done"
 mon_wait xsk new 3
 mon_wait xdp new 2
@@ -150,15 +155,7 @@ expect_rc 0 "xsk show" -n "$HOST" -j xsk show
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .queues[0].nic, .queues[0]["nic-queue"], .program]] | sort')" \
 	"$(jq -cn --arg a "$SIM" --arg b "$SIM2" '[["nka",$a,2,true],["nkb",$a,3,true],["nkc",$b,3,true]] | sort')" \
 	"show lists the three, each NIC's program there"
-jobs=()
-for h in nka nkb nkc; do
-	"$NKCTL" -n "$HOST" xsk detach dev $h > "$T_TMP/dt.$h" 2>&1 &
-	jobs+=($!)
-done
-wait "${jobs[@]}"
-for h in nka nkb nkc; do
-	grep -q "^detached $h" "$T_TMP/dt.$h" || fail "detach of $h at once with the others: $(cat "$T_TMP/dt.$h")"
-done
+at_once detach "^detached @"
 expect_eq "$(snapshot) / $(xsk_state "$SIM2")" \
 	"$BASE / xdp none; pins /sys/fs/bpf/nkctl-xsk/ns$cookie-dev* $pindir/xsk*" \
 	"three detaches at once: no program, no pin"
