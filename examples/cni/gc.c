@@ -7,8 +7,9 @@
  * All of them go in one nkctl process: one `show leases`, then for each
  * its holder's `unlease from NIC queue LIST` (nkctl finds the holder in
  * the pod's namespace, waiting for a memory provider as DEL's unlease
- * does) and DEL's lines; then the IPAM plugin's GC where its VERSION lists
- * 1.1.0, else its DEL for each, several at once. */
+ * does) and the host side's link del (DEL's other lines where that unlease
+ * did not run); then the IPAM plugin's GC where its VERSION lists 1.1.0,
+ * else its DEL for each, several at once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,11 +204,12 @@ int holder_queue_list(json_object *leases, const char *nic, const char *holder, 
  * cannot (a namespace nkctl does not find from here), nkctl in the pod's
  * namespace, as DEL. */
 static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object *leases,
-		      char *why, size_t len)
+		      bool *ended, char *why, size_t len)
 {
 	char list[512];
 	int ret;
 
+	*ended = false;
 	if (!q->queues || !leases || holder_queue_list(leases, q->nic, q->holder, list, sizeof(list)))
 		return unlease_in_pod(q, why, len);
 	if (!*list)
@@ -217,7 +219,10 @@ static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object 
 		snprintf(why, len, "unlease: %s", s->err);
 		return -1;
 	}
-	return ret ? unlease_in_pod(q, why, len) : 0;
+	if (ret)
+		return unlease_in_pod(q, why, len);
+	*ended = true;      /* its holder is deleted */
+	return 0;
 }
 
 int cmd_gc(struct plugin *p)
@@ -245,16 +250,17 @@ int cmd_gc(struct plugin *p)
 		leases = NULL; /* each falls back to its own unlease in the pod */
 	for (size_t i = 0; i < g.n;) {
 		struct plugin q = as_attachment(p, &g.stale[i]);
+		bool ended;
 
 		/* A provider still on its queue: that attachment stays whole, its
 		 * IPAM reservation too (not DELed below); the next GC takes it. */
-		if (gc_unlease(&q, &s, doc_member(leases, "leases"), why, sizeof(why))) {
+		if (gc_unlease(&q, &s, doc_member(leases, "leases"), &ended, why, sizeof(why))) {
 			if (!*first)
 				snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 			g.stale[i] = g.stale[--g.n];
 			continue;
 		}
-		if (teardown_nk(&q, &s, why, sizeof(why)) && !*first)
+		if (teardown_nk(&q, &s, ended, why, sizeof(why)) && !*first)
 			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 		i++;
 	}
