@@ -159,6 +159,7 @@ static void ipam_del_wait(struct ipam_dels *d, size_t slot)
 		snprintf(d->why, sizeof(d->why), "IPAM DEL of %s: %.400s", d->id[slot], msg);
 	}
 	ipam_free(r);
+	r->started = false;     /* waited for */
 }
 
 static void ipam_del_add(const struct gc *g, const struct attachment *a, struct ipam_dels *d)
@@ -179,10 +180,8 @@ static void ipam_del_add(const struct gc *g, const struct attachment *a, struct 
 /* Every DEL started waited for: 0, or the first failure's code with why. */
 static int ipam_dels_end(struct ipam_dels *d, char *why, size_t len)
 {
-	size_t n = d->started < GC_IPAM_PARALLEL ? d->started : GC_IPAM_PARALLEL;
-
-	for (size_t k = 0; k < n; k++)
-		ipam_del_wait(d, (d->started + k) % GC_IPAM_PARALLEL);
+	for (size_t k = 0; k < GC_IPAM_PARALLEL; k++)
+		ipam_del_wait(d, (d->started + k) % GC_IPAM_PARALLEL);  /* oldest first */
 	if (d->code)
 		snprintf(why, len, "%s", d->why);
 	return d->code;
