@@ -9,8 +9,7 @@
  * the pod's namespace, waiting for a memory provider as DEL's unlease
  * does) and the host side's link del (DEL's other lines where that unlease
  * did not run); then the IPAM plugin's GC where its VERSION lists 1.1.0,
- * else its DEL for each, several at once, each started as soon as the batch
- * is done with its attachment. */
+ * else its DEL for each, several at once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,67 +136,40 @@ static int ipam_del_start(const struct gc *g, const struct attachment *a, struct
 	return ipam_start(&q, "DEL", q.ipam_text, run, why, len);
 }
 
-/* The IPAM plugin's DELs of the stale attachments, each started once the
- * batch has taken its attachment apart, beside the batch (whose time is
- * mostly the kernel's device deletions): GC_IPAM_PARALLEL at a time, the
- * oldest waited for first; the first failure kept. */
-struct ipam_dels {
+/* The IPAM plugin's part: its GC (it knows the valid list), else its DEL
+ * for each stale attachment, GC_IPAM_PARALLEL at a time. 0, or the first
+ * failure's code with why. */
+static int gc_ipam(const struct gc *g, char *why, size_t len)
+{
 	struct ipam_run run[GC_IPAM_PARALLEL];
-	char id[GC_IPAM_PARALLEL][65];
-	size_t started;
-	int code;
-	char why[768];
-};
-
-static void ipam_del_wait(struct ipam_dels *d, size_t slot)
-{
-	struct ipam_run *r = &d->run[slot];
-	char msg[512];
-
-	if (r->started && ipam_finish(r) && !d->code) {
-		d->code = ipam_error(r, msg, sizeof(msg));
-		snprintf(d->why, sizeof(d->why), "IPAM DEL of %s: %.400s", d->id[slot], msg);
-	}
-	ipam_free(r);
-	r->started = false;     /* waited for */
-}
-
-static void ipam_del_add(const struct gc *g, const struct attachment *a, struct ipam_dels *d)
-{
-	size_t slot = d->started % GC_IPAM_PARALLEL;
-	char msg[512];
-
-	if (d->started >= GC_IPAM_PARALLEL)
-		ipam_del_wait(d, slot);
-	d->started++;
-	snprintf(d->id[slot], sizeof(d->id[slot]), "%.64s", a->id);
-	if (ipam_del_start(g, a, &d->run[slot], msg, sizeof(msg)) && !d->code) {
-		snprintf(d->why, sizeof(d->why), "%s", msg);
-		d->code = CNI_ERR_STEP;
-	}
-}
-
-/* Every DEL started waited for: 0, or the first failure's code with why. */
-static int ipam_dels_end(struct ipam_dels *d, char *why, size_t len)
-{
-	for (size_t k = 0; k < GC_IPAM_PARALLEL; k++)
-		ipam_del_wait(d, (d->started + k) % GC_IPAM_PARALLEL);  /* oldest first */
-	if (d->code)
-		snprintf(why, len, "%s", d->why);
-	return d->code;
-}
-
-/* The IPAM plugin's GC, which knows the valid list: 0, or its code with why. */
-static int ipam_gc(const struct plugin *p, char *why, size_t len)
-{
-	struct ipam_run run;
 	int code = 0;
 
-	if (ipam_start(p, "GC", p->conf_text, &run, why, len))
-		return CNI_ERR_STEP;
-	if (ipam_finish(&run))
-		code = ipam_error(&run, why, len);
-	ipam_free(&run);
+	if (ipam_speaks_1_1(g->p)) {
+		if (ipam_start(g->p, "GC", g->p->conf_text, &run[0], why, len))
+			return CNI_ERR_STEP;
+		if (ipam_finish(&run[0]))
+			code = ipam_error(&run[0], why, len);
+		ipam_free(&run[0]);
+		return code;
+	}
+	for (size_t i = 0; i < g->n; i += GC_IPAM_PARALLEL) {
+		size_t k, n = g->n - i < GC_IPAM_PARALLEL ? g->n - i : GC_IPAM_PARALLEL;
+		char msg[512];
+
+		for (k = 0; k < n; k++)
+			if (ipam_del_start(g, &g->stale[i + k], &run[k], msg, sizeof(msg))) {
+				if (!code)
+					snprintf(why, len, "%s", msg);
+				code = CNI_ERR_STEP;
+			}
+		for (k = 0; k < n; k++) {
+			if (run[k].started && ipam_finish(&run[k]) && !code) {
+				code = ipam_error(&run[k], msg, sizeof(msg));
+				snprintf(why, len, "IPAM DEL of %.64s: %.400s", g->stale[i + k].id, msg);
+			}
+			ipam_free(&run[k]);
+		}
+	}
 	return code;
 }
 
@@ -259,25 +231,18 @@ int cmd_gc(struct plugin *p)
 	struct rtnl *r = rtnl_open_in(-1);
 	json_object *leases = NULL;
 	struct nk_session s;
-	struct ipam_dels *dels = calloc(1, sizeof(*dels));
-	char why[768] = "", first[768] = "", bin[4096];
+	char why[768] = "", first[768] = "";
 	bool session;
-	int code, gcs = -1; /* the IPAM plugin's VERSION lists 1.1.0; -1: not asked */
+	int code;
 
-	if (!dels || !r || rtnl_link_aliases(r, collect, &g) || g.nomem) {
+	if (!r || rtnl_link_aliases(r, collect, &g) || g.nomem) {
 		rtnl_close(r);
-		free(dels);
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot list the devices' aliases");
 	}
 	rtnl_close(r);
-	/* Its DELs go beside the batch when it has no GC; a plugin not found
-	 * is GC's error once nkctl's part is done (ipam_speaks_1_1 below). */
-	if (g.n && !path_lookup(p->cni_path, p->ipam_type, bin, sizeof(bin)))
-		gcs = ipam_speaks_1_1(p);
 	session = g.n > 0; /* g.n shrinks below: what a provider keeps */
 	if (session && nks_start(&s, p->nkctl)) {
-		free(dels);
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
@@ -297,17 +262,12 @@ int cmd_gc(struct plugin *p)
 		}
 		if (teardown_nk(&q, &s, ended, why, sizeof(why)) && !*first)
 			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
-		if (!gcs)
-			ipam_del_add(&g, &g.stale[i], dels);
 		i++;
 	}
 	json_object_put(leases);
 	if (session)
 		nks_end(&s);
-	if (gcs < 0)
-		gcs = ipam_speaks_1_1(p);
-	code = gcs ? ipam_gc(p, why, sizeof(why)) : ipam_dels_end(dels, why, sizeof(why));
-	free(dels);
+	code = gc_ipam(&g, why, sizeof(why));
 	free(g.stale);
 	if (*first)
 		cni_fail(p, CNI_ERR_STEP, "%s", first);
