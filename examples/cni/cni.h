@@ -216,6 +216,7 @@ int check_interfaces(const struct plugin *p, json_object *prev, link_mac_fn fn, 
 /* gc.c: a device's alias names its attachment, so that GC finds them */
 struct attachment {
 	char id[256], ifname[16], netns[256];
+	bool host_alive; /* found by the alias of its host side, still there */
 };
 int attachment_alias(const struct plugin *p, char *buf, size_t len);
 bool attachment_parse(const char *alias, const char *network, struct attachment *a);
@@ -235,8 +236,9 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 /* The holder's leases ended in the pod (nkctl's unlease and its provider
  * wait): 0, or -1 with why; teardown's first step. */
 int unlease_in_pod(const struct plugin *p, char *why, size_t len);
-/* nkctl's and the holder's part of teardown: 0, or -1 with why. */
-int teardown_nk(const struct plugin *p, struct nk_session *s, char *why, size_t len);
+/* nkctl's and the holder's part of teardown: 0, or -1 with why. gc: the
+ * host side is there and the batch ended the holder's leases. */
+int teardown_nk(const struct plugin *p, struct nk_session *s, bool gc, char *why, size_t len);
 int cmd_gc(struct plugin *p);
 
 #endif

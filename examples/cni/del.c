@@ -70,17 +70,25 @@ int unlease_in_pod(const struct plugin *p, char *why, size_t len)
 }
 
 /* nkctl's part in reverse order of ADD's, each line accepting what is gone
- * (-force), after unlease_in_pod; the pod's information file. */
-int teardown_nk(const struct plugin *p, struct nk_session *s, char *why, size_t len)
+ * (-force), after unlease_in_pod; the pod's information file. GC's own
+ * (gc: the host side found alive by its alias, the holder deleted by the
+ * batch's unlease from) is link del alone: nkctl's link del forgets the
+ * host side's redirects, the pod's egress and the NIC's route to it, as
+ * the detach lines do, each line costing a look at every NIC record. */
+int teardown_nk(const struct plugin *p, struct nk_session *s, bool gc, char *why, size_t len)
 {
-	static const char *const what[] = { "NIC route", "unlease", "egress redirect", "link del" };
+	static const char *const all[] = { "NIC route", "unlease", "egress redirect", "link del" };
+	const char *const *what = gc ? all + 3 : all;
+	size_t n = gc ? 1 : 4;
 	int ret = 0;
 
-	nks_send(s, "redirect detach dev %s to %s", p->nic, p->host);
-	nks_send(s, "unlease dev %s", p->holder);
-	nks_send(s, "redirect detach dev %s", p->host);
+	if (!gc) {
+		nks_send(s, "redirect detach dev %s to %s", p->nic, p->host);
+		nks_send(s, "unlease dev %s", p->holder);
+		nks_send(s, "redirect detach dev %s", p->host);
+	}
 	nks_send(s, "link del %s", p->host);
-	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++)
+	for (size_t i = 0; i < n; i++)
 		if (nks_reply(s, NULL) && !ret) {
 			snprintf(why, len, "%s: %s", what[i], s->err);
 			ret = -1;
@@ -106,7 +114,7 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 		return -1;
 	if (ipam && ipam_start(p, "DEL", p->ipam_text, &run, why, len))
 		ipam_failed = -1;
-	ret = teardown_nk(p, s, why, len);
+	ret = teardown_nk(p, s, false, why, len);
 	if (ipam && !ipam_failed && ipam_finish(&run)) {
 		char msg[512];
 

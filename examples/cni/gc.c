@@ -10,8 +10,9 @@
  * All of them go in one nkctl process: one `show leases`, then for each
  * its holder's `unlease from NIC queue LIST` (nkctl finds the holder in
  * the pod's namespace, waiting for a memory provider as DEL's unlease
- * does) and DEL's lines; then the IPAM plugin's GC where its VERSION lists
- * 1.1.0, else its DEL for each, several at once. */
+ * does) and the host side's link del (DEL's other lines where that unlease
+ * did not run); then the IPAM plugin's GC where its VERSION lists 1.1.0,
+ * else its DEL for each, several at once. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,8 +98,10 @@ static void collect(const char *ifname, const char *alias, void *data)
 	struct attachment a;
 
 	(void)ifname;
-	if (attachment_parse(alias, g->p->name, &a) && !attachment_valid(g->valid, a.id, a.ifname))
+	if (attachment_parse(alias, g->p->name, &a) && !attachment_valid(g->valid, a.id, a.ifname)) {
+		a.host_alive = true;
 		stale_add(g, &a);
+	}
 }
 
 static const char *info_str(json_object *o, const char *key)
@@ -271,11 +274,12 @@ int holder_queue_list(json_object *leases, const char *nic, const char *holder, 
  * cannot (a namespace nkctl does not find from here), nkctl in the pod's
  * namespace, as DEL. */
 static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object *leases,
-		      char *why, size_t len)
+		      bool *ended, char *why, size_t len)
 {
 	char list[512];
 	int ret;
 
+	*ended = false;
 	if (!q->queues || !leases || holder_queue_list(leases, q->nic, q->holder, list, sizeof(list)))
 		return unlease_in_pod(q, why, len);
 	if (!*list)
@@ -285,7 +289,10 @@ static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object 
 		snprintf(why, len, "unlease: %s", s->err);
 		return -1;
 	}
-	return ret ? unlease_in_pod(q, why, len) : 0;
+	if (ret)
+		return unlease_in_pod(q, why, len);
+	*ended = true;      /* its holder is deleted */
+	return 0;
 }
 
 int cmd_gc(struct plugin *p)
@@ -318,16 +325,19 @@ int cmd_gc(struct plugin *p)
 		leases = NULL; /* each falls back to its own unlease in the pod */
 	for (size_t i = 0; i < g.n;) {
 		struct plugin q = as_attachment(p, &g.stale[i]);
+		bool ended;
 
 		/* A provider still on its queue: that attachment stays whole, its
 		 * IPAM reservation too (not DELed below); the next GC takes it. */
-		if (gc_unlease(&q, &s, doc_member(leases, "leases"), why, sizeof(why))) {
+		if (gc_unlease(&q, &s, doc_member(leases, "leases"), &ended, why, sizeof(why))) {
 			if (!*first)
 				snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 			g.stale[i] = g.stale[--g.n];
 			continue;
 		}
-		if (teardown_nk(&q, &s, why, sizeof(why)) && !*first)
+		/* link del alone only where the host side is there to take the
+		 * redirects with it (not a pod found by its information file) */
+		if (teardown_nk(&q, &s, ended && g.stale[i].host_alive, why, sizeof(why)) && !*first)
 			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 		i++;
 	}

@@ -150,14 +150,16 @@ for i in 1 3; do
 	expect_eq "$RC" 0 "DEL pod $i"
 done
 
-# GC: three pods, the runtime knows only the first; another network's
-# marked device stays.
+# GC: three pods (with egress redirects), the runtime knows only the first;
+# another network's marked device stays.
 GP=() GC_IDS=()
+cni_conflist "$T_TMP/gc.conflist" "$(printf '%s' "$CONF" | jq -c '.egressRedirect = true')"
 for i in 1 2 3; do
 	ns_new P
 	GP[$i]=$P GC_IDS[$i]=gc$i$RANDOM
-	cni ADD "${GC_IDS[$i]}" "/run/netns/$P"
+	cni ADD "${GC_IDS[$i]}" "/run/netns/$P" "$T_TMP/gc.conflist"
 	[ "$RC" = 0 ] || fail "ADD gc pod $i: $OUT $(cat "$T_TMP/cni.err")"
+	[ "$i" = 1 ] && gchost=$(printf '%s' "$OUT" | jq -r '.interfaces[0].name')
 done
 ip -n "$HOST" link add nkt-other type dummy
 ip -n "$HOST" link set nkt-other alias "nkctl-cni other ${GC_IDS[2]} eth0 -"
@@ -172,11 +174,15 @@ expect_eq "$(ip -n "${GP[2]}" -o link show | grep -vc ': lo:')" 0 "a stale pod's
 nk -n "$HOST" -j show leases
 expect_eq "$(printf '%s' "$OUT" | jq '[.leases[] | select(.ifname == "'"$SIM"'")] | length')" 1 "only the valid pod's lease is left"
 expect_eq "$(reservations)" 1 "and only its IPAM reservation"
+nk -n "$HOST" -j redirect show
+expect_eq "$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[([.redirects[].ifname] | sort), [.redirects[] | select(.ifname == $s) | .routes[].target.ifname]]')" \
+	"$(jq -cn --arg s "$SIM" --arg h "$gchost" '[([$s, $h] | sort), [$h]]')" \
+	"only the valid pod's NIC route and egress redirect are left"
 expect_eq "$(ip -n "$HOST" -o link show nkt-other | wc -l)" 1 "another network's device is not touched"
 ip -n "$HOST" link del nkt-other
-cni CHECK "${GC_IDS[1]}" "/run/netns/${GP[1]}"
+cni CHECK "${GC_IDS[1]}" "/run/netns/${GP[1]}" "$T_TMP/gc.conflist"
 expect_eq "$RC $OUT" "0 " "the valid pod's CHECK passes after GC"
-cni DEL "${GC_IDS[1]}" "/run/netns/${GP[1]}"
+cni DEL "${GC_IDS[1]}" "/run/netns/${GP[1]}" "$T_TMP/gc.conflist"
 expect_eq "$RC" 0 "DEL of the valid pod"
 
 # 20 ADD/DEL cycles, the namespace deleted before DEL: nothing is left.
