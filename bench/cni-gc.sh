@@ -18,6 +18,7 @@ set -eu
 N=${1:-100}
 R=${2:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
 NKCTL=${NKCTL:-$top/build/nkctl}
 PLUGIN=${NKCTL_HELPERS:-$top/build/helpers}/nkctl-cni
 CNI_BIN=/usr/lib/cni
@@ -41,16 +42,7 @@ trap cleanup EXIT
 mkdir -p "$TMP/bin"
 ln -s "$PLUGIN" "$CNI_BIN/host-local" "$TMP/bin/"
 ip netns add "$HOST"
-modprobe netdevsim
-SIM_ID=$((RANDOM % 30000 + 1000))
-echo "$SIM_ID 1 $QUEUES" > /sys/bus/netdevsim/new_device
-sleep 0.5
-pdir=/sys/kernel/debug/netdevsim/netdevsim$SIM_ID/ports/0/ethtool/nkctl
-# room for a rule per pod (netdevsim's table holds 32 by default)
-[ ! -e "$pdir/ntuple_size" ] || echo $((N + 8)) > "$pdir/ntuple_size"
-dev=$(ls "/sys/bus/netdevsim/devices/netdevsim$SIM_ID/net/")
-ip link set "$dev" name nkbsim netns "$HOST"
-ip -n "$HOST" link set nkbsim up
+bench_sim "$HOST" "$QUEUES" $((N + 8)) # a rule per pod
 cat > "$TMP/conf.json" <<EOF
 {"cniVersion": "1.1.0", "name": "nkgc", "type": "nkctl-cni", "nic": "nkbsim", "queues": "1-$((QUEUES - 1))",
  "ipam": {"type": "host-local", "dataDir": "$TMP/ipam", "ranges": [[{"subnet": "10.40.0.0/16", "gateway": "10.40.0.1"}]]}}

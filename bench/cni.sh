@@ -19,6 +19,7 @@
 set -eu
 R=${1:-25}
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
 NKCTL=${NKCTL:-$top/build/nkctl}
 PLUGIN_DIR=${NKCTL_HELPERS:-$top/build/helpers}
 CNI_BIN=/usr/lib/cni
@@ -47,13 +48,7 @@ mkdir -p "$TMP/bin"
 ln -s "$PLUGIN_DIR/nkctl-cni" "$CNI_BIN/ptp" "$CNI_BIN/host-local" "$TMP/bin/"
 ln -s "$PLUGIN_DIR/nkctl-cni" "$TMP/bin/nkctl-base"
 ip netns add "$HOST"
-modprobe netdevsim
-SIM_ID=$((RANDOM % 30000 + 1000))
-echo "$SIM_ID 1 $QUEUES" > /sys/bus/netdevsim/new_device
-sleep 0.5
-dev=$(ls "/sys/bus/netdevsim/devices/netdevsim$SIM_ID/net/")
-ip link set "$dev" name nkbsim netns "$HOST"
-ip -n "$HOST" link set nkbsim up
+bench_sim "$HOST" "$QUEUES"
 
 cat > "$TMP/nkctl-cni.json" <<EOF
 {"cniVersion": "1.0.0", "name": "nkb", "type": "nkctl-cni", "nic": "nkbsim", "queues": "1-$((QUEUES - 1))",
