@@ -33,7 +33,6 @@ static void ns_free(struct nk_ns *ns)
 		close(ns->fd);
 	if (ns->ioctl_fd >= 0)
 		close(ns->ioctl_fd);
-	free(ns->peer_nsid);
 	free(ns);
 }
 
@@ -41,11 +40,6 @@ void nk_ctx_forget_others(struct nk_ctx *ctx)
 {
 	for (size_t i = 1; i < ctx->nns; i++)
 		ns_free(ctx->ns[i]);
-	if (ctx->nns) {         /* its nsids were of the namespaces closed */
-		free(ctx->ns[0]->peer_nsid);
-		ctx->ns[0]->peer_nsid = NULL;
-		ctx->ns[0]->npeer_nsid = 0;
-	}
 	ctx->nns = ctx->nns ? 1 : 0;
 	ctx->ns_enumerated = false;
 }
@@ -245,21 +239,6 @@ int32_t nk_ns_nsid_of(struct nk_ns *viewer, const struct nk_ns *ns)
 	return id;
 }
 
-/* viewer's nsid of every namespace of ctx, asked once per command: a lease
- * scan looks one up for each leased queue, and asking every namespace each
- * time made it quadratic in the pods of a node. */
-static void learn_peer_nsids(struct nk_ctx *ctx, struct nk_ns *viewer)
-{
-	if (viewer->peer_nsid)
-		return;
-	viewer->peer_nsid = malloc(ctx->nns * sizeof(*viewer->peer_nsid));
-	if (!viewer->peer_nsid)
-		return;         /* asked one by one below */
-	for (size_t i = 0; i < ctx->nns; i++)
-		viewer->peer_nsid[i] = nk_ns_nsid_of(viewer, ctx->ns[i]);
-	viewer->npeer_nsid = ctx->nns;
-}
-
 struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid)
 {
 	struct nk_ns *const *all;
@@ -267,12 +246,6 @@ struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t ns
 
 	if (nk_ns_reachable(ctx, &all, &n))
 		return NULL;
-	learn_peer_nsids(ctx, viewer);
-	for (size_t i = 0; i < viewer->npeer_nsid; i++)
-		if (all[i] != viewer && viewer->peer_nsid[i] == nsid)
-			return all[i];
-	/* Not learnt: an nsid given since (a lease made by this command), or
-	 * a namespace opened since. */
 	for (size_t i = 0; i < n; i++)
 		if (all[i] != viewer && nk_ns_nsid_of(viewer, all[i]) == nsid)
 			return all[i];

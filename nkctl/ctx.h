@@ -34,10 +34,6 @@ struct nk_ns {
 	struct nl_sock rtnl, genl;
 	struct genl_family netdev, ethtool;
 	int ioctl_fd;           /* an AF_INET socket here for SIOCETHTOOL; -1 */
-	/* as a viewer: its nsid of the context's namespace i (-1: none), for
-	 * i < npeer_nsid, asked once per command (nk_ns_by_nsid) */
-	int32_t *peer_nsid;
-	size_t npeer_nsid;
 };
 
 /*
