@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # What the VM benchmarks share (sourced): a netdevsim NIC of their own.
 
-# bench_sim NETNS QUEUES [NTUPLE]: a netdevsim device with QUEUES queues,
-# named nkbsim and up in NETNS; its id in SIM_ID (the caller's cleanup
-# deletes it). NTUPLE: room for that many n-tuple rules (the VM's test
-# patch; netdevsim's table holds 32 by default).
+# bench_sim NETNS QUEUES [NTUPLE [INDIR]]: a netdevsim device with QUEUES
+# queues, named nkbsim and up in NETNS; its id in SIM_ID (the caller's
+# cleanup deletes it). With the VM's test patch, NTUPLE: room for that many
+# n-tuple rules (netdevsim's table holds 32 by default); INDIR: the RSS
+# indirection table's size.
 bench_sim() {
 	local pdir dev=""
 	modprobe netdevsim
@@ -17,6 +18,7 @@ bench_sim() {
 	done
 	pdir=/sys/kernel/debug/netdevsim/netdevsim$SIM_ID/ports/0/ethtool/nkctl
 	[ -z "${3:-}" ] || [ ! -e "$pdir/ntuple_size" ] || echo "$3" > "$pdir/ntuple_size"
+	[ -z "${4:-}" ] || [ ! -e "$pdir/rss_indir_size" ] || echo "$4" > "$pdir/rss_indir_size"
 	ip link set "$dev" name nkbsim netns "$1"
 	ip -n "$1" link set nkbsim up
 }

@@ -16,25 +16,14 @@
 set -eu
 K=10
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
 NKCTL=${NKCTL:-$top/build/nkctl}
 [ "$(id -u)" = 0 ] || { echo "bench/nic-sweep.sh: needs root" >&2; exit 1; }
-modprobe netdevsim
 NS=nkb-sweep-$$-$RANDOM
-ID=$((RANDOM % 20000 + 31000))
 tmp=$(mktemp -d)
 ip netns add "$NS"
-echo "$ID 1 256" > /sys/bus/netdevsim/new_device
-trap 'echo "$ID" > /sys/bus/netdevsim/del_device; ip netns del "$NS"; rm -rf "$tmp"' EXIT
-for _ in $(seq 50); do
-	dev=$(ls "/sys/bus/netdevsim/devices/netdevsim$ID/net/" 2>/dev/null | head -n 1)
-	[ -n "$dev" ] && break
-	sleep 0.1
-done
-pdir=/sys/kernel/debug/netdevsim/netdevsim$ID/ports/0/ethtool/nkctl
-echo 512 > "$pdir/ntuple_size"
-echo 256 > "$pdir/rss_indir_size"
-ip link set "$dev" name simb netns "$NS"
-ip -n "$NS" link set simb up
+trap '[ -z "${SIM_ID:-}" ] || echo "$SIM_ID" > /sys/bus/netdevsim/del_device; ip netns del "$NS"; rm -rf "$tmp"' EXIT
+bench_sim "$NS" 256 512 256
 nk() { "$NKCTL" -n "$NS" "$@" > /dev/null; }
 us_since() { local now=$EPOCHREALTIME; echo $(( ${now/./} - ${1/./} )); }
 addr() { echo "10.40.$(($1 / 200)).$(($1 % 200 + 1))"; }
@@ -43,7 +32,7 @@ addr() { echo "10.40.$(($1 / 200)).$(($1 % 200 + 1))"; }
 leases() {
 	for ((i = $1; i <= $2; i++)); do
 		echo "link add b$i type single rxqueues 2"
-		echo "lease dev b$i from simb pool 1-255 steer dst $(addr "$i")"
+		echo "lease dev b$i from nkbsim pool 1-255 steer dst $(addr "$i")"
 	done > "$tmp/up"
 	nk -batch "$tmp/up"
 }
