@@ -51,9 +51,10 @@ one() {
 	t0=$EPOCHREALTIME
 	nk -batch "$tmp/del"
 	d=$(us_since "$t0")
-	for ((i = 0; i < 100; i++)); do echo "-force unlease dev nosuch"; done > "$tmp/sweep"
+	# (-force on the command line: a batch line is a command, not options)
+	for ((i = 0; i < 100; i++)); do echo "unlease dev nosuch"; done > "$tmp/sweep"
 	t0=$EPOCHREALTIME
-	nk -batch "$tmp/sweep"
+	nk -force -batch "$tmp/sweep"
 	echo "$d $(us_since "$t0")"
 }
 
