@@ -569,12 +569,18 @@ int nk_nic_state_store(const struct nk_nic_state *st)
 	return empty ? nk_nic_state_drop(st) : nk_nic_state_save(st);
 }
 
-bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q)
+/* Is x one of v's n ids (queues, rule locations)? */
+static bool listed(const uint32_t *v, size_t n, uint32_t x)
 {
-	for (size_t i = 0; i < st->nreserved; i++)
-		if (st->reserved[i] == q)
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
 			return true;
 	return false;
+}
+
+bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q)
+{
+	return listed(st->reserved, st->nreserved, q);
 }
 
 bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id)
@@ -633,18 +639,16 @@ void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id)
 struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q)
 {
 	for (size_t i = 0; i < st->nleases; i++)
-		for (size_t k = 0; k < st->leases[i].nleased; k++)
-			if (st->leases[i].leased[k] == q)
-				return &st->leases[i];
+		if (listed(st->leases[i].leased, st->leases[i].nleased, q))
+			return &st->leases[i];
 	return NULL;
 }
 
 struct nk_nic_lease *nk_nic_state_rule_lease(struct nk_nic_state *st, uint32_t id)
 {
 	for (size_t i = 0; i < st->nleases; i++)
-		for (size_t k = 0; k < st->leases[i].nrules; k++)
-			if (st->leases[i].rules[k] == id)
-				return &st->leases[i];
+		if (listed(st->leases[i].rules, st->leases[i].nrules, id))
+			return &st->leases[i];
 	return NULL;
 }
 
@@ -677,13 +681,9 @@ void nk_nic_state_lease_drop(struct nk_nic_state *st, const struct nk_nic_lease 
 bool nk_nic_state_lease_holds(const struct nk_nic_state *st, const struct nk_nic_lease *except,
 			      uint32_t q)
 {
-	for (size_t i = 0; i < st->nleases; i++) {
-		if (&st->leases[i] == except)
-			continue;
-		for (size_t k = 0; k < st->leases[i].nqueues; k++)
-			if (st->leases[i].queues[k] == q)
-				return true;
-	}
+	for (size_t i = 0; i < st->nleases; i++)
+		if (&st->leases[i] != except && listed(st->leases[i].queues, st->leases[i].nqueues, q))
+			return true;
 	return false;
 }
 
