@@ -811,3 +811,11 @@ void nk_wrap(const char *text, char *buf, size_t len, size_t first_col, size_t i
 		p += strspn(p, " ");
 	}
 }
+
+bool nk_id_listed(const uint32_t *v, size_t n, uint32_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}

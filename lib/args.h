@@ -163,5 +163,7 @@ int nk_parse_mac(const char *kw, const char *s, uint8_t mac[6]);
 /* A queue list: "15", "14,15", "12-15", "1,3-5". Ascending ids into ids[]
  * (room for NK_MAX_QUEUES); duplicates and inverted ranges are errors. */
 int nk_parse_queue_list(const char *kw, const char *s, uint32_t *ids, size_t *n);
+/* Is x one of v's n ids (queues, rule locations)? */
+bool nk_id_listed(const uint32_t *v, size_t n, uint32_t x);
 
 #endif

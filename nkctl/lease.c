@@ -639,26 +639,54 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 
 /* ---- unlease ---- */
 
+/* One holder unlease deletes: the device, the leases that end with it and
+ * what goes along (its peer, nkctl's redirects of both). */
+struct holder_end {
+	struct nk_ns *ns;
+	const struct nk_queue *first;   /* unlease from: a NIC queue it holds */
+	struct nk_link l, peer, there;
+	bool has_peer;
+	struct nk_lease_list ended;
+	struct nk_gone gone[NK_GONE_MAX];
+	size_t ngone;
+};
+
+static void holder_ends_free(struct holder_end *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(t[i].ended.v);
+	free(t);
+}
+
 /* Print the unlease result: the leases that ended, the devices deleted to
  * end them, and nkctl's redirects that went with those (as link del does). */
-static void print_unleased(struct nk_ctx *ctx, const struct nk_lease_list *ended,
-			   const struct nk_link *l, const struct nk_link *peer,
-			   const struct nk_gone *gone, size_t ngone)
+static int print_unleased(struct nk_ctx *ctx, const struct holder_end *t, size_t n)
 {
+	struct nk_gone *gone = calloc(n * NK_GONE_MAX, sizeof(*gone));
 	struct out *o = &ctx->out;
+	size_t ngone = 0;
 
+	if (!gone)
+		return nk_error_errno(ENOMEM, "unlease");
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < t[i].ngone; k++)
+			gone[ngone++] = t[i].gone[k];
 	out_begin(o);
 	out_arr_open(o, "unleased");
 	out_text(o, "ended:\n");
-	for (size_t i = 0; i < ended->n; i++)
-		nk_print_lease(o, &ended->v[i], false);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < t[i].ended.n; k++)
+			nk_print_lease(o, &t[i].ended.v[k], false);
 	out_arr_close(o);
 	out_arr_open(o, "deleted");
-	nk_print_deleted(o, l, peer);
+	for (size_t i = 0; i < n; i++)
+		nk_print_deleted(o, &t[i].l, t[i].has_peer ? &t[i].peer : NULL);
 	out_arr_close(o);
 	out_text(o, "\n");
 	nk_redirect_forget(ctx, gone, ngone);
 	out_end(o);
+	free(gone);
+	return NK_EXIT_OK;
 }
 
 /* Nothing to end: 3, or with -force 0 after the sweep of what ended leases
@@ -733,29 +761,20 @@ static int find_holder(struct nl_sock *rt, const char *name, int ifindex, struct
 	return 0;
 }
 
-/* Delete the holder, printing what ended with it. */
-static int delete_holder(struct nk_ctx *ctx, struct nk_ns *hns, struct nl_sock *rt,
-			 const struct nk_link *l, const struct nk_lease_list *ended)
+/* Delete t's holder, its peer and redirects noted first for the result. */
+static int delete_one(struct nk_ctx *ctx, struct holder_end *t)
 {
-	struct nk_link peer = { 0 }, there;
-	struct nk_gone gone[NK_GONE_MAX];
+	struct nl_sock *rt;
 	struct nl_err err;
-	bool has_peer = nk_peer_of(rt, l, &peer);
-	size_t ngone = nk_gone_of(ctx, hns, l, has_peer ? &peer : NULL, &there, gone);
-	int ret;
+	int ret = nk_ns_rtnl(t->ns, &rt);
 
-	if (rtnl_link_del(rt, l->ifindex, &err))
-		return nk_error_nl(&err, "cannot delete \"%s\"", l->ifname);
-	/* The NIC side the lease brought goes with it, once the leases have
-	 * ended: its rules, and the queues it reserved. What fails there is a
-	 * Warning (the holder is gone: this command's work is done); the next
-	 * nkctl command on the NIC finishes it. */
-	ret = nk_nic_unlease_stale(ctx);
 	if (ret)
 		return ret;
-	nk_xsk_sweep(ctx, NULL);  /* AF_XDP attaches of the queues that ended */
-	print_unleased(ctx, ended, l, has_peer ? &peer : NULL, gone, ngone);
-	return NK_EXIT_OK;
+	t->has_peer = nk_peer_of(rt, &t->l, &t->peer);
+	t->ngone = nk_gone_of(ctx, t->ns, &t->l, t->has_peer ? &t->peer : NULL, &t->there, t->gone);
+	if (rtnl_link_del(rt, t->l.ifindex, &err))
+		return nk_error_nl(&err, "cannot delete \"%s\"", t->l.ifname);
+	return 0;
 }
 
 /* How long unlease waits for memory providers: wait SECONDS, or the default. */
@@ -764,47 +783,86 @@ static uint32_t mp_wait(const struct nk_ctx *ctx, const struct lease_args *a)
 	return (ctx->given & (1ull << UNLEASE_WAIT)) ? a->wait : NK_LEASE_MP_WAIT;
 }
 
-/*
- * End every lease of the netkit device name (or ifindex) in hns by deleting
- * it: freely for a single device, with force for one side of a pair (it takes
- * the pod's pair with it) or while a memory provider still uses a queue
- * (waited for first, up to wait seconds, without force).
- */
-static int unlease_holder(struct nk_ctx *ctx, struct nk_ns *hns, const char *name,
-			  int ifindex, const struct lease_args *a)
+/* Each holder's leases out of all (one scan for every holder), checked:
+ * a pair only with force, memory providers waited for. */
+static int check_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
+			 const struct lease_args *a)
 {
 	uint32_t wait = mp_wait(ctx, a);
-	struct nk_lease_list all = { 0 }, ended = { 0 };
-	struct nk_link l;
+	struct nk_lease_list all;
+	int ret = nk_lease_scan(ctx, &all);
+
+	if (ret)
+		return nk_error_errno(-ret, "cannot scan the leases");
+	for (size_t i = 0; i < n && !ret; i++) {
+		ret = nk_lease_pick_held(&all, t[i].ns, t[i].l.ifindex, &t[i].ended);
+		if (!ret && !t[i].ended.n && n > 1)
+			ret = nk_error(NK_EXIT_NOTFOUND, "\"%s\" holds no leases", t[i].l.ifname);
+		if (!ret && t[i].ended.n)
+			ret = check_pair(&t[i].l, a->force);
+		if (!ret && !a->force)
+			ret = nk_lease_wait_providers(ctx, t[i].ns, &t[i].l, wait, &all, &t[i].ended);
+		if (!ret)
+			ret = check_providers(&t[i].l, &t[i].ended, a->force, wait);
+	}
+	nk_lease_list_free(&all);
+	return ret;
+}
+
+/*
+ * End every lease of the holders t[0..n) by deleting them: every holder is
+ * checked (a pair only with force, memory providers waited for, up to
+ * wait seconds, without force) before any is deleted; then one sweep of the
+ * NIC side for all, and one result.
+ */
+static int unlease_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
+			   const struct lease_args *a)
+{
+	char what[128];
+	size_t done = 0;
+	int ret = check_holders(ctx, t, n, a), sweep;
+
+	if (!ret && n == 1 && !t[0].ended.n) {
+		snprintf(what, sizeof(what), "\"%s\" holds no leases", t[0].l.ifname);
+		return nothing_to_unlease(ctx, what, false);
+	}
+	while (!ret && done < n && !(ret = delete_one(ctx, &t[done])))
+		done++;
+	if (!done)
+		return ret;
+	/* The NIC side the leases brought goes with them, once they have
+	 * ended: their rules, and the queues they reserved. What fails there
+	 * is a Warning (the holders are gone: this command's work is done);
+	 * the next nkctl command on the NIC finishes it. */
+	sweep = nk_nic_unlease_stale(ctx);
+	nk_xsk_sweep(ctx, NULL);  /* AF_XDP attaches of the queues that ended */
+	if (ret || sweep)
+		return ret ? ret : sweep;
+	return print_unleased(ctx, t, n);
+}
+
+/* unlease dev NKDEV: that holder, of the command's namespace. */
+static int unlease_dev(struct nk_ctx *ctx, const struct lease_args *a)
+{
+	struct holder_end *t = calloc(1, sizeof(*t));
 	struct nl_sock *rt;
 	char what[128];
 	int ret;
 
-	ret = nk_ns_rtnl(hns, &rt);
-	if (ret)
-		return ret;
-	ret = find_holder(rt, name, ifindex, &l, what, sizeof(what));
+	if (!t)
+		return nk_error_errno(ENOMEM, "unlease");
+	ret = nk_ns_here(ctx, &t->ns);
+	if (!ret)
+		ret = nk_ns_rtnl(t->ns, &rt);
+	if (!ret)
+		ret = find_holder(rt, a->dev, 0, &t->l, what, sizeof(what));
 	/* A holder gone with the NIC side still recorded (an unlease killed
 	 * half-way): finish that first. */
-	if (ret == -ENODEV && (ret = nk_nic_unlease_gone(ctx, hns, name)) == 0)
-		return nothing_to_unlease(ctx, what, true);
-	if (ret)
-		return ret;
-	ret = nk_lease_held_by(ctx, hns, l.ifindex, &all, &ended);
-	if (!ret && ended.n)
-		ret = check_pair(&l, a->force);
-	if (!ret && !a->force)
-		ret = nk_lease_wait_providers(ctx, hns, &l, wait, &all, &ended);
-	if (!ret && !ended.n) {
-		snprintf(what, sizeof(what), "\"%s\" holds no leases", l.ifname);
-		ret = nothing_to_unlease(ctx, what, false);
-	} else if (!ret) {
-		ret = check_providers(&l, &ended, a->force, wait);
-		if (!ret)
-			ret = delete_holder(ctx, hns, rt, &l, &ended);
-	}
-	free(ended.v);
-	nk_lease_list_free(&all);
+	if (ret == -ENODEV && (ret = nk_nic_unlease_gone(ctx, t->ns, a->dev)) == 0)
+		ret = nothing_to_unlease(ctx, what, true);
+	else if (!ret)
+		ret = unlease_holders(ctx, t, 1, a);
+	holder_ends_free(t, 1);
 	return ret;
 }
 
@@ -818,13 +876,15 @@ static bool same_holder(const struct nk_queue *a, const struct nk_queue *b)
 	       (!a_ns || a->lease_netns_id == b->lease_netns_id);
 }
 
-/* The one holder of the listed queues; NULL when none is leased (-force). */
-static int listed_holder(struct nk_ctx *ctx, const struct lease_job *j, const char *from,
-			 const struct nk_queue **first)
+/* The holders of the listed queues, each once, into t[0..*n) (0 when none
+ * is leased: -force). */
+static int listed_holders(struct nk_ctx *ctx, const struct lease_job *j, const char *from,
+			  struct holder_end *t, size_t *n)
 {
-	*first = NULL;
+	*n = 0;
 	for (size_t i = 0; i < j->n; i++) {
 		const struct nk_queue *q = nk_nic_rx_queue(j->nic, j->ids[i]);
+		size_t k = 0;
 
 		if (!q || !(q->have & QUEUE_HAVE_LEASE)) {
 			if (ctx->force)
@@ -832,17 +892,15 @@ static int listed_holder(struct nk_ctx *ctx, const struct lease_job *j, const ch
 			return nk_error(NK_EXIT_NOTFOUND, "\"%s\" queue %u is not leased%s", from,
 					j->ids[i], q ? "" : " (no such RX queue)");
 		}
-		if (!*first)
-			*first = q;
-		else if (!same_holder(q, *first))
-			return nk_error(NK_EXIT_FAIL,
-					"\"%s\" queues %u and %u are held by different devices: unlease one holder at a time",
-					from, (*first)->id, q->id);
+		while (k < *n && !same_holder(q, t[k].first))
+			k++;
+		if (k == *n)
+			t[(*n)++].first = q;
 	}
 	return 0;
 }
 
-/* The holder goes with all its leases: refuse to end others silently. */
+/* A holder goes with all its leases: refuse to end others silently. */
 static int check_others(const struct lease_job *j, const char *from, const struct nk_queue *first,
 			bool force)
 {
@@ -850,13 +908,9 @@ static int check_others(const struct lease_job *j, const char *from, const struc
 
 	for (size_t i = 0; i < j->nic->queues.n; i++) {
 		const struct nk_queue *q = &j->nic->queues.v[i];
-		bool listed = false;
 
-		if (!(q->have & QUEUE_HAVE_LEASE) || !same_holder(q, first))
-			continue;
-		for (size_t k = 0; k < j->n; k++)
-			listed |= j->ids[k] == q->id;
-		others += !listed;
+		if ((q->have & QUEUE_HAVE_LEASE) && same_holder(q, first))
+			others += !nk_id_listed(j->ids, j->n, q->id);
 	}
 	if (others && !force)
 		return nk_error(NK_EXIT_EXISTS,
@@ -865,11 +919,34 @@ static int check_others(const struct lease_job *j, const char *from, const struc
 	return 0;
 }
 
+/* t's holder found where its lease's netns id says: 0, -ENODEV when it
+ * is gone (its lease ends without this command), or an error printed. */
+static int find_listed(struct nk_ctx *ctx, const struct lease_job *j, struct holder_end *t,
+		       char *what, size_t len)
+{
+	struct nl_sock *rt;
+	int ret;
+
+	t->ns = j->nic->ns;
+	if (t->first->have & QUEUE_HAVE_LEASE_NETNS_ID) {
+		t->ns = nk_ns_by_nsid(ctx, j->nic->ns, t->first->lease_netns_id);
+		if (!t->ns)
+			return nk_error(NK_EXIT_NOTFOUND,
+					"no namespace nkctl can reach has netns-id %d there",
+					t->first->lease_netns_id);
+	}
+	ret = nk_ns_rtnl(t->ns, &rt);
+	return ret ? ret : find_holder(rt, NULL, t->first->lease_ifindex, &t->l, what, len);
+}
+
+/* unlease from PHYS queue LIST: the holders of those queues, one or many
+ * (a runtime's GC ends many pods' leases in one command). */
 static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 {
 	struct lease_job *j = calloc(1, sizeof(*j));
-	const struct nk_queue *first = NULL;
-	struct nk_ns *holder_ns;
+	struct holder_end *t = NULL;
+	struct nk_ns *gone_ns = NULL;
+	size_t n = 0, live = 0;
 	char what[160];
 	int ret;
 
@@ -878,29 +955,30 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 	ret = nk_parse_queue_list("queue", a->queue, j->ids, &j->n);
 	if (!ret)
 		ret = load_nic(ctx, j, a, false);
+	if (!ret && !(t = calloc(j->n ? j->n : 1, sizeof(*t))))
+		ret = nk_error_errno(ENOMEM, "unlease");
 	if (!ret)
-		ret = listed_holder(ctx, j, a->from, &first);
-	if (!ret && !first) {
-		snprintf(what, sizeof(what), "no queue of \"%s\" in %s is leased", a->from, a->queue);
-		ret = nothing_to_unlease(ctx, what, false);
-		goto out;
-	}
-	if (!ret)
-		ret = check_others(j, a->from, first, a->force);
-	if (ret)
-		goto out;
-	holder_ns = j->nic->ns;
-	if (first->have & QUEUE_HAVE_LEASE_NETNS_ID) {
-		holder_ns = nk_ns_by_nsid(ctx, j->nic->ns, first->lease_netns_id);
-		if (!holder_ns) {
-			ret = nk_error(NK_EXIT_NOTFOUND,
-				       "no namespace nkctl can reach has netns-id %d there",
-				       first->lease_netns_id);
-			goto out;
+		ret = listed_holders(ctx, j, a->from, t, &n);
+	snprintf(what, sizeof(what), "no queue of \"%s\" in %s is leased", a->from, a->queue);
+	for (size_t i = 0; i < n && !ret; i++) {
+		ret = check_others(j, a->from, t[i].first, a->force);
+		if (!ret)
+			ret = find_listed(ctx, j, &t[i], what, sizeof(what));
+		if (ret == -ENODEV) {       /* gone since the NIC's dump */
+			gone_ns = t[i].ns;
+			ret = 0;
+		} else if (!ret) {
+			t[live++] = t[i];
 		}
 	}
-	ret = unlease_holder(ctx, holder_ns, NULL, first->lease_ifindex, a);
-out:
+	if (!ret && !live && gone_ns && (ret = nk_nic_unlease_gone(ctx, gone_ns, NULL)) == 0)
+		ret = nothing_to_unlease(ctx, what, true);
+	else if (!ret && !live)
+		ret = nothing_to_unlease(ctx, what, false);
+	else if (!ret)
+		ret = unlease_holders(ctx, t, live, a);
+	if (t)
+		holder_ends_free(t, live);
 	nk_nic_job_free(j->nic);
 	free(j);
 	return ret;
@@ -909,11 +987,6 @@ out:
 int cmd_unlease(struct nk_ctx *ctx, const void *args)
 {
 	const struct lease_args *a = args;
-	struct nk_ns *here;
-	int ret;
 
-	if (a->from)
-		return unlease_from(ctx, a);
-	ret = nk_ns_here(ctx, &here);
-	return ret ? ret : unlease_holder(ctx, here, a->dev, 0, a);
+	return a->from ? unlease_from(ctx, a) : unlease_dev(ctx, a);
 }

@@ -96,6 +96,19 @@ void nk_lease_list_free(struct nk_lease_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+int nk_lease_pick_held(const struct nk_lease_list *all, const struct nk_ns *hns, int ifindex,
+		       struct nk_lease_list *held)
+{
+	memset(held, 0, sizeof(*held));
+	held->v = calloc(all->n ? all->n : 1, sizeof(*held->v));
+	if (!held->v)
+		return nk_error_errno(ENOMEM, "cannot scan the leases");
+	for (size_t i = 0; i < all->n; i++)
+		if (all->v[i].nk_ifindex == ifindex && all->v[i].nk_ns == hns)
+			held->v[held->n++] = all->v[i];
+	return 0;
+}
+
 int nk_lease_held_by(struct nk_ctx *ctx, struct nk_ns *hns, int ifindex,
 		     struct nk_lease_list *all, struct nk_lease_list *held)
 {
@@ -104,13 +117,7 @@ int nk_lease_held_by(struct nk_ctx *ctx, struct nk_ns *hns, int ifindex,
 	memset(held, 0, sizeof(*held));
 	if (ret)
 		return nk_error_errno(-ret, "cannot scan the leases");
-	held->v = calloc(all->n ? all->n : 1, sizeof(*held->v));
-	if (!held->v)
-		return nk_error_errno(ENOMEM, "cannot scan the leases");
-	for (size_t i = 0; i < all->n; i++)
-		if (all->v[i].nk_ifindex == ifindex && all->v[i].nk_ns == hns)
-			held->v[held->n++] = all->v[i];
-	return 0;
+	return nk_lease_pick_held(all, hns, ifindex, held);
 }
 
 const struct nk_lease_rec *nk_lease_of_netkit(const struct nk_lease_list *l, int ifindex,

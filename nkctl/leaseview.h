@@ -60,6 +60,10 @@ struct nk_lease_list {
  * at namespaces of ctx. */
 int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out);
 void nk_lease_list_free(struct nk_lease_list *l);
+/* Copy the leases held by netkit device ifindex of hns out of all into
+ * *held (its own array: free(held->v)); prints the error. */
+int nk_lease_pick_held(const struct nk_lease_list *all, const struct nk_ns *hns, int ifindex,
+		       struct nk_lease_list *held);
 /* Scan into *all and copy the leases held by netkit device ifindex of hns
  * into *held (its own array: free(held->v)); prints the error. */
 int nk_lease_held_by(struct nk_ctx *ctx, struct nk_ns *hns, int ifindex,

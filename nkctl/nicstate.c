@@ -569,18 +569,9 @@ int nk_nic_state_store(const struct nk_nic_state *st)
 	return empty ? nk_nic_state_drop(st) : nk_nic_state_save(st);
 }
 
-/* Is x one of v's n ids (queues, rule locations)? */
-static bool listed(const uint32_t *v, size_t n, uint32_t x)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
 bool nk_nic_state_reserved(const struct nk_nic_state *st, uint32_t q)
 {
-	return listed(st->reserved, st->nreserved, q);
+	return nk_id_listed(st->reserved, st->nreserved, q);
 }
 
 bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id)
@@ -639,7 +630,7 @@ void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id)
 struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q)
 {
 	for (size_t i = 0; i < st->nleases; i++)
-		if (listed(st->leases[i].leased, st->leases[i].nleased, q))
+		if (nk_id_listed(st->leases[i].leased, st->leases[i].nleased, q))
 			return &st->leases[i];
 	return NULL;
 }
@@ -647,7 +638,7 @@ struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q)
 struct nk_nic_lease *nk_nic_state_rule_lease(struct nk_nic_state *st, uint32_t id)
 {
 	for (size_t i = 0; i < st->nleases; i++)
-		if (listed(st->leases[i].rules, st->leases[i].nrules, id))
+		if (nk_id_listed(st->leases[i].rules, st->leases[i].nrules, id))
 			return &st->leases[i];
 	return NULL;
 }
@@ -682,7 +673,7 @@ bool nk_nic_state_lease_holds(const struct nk_nic_state *st, const struct nk_nic
 			      uint32_t q)
 {
 	for (size_t i = 0; i < st->nleases; i++)
-		if (&st->leases[i] != except && listed(st->leases[i].queues, st->leases[i].nqueues, q))
+		if (&st->leases[i] != except && nk_id_listed(st->leases[i].queues, st->leases[i].nqueues, q))
 			return true;
 	return false;
 }

@@ -295,6 +295,42 @@ static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object 
 	return 0;
 }
 
+/* Every stale attachment's leases ended in one line, the union of their
+ * holders' NIC queues (nkctl checks every holder, waits for the providers,
+ * then deletes them all and sweeps the NIC once): ended[i] says whose.
+ * false when that line failed (a provider stays, a holder nkctl cannot
+ * reach): nothing was deleted then, and each goes its own way. */
+static bool gc_unlease_all(const struct gc *g, struct nk_session *s, json_object *leases,
+			   bool *ended)
+{
+	char *all = NULL, one[512];
+	size_t len = 0;
+	bool ok = true;
+
+	for (size_t i = 0; i < g->n && ok; i++) {
+		struct plugin q = as_attachment(g->p, &g->stale[i]);
+		char *more;
+
+		ended[i] = false;
+		if (!q.queues || holder_queue_list(leases, q.nic, q.holder, one, sizeof(one))) {
+			ok = false;
+		} else if (*one) {
+			more = realloc(all, len + strlen(one) + 2);
+			ok = more != NULL;
+			if (ok)
+				len += (size_t)sprintf((all = more) + len, "%s%s", len ? "," : "", one);
+			ended[i] = ok;
+		}
+	}
+	if (ok && len && nks_run(s, NULL, "unlease from %s queue %s wait %u", g->p->nic, all,
+				 CNI_UNLEASE_WAIT))
+		ok = false;
+	free(all);
+	for (size_t i = 0; i < g->n && !ok; i++)
+		ended[i] = false;
+	return ok;
+}
+
 int cmd_gc(struct plugin *p)
 {
 	struct gc g = { .p = p, .valid = valid_list(p) };
@@ -302,7 +338,7 @@ int cmd_gc(struct plugin *p)
 	json_object *leases = NULL;
 	struct nk_session s;
 	char why[768] = "", first[768] = "";
-	bool session;
+	bool session, all_ended, *ended;
 	int code;
 
 	if (!r || rtnl_link_aliases(r, collect, &g) || g.nomem) {
@@ -323,25 +359,34 @@ int cmd_gc(struct plugin *p)
 	}
 	if (session && p->queues && nks_run(&s, &leases, "show leases"))
 		leases = NULL; /* each falls back to its own unlease in the pod */
+	ended = calloc(g.n ? g.n : 1, sizeof(*ended));
+	if (!ended) {
+		json_object_put(leases);
+		free(g.stale);
+		cni_fail(p, CNI_ERR_STEP, "out of memory");
+	}
+	all_ended = leases && gc_unlease_all(&g, &s, doc_member(leases, "leases"), ended);
 	for (size_t i = 0; i < g.n;) {
 		struct plugin q = as_attachment(p, &g.stale[i]);
-		bool ended;
 
 		/* A provider still on its queue: that attachment stays whole, its
 		 * IPAM reservation too (not DELed below); the next GC takes it. */
-		if (gc_unlease(&q, &s, doc_member(leases, "leases"), &ended, why, sizeof(why))) {
+		if (!all_ended &&
+		    gc_unlease(&q, &s, doc_member(leases, "leases"), &ended[i], why, sizeof(why))) {
 			if (!*first)
 				snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 			g.stale[i] = g.stale[--g.n];
+			ended[i] = ended[g.n];
 			continue;
 		}
 		/* link del alone only where the host side is there to take the
 		 * redirects with it (not a pod found by its information file) */
-		if (teardown_nk(&q, &s, ended && g.stale[i].host_alive, why, sizeof(why)) && !*first)
+		if (teardown_nk(&q, &s, ended[i] && g.stale[i].host_alive, why, sizeof(why)) && !*first)
 			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
 		i++;
 	}
 	json_object_put(leases);
+	free(ended);
 	if (session)
 		nks_end(&s);
 	code = gc_ipam(&g, why, sizeof(why));

@@ -4,6 +4,7 @@
  * (a failed line with {"error": {..., "status"}}, its message on stderr
  * first). -force: the batch goes on after a failure, and removing what is
  * gone already succeeds, so teardown can be repeated. */
+#define _GNU_SOURCE     /* vasprintf */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -33,17 +34,24 @@ int nks_start(struct nk_session *s, const char *nkctl)
 /* Write one command line (no newline in fmt). */
 int nks_send(struct nk_session *s, const char *fmt, ...)
 {
-	char line[1024];
+	char *line = NULL;
 	va_list ap;
+	ssize_t w = 0;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	n = vasprintf(&line, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(line) - 1 || s->dead)
+	if (n < 0 || s->dead) {
+		free(n < 0 ? NULL : line);
 		return -1;
-	line[n++] = '\n';
-	if (write(s->c.in, line, (size_t)n) != n) {
+	}
+	line[n] = '\n';  /* over the terminating NUL: the line is n + 1 bytes */
+	for (size_t off = 0; off < (size_t)n + 1; off += (size_t)w)
+		if ((w = write(s->c.in, line + off, (size_t)n + 1 - off)) <= 0)
+			break;
+	free(line);
+	if (w <= 0) {
 		s->dead = true;
 		return -1;
 	}
@@ -131,18 +139,21 @@ int nks_reply(struct nk_session *s, json_object **doc)
 
 int nks_run(struct nk_session *s, json_object **doc, const char *fmt, ...)
 {
-	char line[1024];
+	char *line = NULL;
 	va_list ap;
-	int n;
+	int n, sent;
 
+	/* a line of any length: GC's unlease lists every stale pod's queues */
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	n = vasprintf(&line, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(line)) {
-		snprintf(s->err, sizeof(s->err), "nkctl command too long");
+	if (n < 0) {
+		snprintf(s->err, sizeof(s->err), "out of memory");
 		return 1;
 	}
-	if (nks_send(s, "%s", line)) {
+	sent = nks_send(s, "%s", line);
+	free(line);
+	if (sent) {
 		snprintf(s->err, sizeof(s->err), "nkctl ended early");
 		return 2;
 	}

@@ -1,5 +1,6 @@
 #!/bin/bash
 # tier: vm
+# alone: yes (its lease gone behind nkctl's back must still be recorded when doctor looks: another test's nkctl would sweep it first)
 # nkctl doctor on a whole pod (issue 16, part 3): a netkit pair nkh/nkp (peer
 # in POD), a single lease holder in POD with queue 3 of a netdevsim NIC
 # (reserve + steer), redirects both ways, and a devmem binding on the leased

@@ -1,6 +1,7 @@
 #!/bin/bash
 # tier: vm
 # timeout: 600
+# alone: yes (between a reset and its checks, another test's nkctl would sweep this NIC: its ended records undone before nic show can mark them lost)
 # A NIC that came back different (issue 30): `devlink dev reload` and a
 # re-probe (del_device + new_device with the same id) delete the single
 # holders that leased its queues (netkit's notifier) and reset its rules, RSS
