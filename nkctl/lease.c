@@ -679,8 +679,10 @@ static int print_unleased(struct nk_ctx *ctx, const struct holder_end *t, size_t
 			nk_print_lease(o, &t[i].ended.v[k], false);
 	out_arr_close(o);
 	out_arr_open(o, "deleted");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		out_text(o, i ? "\n" : "");
 		nk_print_deleted(o, &t[i].l, t[i].has_peer ? &t[i].peer : NULL);
+	}
 	out_arr_close(o);
 	out_text(o, "\n");
 	nk_redirect_forget(ctx, gone, ngone);
@@ -809,6 +811,29 @@ static int check_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 	return ret;
 }
 
+/* The sweep after deleting t[0..n): their leases' NICs waited for (another
+ * command's sweep may hold one a moment), every other NIC only tried. */
+static int sweep_own(struct nk_ctx *ctx, const struct holder_end *t, size_t n)
+{
+	struct nk_nic_at *own;
+	size_t nown = 0, cap = 0;
+	int ret;
+
+	for (size_t i = 0; i < n; i++)
+		cap += t[i].ended.n;
+	own = calloc(cap ? cap : 1, sizeof(*own));
+	for (size_t i = 0; i < n && own; i++)
+		for (size_t k = 0; k < t[i].ended.n; k++) {
+			const struct nk_lease_rec *r = &t[i].ended.v[k];
+
+			own[nown++] = (struct nk_nic_at){ .dev = r->nic_at.dev, .ino = r->nic_at.ino,
+							  .ifindex = r->nic_ifindex };
+		}
+	ret = nk_nic_unlease_stale_own(ctx, own, nown);
+	free(own);
+	return ret;
+}
+
 /*
  * End every lease of the holders t[0..n) by deleting them: every holder is
  * checked (a pair only with force, memory providers waited for, up to
@@ -834,7 +859,7 @@ static int unlease_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 	 * ended: their rules, and the queues they reserved. What fails there
 	 * is a Warning (the holders are gone: this command's work is done);
 	 * the next nkctl command on the NIC finishes it. */
-	sweep = nk_nic_unlease_stale(ctx);
+	sweep = sweep_own(ctx, t, done);
 	nk_xsk_sweep(ctx, NULL);  /* AF_XDP attaches of the queues that ended */
 	if (ret || sweep)
 		return ret ? ret : sweep;

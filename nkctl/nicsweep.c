@@ -344,9 +344,30 @@ static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 /* One state file: undo the records of leases that ended. Its NIC's
  * trouble is its warning, never the command's error; only a live lease
  * naming the command's own holder elsewhere is (holder_moved). */
-static int unlease_file(struct nk_ctx *ctx, const char *name, const struct nk_ns *hns,
-			const char *holder, bool *named)
+/* Is the NIC at ifindex of ns one of mine? */
+static bool nic_mine(const struct nk_ns *ns, int ifindex, const struct nk_nic_at *mine, size_t n)
 {
+	for (size_t i = 0; i < n; i++)
+		if (mine[i].ifindex == ifindex && nk_ns_is(ns, mine[i].dev, mine[i].ino))
+			return true;
+	return false;
+}
+
+/* What a sweep is asked for: with holder (in hns), whether a live lease's
+ * record still names it; the NICs whose lock it waits for. */
+struct sweep_for {
+	const struct nk_ns *hns;
+	const char *holder;
+	bool *named;
+	const struct nk_nic_at *mine;
+	size_t nmine;
+};
+
+static int unlease_file(struct nk_ctx *ctx, const char *name, const struct sweep_for *f)
+{
+	const struct nk_ns *hns = f->hns;
+	const char *holder = f->holder;
+	bool *named = f->named;
 	struct nk_nic_state *st = calloc(1, sizeof(*st));
 	struct nk_ns *ns = NULL;
 	bool settle = false, own = false;
@@ -365,7 +386,8 @@ static int unlease_file(struct nk_ctx *ctx, const char *name, const struct nk_ns
 		ns = find_nic(ctx, st, &ifindex);     /* NULL: absent, its records kept */
 	ret = ns ? look_at_nic(ctx, ns, ifindex, st, hns, holder, named, &settle, &own) : 0;
 	if (ns && settle)
-		settle_nic(ctx, ns, ifindex, st->ifname, own);
+		settle_nic(ctx, ns, ifindex, st->ifname,
+			   own || nic_mine(ns, ifindex, f->mine, f->nmine));
 	nk_nic_state_free(st);
 	free(st);
 	return ret;
@@ -374,8 +396,7 @@ static int unlease_file(struct nk_ctx *ctx, const char *name, const struct nk_ns
 /* Every NIC state file: undo the records of leases that ended, each NIC
  * under its own lock alone, each record on its own. With holder, say
  * whether a record of a live lease still names it (see below). */
-static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder,
-			   bool *named)
+static int unlease_records(struct nk_ctx *ctx, const struct sweep_for *f)
 {
 	struct dirent *e;
 	DIR *d = opendir(NK_NIC_STATE_DIR);
@@ -385,14 +406,21 @@ static int unlease_records(struct nk_ctx *ctx, const struct nk_ns *hns, const ch
 		return 0;
 	while ((e = readdir(d)))
 		if (e->d_name[0] != '.' && !ret)
-			ret = unlease_file(ctx, e->d_name, hns, holder, named);
+			ret = unlease_file(ctx, e->d_name, f);
 	closedir(d);
 	return ret;
 }
 
 int nk_nic_unlease_stale(struct nk_ctx *ctx)
 {
-	return unlease_records(ctx, NULL, NULL, NULL);
+	return nk_nic_unlease_stale_own(ctx, NULL, 0);
+}
+
+int nk_nic_unlease_stale_own(struct nk_ctx *ctx, const struct nk_nic_at *own, size_t n)
+{
+	struct sweep_for f = { .mine = own, .nmine = n };
+
+	return unlease_records(ctx, &f);
 }
 
 /* The holder's namespace is being deleted (a pod's, before its CNI DEL):
@@ -406,7 +434,8 @@ int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char 
 
 	for (int i = 0; i < NK_NIC_GONE_WAIT_TICKS && named && !ret; i++) {
 		named = false;
-		ret = unlease_records(ctx, hns, holder, &named);
+		ret = unlease_records(ctx, &(struct sweep_for){ .hns = hns, .holder = holder,
+								 .named = &named });
 		if (named)
 			nanosleep(&tick, NULL);
 	}

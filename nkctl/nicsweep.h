@@ -13,8 +13,23 @@
 #ifndef NKCTL_NICSWEEP_H
 #define NKCTL_NICSWEEP_H
 
-/* 0: what fails is said as Warnings. */
+#include <sys/types.h>
+
+/* A NIC by its namespace and ifindex. */
+struct nk_nic_at {
+	dev_t dev;
+	ino_t ino;
+	int ifindex;
+};
+
+/* 0: what fails is said as Warnings. A busy NIC is left to its lock
+ * holder or the next command (waiting would chain every command on the node
+ * to the busiest NIC)... */
 int nk_nic_unlease_stale(struct nk_ctx *ctx);
+/* ...except the NICs own[0..n), the command's own leases' (an unlease's):
+ * their locks are waited for, so that the command's work is done when it
+ * returns. */
+int nk_nic_unlease_stale_own(struct nk_ctx *ctx, const struct nk_nic_at *own, size_t n);
 /* For "unlease dev NAME" when hns has no NAME: if a live lease's record names
  * it (recorded in hns), wait up to NK_NIC_GONE_WAIT_TICKS tenths of a second
  * for its namespace's deletion to end the lease, undoing what ended (a

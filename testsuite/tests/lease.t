@@ -144,14 +144,20 @@ expect_eq "$(for q in 0 1 2 3; do lease_of "$HOST" "$SIM" "$q" | jq -c '.queue.i
 expect_error 4 "several holders, one a pair's side: refused" -n "$HOST" unlease from "$SIM" queue 0-3
 expect_match "$ERR" '"nkg4" is one side of a netkit pair' "names the pair's side"
 expect_error 4 "several holders, one holding a queue not listed: refused" -n "$HOST" unlease from "$SIM" queue 0,2
-expect_eq "$(ip -n "$HOST" -o link show | grep -c ' nkg[134][@:]') $(ip -n "$POD" -o link show | grep -c ' nkg2:')" "3 1" \
+expect_eq "$(ip -n "$HOST" -o link show | grep -c ' nkg[134][@:]') $(ip -n "$POD" -o link show | grep -c ' nkg2[@:]')" "3 1" \
 	"refused: no holder was deleted"
 expect_rc 0 "several holders in one unlease from, with force" -n "$HOST" -j unlease from "$SIM" queue 0-3 force
 json_valid "unlease of several holders -j"
-expect_eq "$(printf '%s' "$OUT" | jq -c '[[.unleased[] | .id] | sort, [.deleted[].ifname | select(test("^nkg[124]$"))]]')" \
+expect_eq "$(printf '%s' "$OUT" | jq -c '[([.unleased[] | .id] | sort), [.deleted[].ifname | select(test("^nkg[124]$"))]]')" \
 	'[[0,1,2,3],["nkg1","nkg2","nkg4"]]' "one result: every lease ended, every holder deleted"
 expect_eq "$(for q in 0 1 2 3; do lease_of "$HOST" "$SIM" "$q"; done | tr '\n' ' ')" "null null null null " \
 	"the NIC's queues are free again"
+nk -n "$HOST" link add nkg1 type single rxqueues 3
+nk -n "$HOST" link add nkg2 type single rxqueues 3
+nk -n "$HOST" lease dev nkg1 from "$SIM" queue 0
+nk -n "$HOST" lease dev nkg2 from "$SIM" queue 1
+expect_rc 0 "several holders, as text" -n "$HOST" unlease from "$SIM" queue 0-1
+expect_match "$(printf '%s' "$OUT" | tr '\n' ' ')" "deleted nkg1 deleted nkg2" "the text names each deleted holder on its line"
 
 # The kernel ends leases itself: netns deletion, NIC removal.
 nk -n "$HOST" link add nkx peer nky peer-netns "$ELSE" rxqueues 2

@@ -134,7 +134,16 @@ expect_match "$OUT" "queue 3 .*reserved out-of-rss rule [0-9]+,[0-9]+" "the text
 nk -n "$HOST" steer add dev "$SIM" flow-type udp4 dst-port 4789 queue 0
 expect_eq "$RC" 0 "somebody else's rule"
 other=$(printf '%s' "$OUT" | awk '/rule/ {sub(":", "", $2); print $2}')
-expect_rc 0 "unlease" -n "$HOST" -j unlease dev nks
+# Another command holds the NIC's lock a moment (its sweep, a nic show):
+# unlease waits for its own leases' NIC, so their NIC side is undone when it
+# returns (other NICs are only tried).
+exec {lockfd}<> "$(dirname "$state")/.lock-$(basename "$state")"
+flock "$lockfd" || fail "cannot take the NIC's lock"
+(sleep 2; flock -u "$lockfd") &
+unlocker=$!
+exec {lockfd}>&-
+expect_rc 0 "unlease while another command holds the NIC's lock for 2 s" -n "$HOST" -j unlease dev nks
+wait "$unlocker"
 expect_rc 0 "nic show after unlease" -n "$HOST" -j nic show dev "$SIM"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.nics[0].rss.queues')" '[0,2,3]' "queue 3 back in RSS, queue 1 still out"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].rules[] | [."flow-type", .queue]]')" '[["udp4",0]]' \
