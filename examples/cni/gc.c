@@ -7,12 +7,12 @@
  * A pod whose namespace went before any DEL took its pair and holder with
  * it (and so the alias), not the NIC side nor its address: the pod's
  * information file (ADD writes one for pods with queues) still names it.
- * All of them go in one nkctl process: one `show leases`, then for each
- * its holder's `unlease from NIC queue LIST` (nkctl finds the holder in
- * the pod's namespace, waiting for a memory provider as DEL's unlease
- * does) and the host side's link del (DEL's other lines where that unlease
- * did not run); then the IPAM plugin's GC where its VERSION lists 1.1.0,
- * else its DEL for each, several at once. */
+ * All of them go in one nkctl process: one `show leases`, one `unlease
+ * from NIC queue LIST` of every stale pod's queues (nkctl finds each holder
+ * in its pod's namespace, waiting for memory providers as DEL's unlease
+ * does; where that fails, each pod's own line), each host side's link del
+ * (DEL's other lines where the unlease did not run); then the IPAM plugin's
+ * GC where its VERSION lists 1.1.0, else its DEL for each, several at once. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
