@@ -9,6 +9,8 @@
 # namespaces have IPv6 off by default (dual-stack ADD turns it on, as ptp).
 # The pod's information file names its holder and queue ids; DEL removes it.
 # DEL waits for a lingering memory provider (nkctl's unlease), boundedly.
+# GC of two stale pods, one with a lingering provider: the other goes, the
+# lingering one stays whole and GC names it; the next GC takes it.
 # Multi-queue pods (queuesPerPod 2 and 4) on netdevsim's rss_contexts
 # personality and without contexts: CHECK follows rule -> RSS context -> the
 # lease's queues, the pod's flows arrive on its queues only, CHECK names a
@@ -128,12 +130,43 @@ if [ -e "$pdir/mp_linger" ]; then
 	cni DEL "$cid" "/run/netns/$P"
 	expect_eq "$RC" 0 "DEL again waits for the provider to go, then ends the lease"
 	nk -n "$HOST" -j show leases
-	expect_eq "$(printf '%s' "$OUT" | jq '.leases | length') $(reservations)" "0 0" "no lease or reservation left"
+	expect_eq "$(printf '%s' "$OUT" | jq --arg s "$SIM" '[.leases[] | select(.ifname == $s)] | length') $(reservations)" "0 0" "no lease or reservation left"
 	ns_new P
 	cni ADD "n$cid" "/run/netns/$P"
 	expect_eq "$RC" 0 "the next ADD gets a lease"
 	cni DEL "n$cid" "/run/netns/$P"
 	expect_eq "$RC" 0 "and its DEL succeeds"
+
+	# GC of two stale pods, one with a provider past the wait: GC's one
+	# unlease line for both is refused and nothing goes by it; each pod's
+	# own line then takes the other, the lingering one stays whole (its
+	# address too) and GC fails naming it; once it goes, the next GC.
+	gc_none() {
+		OUT=$(conf false | jq -c '.cniVersion = "1.1.0" | . + {"cni.dev/valid-attachments": []}' |
+			nsenter --net="/run/netns/$HOST" env CNI_COMMAND=GC CNI_PATH="$T_TMP/bin" \
+			NKCTL="$NKCTL" "$PLUGIN" 2> "$T_TMP/gc.err")
+		RC=$?
+	}
+	ns_new P
+	cni ADD "gcl$cid" "/run/netns/$P"
+	[ "$RC" = 0 ] || fail "ADD: $OUT $(cat "$T_TMP/cni.err")"
+	lp=$P
+	ns_new P
+	cni ADD "gco$cid" "/run/netns/$P"
+	[ "$RC" = 0 ] || fail "ADD: $OUT $(cat "$T_TMP/cni.err")"
+	q=$(jq -r '.queues[0]["nic-queue"]' "$INFO/gcl$cid-eth0.json")
+	echo "$q 60000" > "$pdir/mp_linger"
+	gc_none
+	expect_eq "$RC $(printf '%s' "$OUT" | jq -c --arg c "gcl$cid" '[.code, (.msg | test($c) and test("still in use"))]')" \
+		"1 [100,true]" "GC fails naming the pod whose provider stays past the wait"
+	expect_eq "$(ip -n "$lp" -o link show | grep -vc ': lo:') $(ip -n "$P" -o link show | grep -vc ': lo:') $(reservations) $(ls -A "$INFO")" \
+		"2 0 1 gcl$cid-eth0.json" "the lingering pod stays whole, the other is gone"
+	echo "$q 0" > "$pdir/mp_linger"
+	gc_none
+	expect_eq "$RC $OUT" "0 " "the next GC, once the provider went"
+	nk -n "$HOST" -j show leases
+	expect_eq "$(printf '%s' "$OUT" | jq --arg s "$SIM" '[.leases[] | select(.ifname == $s)] | length') $(reservations) $(ls -A "$INFO" | wc -l)" "0 0 0" \
+		"GC left no lease, reservation or information file"
 else
 	echo "# this netdevsim has no mp_linger personality: DEL's provider wait not tried"
 fi
@@ -169,8 +202,8 @@ nothing_left() {
 	nk -n "$HOST" -j show leases
 	local l=$OUT
 	nk -n "$HOST" -j nic show dev "$SIM"
-	expect_eq "$(jq -n -c --argjson l "$l" --argjson n "$OUT" \
-		'[($l.leases | length), ($n.nics[0].rules | length), ($n.nics[0]["rss-contexts"] // [] | length)]') $(reservations) $(ls -A "$INFO" | wc -l) $(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}@')" \
+	expect_eq "$(jq -n -c --argjson l "$l" --argjson n "$OUT" --arg s "$SIM" \
+		'[([$l.leases[] | select(.ifname == $s)] | length), ($n.nics[0].rules | length), ($n.nics[0]["rss-contexts"] // [] | length)]') $(reservations) $(ls -A "$INFO" | wc -l) $(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}@')" \
 		"[0,0,0] 0 0 0" "$1: no lease, rule, RSS context, reservation, information file or pair left"
 }
 pdir=/sys/kernel/debug/netdevsim/netdevsim$SIM_ID/ports/0/ethtool/nkctl

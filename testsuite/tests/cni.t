@@ -202,10 +202,10 @@ expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}')" 0 "no dev
 # workqueue a little after "ip netns del" returns: wait for that (60 s).
 for _ in $(seq 120); do
 	nk -n "$HOST" -j show leases
-	[ "$(printf '%s' "$OUT" | jq '.leases | length')" = 0 ] && break
+	[ "$(printf '%s' "$OUT" | jq --arg s "$SIM" '[.leases[] | select(.ifname == $s)] | length')" = 0 ] && break
 	sleep 0.5
 done
-expect_eq "$(printf '%s' "$OUT" | jq '.leases | length')" 0 "no lease left once the kernel has deleted the namespaces"
+expect_eq "$(printf '%s' "$OUT" | jq --arg s "$SIM" '[.leases[] | select(.ifname == $s)] | length')" 0 "no lease left once the kernel has deleted the namespaces"
 nk -n "$HOST" -j redirect show
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.redirects[] | .ifname]')" '[]' "no route or redirect left"
 expect_eq "$(reservations)" 0 "no IPAM reservation left"
