@@ -160,7 +160,7 @@ if [ -e "$pdir/mp_linger" ]; then
 	expect_eq "$RC $(printf '%s' "$OUT" | jq -c --arg c "gcl$cid" '[.code, (.msg | test($c) and test("still in use"))]')" \
 		"1 [100,true]" "GC fails naming the pod whose provider stays past the wait"
 	expect_eq "$(ip -n "$lp" -o link show | grep -vc ': lo:') $(ip -n "$P" -o link show | grep -vc ': lo:') $(reservations) $(ls -A "$INFO")" \
-		"2 0 1 gcl$cid-eth0.json" "the lingering pod stays whole, the other is gone"
+		"2 0 2 gcl$cid-eth0.json" "the lingering pod stays whole (its two addresses too), the other is gone"
 	echo "$q 0" > "$pdir/mp_linger"
 	gc_none
 	expect_eq "$RC $OUT" "0 " "the next GC, once the provider went"
