@@ -212,14 +212,6 @@ static bool names_holder(const struct nk_nic_lease *l, const struct nk_ns *hns,
 	return holder && nk_ns_is(hns, l->ns_dev, l->ns_ino) && !strcmp(l->name, holder);
 }
 
-static bool record_leases(const struct nk_nic_lease *l, uint32_t q)
-{
-	for (size_t k = 0; k < l->nleased; k++)
-		if (l->leased[k] == q)
-			return true;
-	return false;
-}
-
 /* The reachable namespace other than hns where a live lease of record l is
  * held now (its holder was moved there), or NULL. A namespace on its way out
  * is not reachable by name, so its leases are waited for, not reported. */
@@ -238,7 +230,7 @@ static struct nk_ns *lease_moved_to(struct nk_ctx *ctx, struct nk_ns *ns, int if
 		const struct nk_queue *e = &q.v[i];
 
 		if (e->type != NK_NETDEV_QUEUE_TYPE_RX || !nk_nic_lease_lives(e) ||
-		    !record_leases(l, e->id))
+		    !nk_id_listed(l->leased, l->nleased, e->id))
 			continue;
 		where = (e->have & QUEUE_HAVE_LEASE_NETNS_ID) ?
 			nk_ns_by_nsid(ctx, ns, e->lease_netns_id) : ns;

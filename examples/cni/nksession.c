@@ -31,31 +31,35 @@ int nks_start(struct nk_session *s, const char *nkctl)
 	return 0;
 }
 
+/* One command line, of any length (GC's unlease lists every stale pod's
+ * queues): 0, 1 when it cannot be formatted (out of memory), 2 when nkctl
+ * is gone. */
+static int nks_vsend(struct nk_session *s, const char *fmt, va_list ap)
+{
+	char *line = NULL;
+	ssize_t w = 0;
+	int n = vasprintf(&line, fmt, ap);
+
+	if (n < 0)
+		return 1;
+	line[n] = '\n';  /* over the terminating NUL: the line is n + 1 bytes */
+	for (size_t off = 0; !s->dead && off < (size_t)n + 1; off += (size_t)w)
+		if ((w = write(s->c.in, line + off, (size_t)n + 1 - off)) <= 0)
+			s->dead = true;
+	free(line);
+	return s->dead ? 2 : 0;
+}
+
 /* Write one command line (no newline in fmt). */
 int nks_send(struct nk_session *s, const char *fmt, ...)
 {
-	char *line = NULL;
 	va_list ap;
-	ssize_t w = 0;
-	int n;
+	int ret;
 
 	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
+	ret = nks_vsend(s, fmt, ap);
 	va_end(ap);
-	if (n < 0 || s->dead) {
-		free(n < 0 ? NULL : line);
-		return -1;
-	}
-	line[n] = '\n';  /* over the terminating NUL: the line is n + 1 bytes */
-	for (size_t off = 0; off < (size_t)n + 1; off += (size_t)w)
-		if ((w = write(s->c.in, line + off, (size_t)n + 1 - off)) <= 0)
-			break;
-	free(line);
-	if (w <= 0) {
-		s->dead = true;
-		return -1;
-	}
-	return 0;
+	return ret ? -1 : 0;
 }
 
 /* Moves the first whole "Error: " line of s->pend into s->err and drops
@@ -139,23 +143,15 @@ int nks_reply(struct nk_session *s, json_object **doc)
 
 int nks_run(struct nk_session *s, json_object **doc, const char *fmt, ...)
 {
-	char *line = NULL;
 	va_list ap;
-	int n, sent;
+	int ret;
 
-	/* a line of any length: GC's unlease lists every stale pod's queues */
 	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
+	ret = nks_vsend(s, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		snprintf(s->err, sizeof(s->err), "out of memory");
-		return 1;
-	}
-	sent = nks_send(s, "%s", line);
-	free(line);
-	if (sent) {
-		snprintf(s->err, sizeof(s->err), "nkctl ended early");
-		return 2;
+	if (ret) {
+		snprintf(s->err, sizeof(s->err), ret == 1 ? "out of memory" : "nkctl ended early");
+		return ret;
 	}
 	return nks_reply(s, doc);
 }
