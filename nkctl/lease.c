@@ -791,6 +791,7 @@ static int check_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 			 const struct lease_args *a)
 {
 	uint32_t wait = mp_wait(ctx, a);
+	uint64_t end = nk_lease_deadline(wait); /* one bound for all holders */
 	struct nk_lease_list all;
 	int ret = nk_lease_scan(ctx, &all);
 
@@ -803,7 +804,7 @@ static int check_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 		if (!ret && t[i].ended.n)
 			ret = check_pair(&t[i].l, a->force);
 		if (!ret && !a->force)
-			ret = nk_lease_wait_providers(ctx, t[i].ns, &t[i].l, wait, &all, &t[i].ended);
+			ret = nk_lease_wait_providers(ctx, t[i].ns, &t[i].l, end, &all, &t[i].ended);
 		if (!ret)
 			ret = check_providers(&t[i].l, &t[i].ended, a->force, wait);
 	}

@@ -45,22 +45,26 @@ static void sleep_ms(uint64_t ms)
 		t = left;
 }
 
+uint64_t nk_lease_deadline(uint32_t seconds)
+{
+	return now_ms() + (uint64_t)seconds * 1000;
+}
+
 int nk_lease_wait_providers(struct nk_ctx *ctx, struct nk_ns *hns, const struct nk_link *l,
-			    uint32_t seconds, struct nk_lease_list *all,
-			    struct nk_lease_list *held)
+			    uint64_t end, struct nk_lease_list *all, struct nk_lease_list *held)
 {
 	const struct nk_lease_rec *first;
-	uint64_t end = now_ms() + (uint64_t)seconds * 1000;
 	size_t n = with_provider(held, &first);
+	uint64_t now = now_ms();
 	int ret = 0;
 
-	if (!n || !seconds)
+	if (!n || now >= end)
 		return 0;
-	nk_warn("\"%s\" queue %u (%s queue %u)%s still has a memory provider; waiting up to %u s for it to go",
+	nk_warn("\"%s\" queue %u (%s queue %u)%s still has a memory provider; waiting up to %llu s for it to go",
 		l->ifname, first->nk_queue, first->nic_ifname, first->nic_queue,
-		n > 1 ? " and others" : "", seconds);
-	while (!ret && with_provider(held, &first) && now_ms() < end) {
-		uint64_t left = end - now_ms();
+		n > 1 ? " and others" : "", (unsigned long long)((end - now + 999) / 1000));
+	while (!ret && with_provider(held, &first) && (now = now_ms()) < end) {
+		uint64_t left = end - now;
 
 		sleep_ms(left < POLL_MS ? left : POLL_MS);
 		free(held->v);

@@ -66,6 +66,24 @@ expect_eq "$(printf '%s\n' "$ERR" | wc -l)" 2 "two lines: the wait, the error"
 expect_eq "$(leased)" "1 3" "the leases are still there"
 expect_error 4 "wait 0 does not wait" -n "$HOST" unlease dev nka wait 0
 
+# Several holders: one bound for the whole command. nka's provider goes
+# after 4 s of the 6; nkb's stays, and is waited for only what is left
+# (before, each holder had its own 6 s: "waiting up to 6 s" twice).
+expect_rc 0 "lease queue 4 to nkb" -n "$HOST" lease dev nkb from "$SIM" queue 4
+linger 4 60000
+linger 1 4000
+expect_rc 4 "unlease from queues 1,3,4 (two holders, two providers) wait 6" \
+	-n "$HOST" -j unlease from "$SIM" queue 1,3,4 wait 6
+waits=$(printf '%s\n' "$ERR" | sed -n 's/.*waiting up to \([0-9]*\) s.*/\1/p' | paste -sd' ')
+echo "# the waits it announced: $waits"
+expect_match "$waits" '^6 [1-5]$' "the second holder waits only what is left of the 6 s"
+expect_match "$(printf '%s\n' "$ERR" | tail -n 1)" "^Error: \"nkb\" .* is still in use by an io_uring zero-copy receive ring after 6 s" \
+	"then the error names nkb"
+expect_eq "$(leased)" "1 3 4" "no holder was deleted"
+linger 4 0
+expect_rc 0 "nkb's unlease once its provider is gone" -n "$HOST" unlease dev nkb
+nk -n "$HOST" link add nkb type single rxqueues 2
+
 # The wait: unlease finishes once the provider goes. (Not timed: a TCG guest
 # on a loaded host takes seconds for any unlease. It saw the provider, said
 # so, and ended the leases, which without the wait it refuses.)
