@@ -107,6 +107,7 @@ int path_lookup(const char *dirs, const char *name, char *bin, size_t len);
 int child_start(struct child *c, char *const argv[], const char *cni_command);
 char *child_read_all(int fd);
 void child_read_out_err(struct child *c, char **out, char **err);
+bool child_exited(const struct child *c);
 int child_wait(struct child *c);
 
 /* ipam.c: the delegated IPAM plugin, run beside the rest */

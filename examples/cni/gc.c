@@ -11,8 +11,9 @@
  * from NIC queue LIST` of every stale pod's queues (nkctl finds each holder
  * in its pod's namespace, waiting for memory providers as DEL's unlease
  * does; where that fails, each pod's own line), each host side's link del
- * (DEL's other lines where the unlease did not run); then the IPAM plugin's
- * GC where its VERSION lists 1.1.0, else its DEL for each, several at once. */
+ * (DEL's other lines where the unlease did not run); meanwhile the IPAM
+ * plugin's GC where its VERSION lists 1.1.0, else its DEL for each, several
+ * at once. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,41 +207,73 @@ static int ipam_del_start(const struct gc *g, const struct attachment *a, struct
 	return ipam_start(&q, "DEL", q.ipam_text, run, why, len);
 }
 
-/* The IPAM plugin's part: its GC (it knows the valid list), else its DEL
- * for each stale attachment, GC_IPAM_PARALLEL at a time. 0, or the first
- * failure's code with why. */
-static int gc_ipam(const struct gc *g, char *why, size_t len)
-{
+/* The IPAM plugin's part, run beside nkctl's deletions: its GC (it knows
+ * the valid list), else its DEL for each stale attachment,
+ * GC_IPAM_PARALLEL at a time, the next started as one finishes. */
+struct ipam_pool {
 	struct ipam_run run[GC_IPAM_PARALLEL];
-	int code = 0;
+	size_t of[GC_IPAM_PARALLEL];	/* the stale attachment a DEL is for */
+	size_t next;			/* the next one to start a DEL for */
+	bool gc;			/* the plugin's own GC runs in run[0] */
+	int code;			/* the first failure's code, with why */
+	char why[512];
+};
 
-	if (ipam_speaks_1_1(g->p)) {
-		if (ipam_start(g->p, "GC", g->p->conf_text, &run[0], why, len))
-			return CNI_ERR_STEP;
-		if (ipam_finish(&run[0]))
-			code = ipam_error(&run[0], why, len);
-		ipam_free(&run[0]);
-		return code;
+static void pool_collect(const struct gc *g, struct ipam_pool *pl, size_t k)
+{
+	char msg[400];
+
+	if (ipam_finish(&pl->run[k]) && !pl->code) {
+		pl->code = ipam_error(&pl->run[k], msg, sizeof(msg));
+		if (pl->gc)
+			snprintf(pl->why, sizeof(pl->why), "%s", msg);
+		else
+			snprintf(pl->why, sizeof(pl->why), "IPAM DEL of %.64s: %s",
+				 g->stale[pl->of[k]].id, msg);
 	}
-	for (size_t i = 0; i < g->n; i += GC_IPAM_PARALLEL) {
-		size_t k, n = g->n - i < GC_IPAM_PARALLEL ? g->n - i : GC_IPAM_PARALLEL;
-		char msg[512];
+	ipam_free(&pl->run[k]);
+}
 
-		for (k = 0; k < n; k++)
-			if (ipam_del_start(g, &g->stale[i + k], &run[k], msg, sizeof(msg))) {
-				if (!code)
-					snprintf(why, len, "%s", msg);
-				code = CNI_ERR_STEP;
-			}
-		for (k = 0; k < n; k++) {
-			if (run[k].started && ipam_finish(&run[k]) && !code) {
-				code = ipam_error(&run[k], msg, sizeof(msg));
-				snprintf(why, len, "IPAM DEL of %.64s: %.400s", g->stale[i + k].id, msg);
-			}
-			ipam_free(&run[k]);
+/* Collect the runs that have finished (every run, waiting, with wait) and
+ * start DELs in the free slots. */
+static void pool_step(const struct gc *g, struct ipam_pool *pl, bool wait)
+{
+	char msg[400];
+
+	for (size_t k = 0; k < GC_IPAM_PARALLEL; k++) {
+		if (pl->run[k].started && (wait || child_exited(&pl->run[k].c)))
+			pool_collect(g, pl, k);
+		if (pl->run[k].started || pl->gc || pl->next >= g->n)
+			continue;
+		pl->of[k] = pl->next++;
+		if (ipam_del_start(g, &g->stale[pl->of[k]], &pl->run[k], msg, sizeof(msg)) && !pl->code) {
+			pl->code = CNI_ERR_STEP;
+			snprintf(pl->why, sizeof(pl->why), "%s", msg);
 		}
 	}
-	return code;
+}
+
+static void pool_begin(const struct gc *g, struct ipam_pool *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->gc = ipam_speaks_1_1(g->p);
+	if (pl->gc && ipam_start(g->p, "GC", g->p->conf_text, &pl->run[0], pl->why, sizeof(pl->why)))
+		pl->code = CNI_ERR_STEP;
+	pool_step(g, pl, false);
+}
+
+/* Every run finished: 0, or the first failure's code. */
+static int pool_end(const struct gc *g, struct ipam_pool *pl)
+{
+	bool busy = true;
+
+	while (busy) {
+		pool_step(g, pl, true);
+		busy = !pl->gc && pl->next < g->n;
+		for (size_t k = 0; k < GC_IPAM_PARALLEL; k++)
+			busy |= pl->run[k].started;
+	}
+	return pl->code;
 }
 
 /* The NIC queues holder leases from nic ("4,5"; "" when none), from
@@ -331,14 +364,37 @@ static bool gc_unlease_all(const struct gc *g, struct nk_session *s, json_object
 	return ok;
 }
 
+/* Where the one line failed: each stale attachment's own unlease. One a
+ * provider keeps stays whole (its IPAM reservation too: no DEL for it),
+ * out of g's list; the next GC takes it. */
+static void gc_unlease_each(struct gc *g, struct nk_session *s, json_object *leases, bool *ended,
+			    char *first, size_t len)
+{
+	char why[768];
+
+	for (size_t i = 0; i < g->n;) {
+		struct plugin q = as_attachment(g->p, &g->stale[i]);
+
+		if (!gc_unlease(&q, s, leases, &ended[i], why, sizeof(why))) {
+			i++;
+			continue;
+		}
+		if (!*first)
+			snprintf(first, len, "%s (container %s): %.600s", q.host, q.id, why);
+		g->stale[i] = g->stale[--g->n];
+		ended[i] = ended[g->n];
+	}
+}
+
 int cmd_gc(struct plugin *p)
 {
 	struct gc g = { .p = p, .valid = valid_list(p) };
 	struct rtnl *r = rtnl_open_in(-1);
 	json_object *leases = NULL;
+	struct ipam_pool pool;
 	struct nk_session s;
 	char why[768] = "", first[768] = "";
-	bool session, all_ended, *ended;
+	bool session, *ended;
 	int code;
 
 	if (!r || rtnl_link_aliases(r, collect, &g) || g.nomem) {
@@ -352,7 +408,7 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
 	}
-	session = g.n > 0; /* g.n shrinks below: what a provider keeps */
+	session = g.n > 0;
 	if (session && nks_start(&s, p->nkctl)) {
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
@@ -365,35 +421,29 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
 	}
-	all_ended = leases && gc_unlease_all(&g, &s, doc_member(leases, "leases"), ended);
-	for (size_t i = 0; i < g.n;) {
+	if (!leases || !gc_unlease_all(&g, &s, doc_member(leases, "leases"), ended))
+		gc_unlease_each(&g, &s, doc_member(leases, "leases"), ended, first, sizeof(first));
+	json_object_put(leases);
+	/* The addresses of the attachments whose leases ended are released
+	 * while nkctl deletes their devices (DEL does the same). */
+	pool_begin(&g, &pool);
+	for (size_t i = 0; i < g.n; i++) {
 		struct plugin q = as_attachment(p, &g.stale[i]);
 
-		/* A provider still on its queue: that attachment stays whole, its
-		 * IPAM reservation too (not DELed below); the next GC takes it. */
-		if (!all_ended &&
-		    gc_unlease(&q, &s, doc_member(leases, "leases"), &ended[i], why, sizeof(why))) {
-			if (!*first)
-				snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
-			g.stale[i] = g.stale[--g.n];
-			ended[i] = ended[g.n];
-			continue;
-		}
 		/* link del alone only where the host side is there to take the
 		 * redirects with it (not a pod found by its information file) */
 		if (teardown_nk(&q, &s, ended[i] && g.stale[i].host_alive, why, sizeof(why)) && !*first)
 			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
-		i++;
+		pool_step(&g, &pool, false);
 	}
-	json_object_put(leases);
 	free(ended);
 	if (session)
 		nks_end(&s);
-	code = gc_ipam(&g, why, sizeof(why));
+	code = pool_end(&g, &pool);
 	free(g.stale);
 	if (*first)
 		cni_fail(p, CNI_ERR_STEP, "%s", first);
 	if (code)
-		cni_fail(p, code, "IPAM GC: %s", why);
+		cni_fail(p, code, "IPAM GC: %s", pool.why);
 	return 0;
 }

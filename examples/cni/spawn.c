@@ -174,6 +174,14 @@ void child_read_out_err(struct child *c, char **out, char **err)
 	*err = s[1].buf;
 }
 
+/* Whether the child has exited, without reaping it (child_wait does). */
+bool child_exited(const struct child *c)
+{
+	siginfo_t si = { 0 };
+
+	return waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid != 0;
+}
+
 /* The child's exit status (128+N for a signal); closes what is left open. */
 int child_wait(struct child *c)
 {
