@@ -463,6 +463,36 @@ kill_cycle() {
 	pass "$name: killed at $kills points, every time as before ($((SECONDS - t0)) s)"
 }
 
+# nic_faults_begin: the NIC-side kill tests' start (nic-faults.t,
+# nic-unlease-faults.t): HOST with netdevsim SIM (4 queues, its RSS table,
+# header split off), nlprobe serving; snapshot prints the NIC as the kernel
+# has it and the number of nkctl's state files for it, BASE is its first
+# print; ok runs nkctl and succeeds on exit 0; holder makes nks afresh.
+nic_faults_begin() {
+	# The NIC as the kernel has it, and the number of state files for it
+	# (a glob: no process to start, as for the kernel's reads).
+	snapshot() {
+		local f files=0
+		nlp rings "$idx" && nlp rss "$idx" && nlp ntuple "$SIM" || return 1
+		# a record's temp file (.tmp.KEY) a killed writer left counts too
+		for f in /run/nkctl/nic/netdevsim-netdevsim"$SIM_ID"-* /run/nkctl/nic/.tmp.netdevsim-netdevsim"$SIM_ID"-*; do
+			[ -e "$f" ] && files=$((files + 1))
+		done
+		echo "state files: $files"
+	}
+	ok() { nk "$@"; [ "$RC" = 0 ]; }
+	holder() { "$NKCTL" -n "$HOST" link del nks > /dev/null 2>&1; ok -n "$HOST" link add nks type single rxqueues 4; }
+	ns_new HOST
+	sim_new SIM "$HOST" 4
+	idx=$(ifindex_of "$HOST" "$SIM")
+	need_sim_rss "$HOST" "$SIM"
+	$NLPROBE -n "$HOST" rings-set "$idx" tcp-data-split off hds-thresh 128 > /dev/null || fail "rings-set"
+	nlprobe_serve "$HOST"
+	BASE=$(snapshot) || fail "the NIC's state: $BASE"
+	expect_match "$BASE" '"tcp-data-split":"off"' "a starting point other than the defaults"
+	expect_match "$BASE" '"indir":\[0,1,' "the kernel's indirection table"
+}
+
 # nic_snapshot DEV IFINDEX: the NIC as the kernel has it, through nlprobe
 # serve: RSS table, header split, rules (without their locations, which a
 # rule added again may change).
