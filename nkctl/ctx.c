@@ -41,6 +41,8 @@ void nk_ctx_forget_others(struct nk_ctx *ctx)
 	for (size_t i = 1; i < ctx->nns; i++)
 		ns_free(ctx->ns[i]);
 	ctx->nns = ctx->nns ? 1 : 0;
+	if (ctx->nns)
+		ctx->ns[0]->nsid_viewer = NULL; /* its viewers are gone */
 	ctx->ns_enumerated = false;
 }
 
@@ -56,6 +58,9 @@ void nk_ctx_release(struct nk_ctx *ctx)
 		ns_free(ctx->ns[i]);
 	free(ctx->ns);
 	ctx->ns = NULL;
+	free(ctx->nsid_hints);
+	ctx->nsid_hints = NULL;
+	ctx->nnsid_hints = ctx->nsid_hints_cap = 0;
 	ctx->nns = ctx->ns_cap = 0;
 	ctx->ns_enumerated = false;
 }
@@ -228,24 +233,90 @@ int nk_ns_find(struct nk_ctx *ctx, dev_t dev, ino_t ino, struct nk_ns **ns)
 	return ret;
 }
 
-int32_t nk_ns_nsid_of(struct nk_ns *viewer, const struct nk_ns *ns)
+/* An nsid once given stays while both namespaces live, so it is kept; "none
+ * yet" (-1) is asked again: the kernel gives one when a device moves. */
+int32_t nk_ns_nsid_of(struct nk_ns *viewer, struct nk_ns *ns)
 {
-	struct nl_sock *s = nk_ns_try_rtnl(viewer);
+	struct nl_sock *s;
 	struct nl_err err;
 	int32_t id = -1;
 
-	if (viewer == ns || !s || rtnl_nsid_get(s, ns->fd, &id, &err))
+	if (viewer == ns)
 		return -1;
+	if (ns->nsid_viewer == viewer)
+		return ns->nsid;
+	s = nk_ns_try_rtnl(viewer);
+	if (!s || rtnl_nsid_get(s, ns->fd, &id, &err) || id < 0)
+		return -1;
+	ns->nsid_viewer = viewer;
+	ns->nsid = id;
 	return id;
+}
+
+static bool hint_of(const struct nk_nsid_hint *h, const struct nk_ns *viewer)
+{
+	return h->vdev == viewer->dev && h->vino == viewer->ino;
+}
+
+/* Every namespace's nsid in viewer, as hints for the lines that follow. */
+static void hints_learn(struct nk_ctx *ctx, struct nk_ns *viewer, struct nk_ns *const *all,
+			size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < ctx->nnsid_hints; i++)
+		if (!hint_of(&ctx->nsid_hints[i], viewer))
+			ctx->nsid_hints[kept++] = ctx->nsid_hints[i];
+	ctx->nnsid_hints = kept;
+	for (size_t i = 0; i < n; i++) {
+		int32_t id = all[i]->spec[0] ? nk_ns_nsid_of(viewer, all[i]) : -1;
+		struct nk_nsid_hint *h = id >= 0 ? nk_grow(&ctx->nsid_hints, &ctx->nnsid_hints,
+							   &ctx->nsid_hints_cap, sizeof(*h)) : NULL;
+
+		if (!h)
+			continue;
+		h->vdev = viewer->dev;
+		h->vino = viewer->ino;
+		h->nsid = id;
+		snprintf(h->spec, sizeof(h->spec), "%s", all[i]->spec);
+	}
+}
+
+/* The namespace a hint names for nsid, opened and asked again (a name
+ * may since be another namespace's); NULL when there is none or it is
+ * wrong. */
+static struct nk_ns *hinted(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid)
+{
+	for (size_t i = 0; i < ctx->nnsid_hints; i++) {
+		const struct nk_nsid_hint *h = &ctx->nsid_hints[i];
+		struct nk_ns *ns;
+		int fd;
+
+		if (h->nsid != nsid || !hint_of(h, viewer))
+			continue;
+		if (netns_open(h->spec, &fd))
+			return NULL;
+		ns = ns_adopt(ctx, h->spec, fd);
+		return ns && ns != viewer && nk_ns_nsid_of(viewer, ns) == nsid ? ns : NULL;
+	}
+	return NULL;
 }
 
 struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid)
 {
-	struct nk_ns *const *all;
+	struct nk_ns *const *all, *found;
 	size_t n;
 
-	if (nk_ns_reachable(ctx, &all, &n))
+	/* those opened already, then a hint, then every one */
+	for (size_t i = 0; i < ctx->nns; i++)
+		if (ctx->ns[i] != viewer && nk_ns_nsid_of(viewer, ctx->ns[i]) == nsid)
+			return ctx->ns[i];
+	if (ctx->ns_enumerated)
 		return NULL;
+	found = hinted(ctx, viewer, nsid);
+	if (found || nk_ns_reachable(ctx, &all, &n))
+		return found;
+	hints_learn(ctx, viewer, all, n);
 	for (size_t i = 0; i < n; i++)
 		if (all[i] != viewer && nk_ns_nsid_of(viewer, all[i]) == nsid)
 			return all[i];

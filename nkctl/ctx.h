@@ -34,6 +34,19 @@ struct nk_ns {
 	struct nl_sock rtnl, genl;
 	struct genl_family netdev, ethtool;
 	int ioctl_fd;           /* an AF_INET socket here for SIOCETHTOOL; -1 */
+	/* Its nsid in nsid_viewer, asked once a command (nk_ns_nsid_of): a
+	 * lease scan looks up every lease's namespace among all of them. */
+	const struct nk_ns *nsid_viewer;
+	int32_t nsid;
+};
+
+/* Where a viewer namespace's nsid pointed when a batch's earlier line
+ * looked at every namespace: the name (or path) to open first next time. */
+struct nk_nsid_hint {
+	dev_t vdev;
+	ino_t vino;
+	int32_t nsid;
+	char spec[NK_NS_SPEC];
 };
 
 /*
@@ -59,6 +72,10 @@ struct nk_ctx {
 	struct nk_ns **ns;
 	size_t nns, ns_cap;
 	bool ns_enumerated;      /* every reachable namespace is in ns */
+	/* kept from line to line of a batch (checked before use): a GC's
+	 * link del of each of 100 pods would open all 100 namespaces each */
+	struct nk_nsid_hint *nsid_hints;
+	size_t nnsid_hints, nsid_hints_cap;
 	/* the NIC locks held (nicjob.c), each until its depth is back to 0 */
 	struct nk_nic_held nic_locks[NK_NIC_HELD_MAX];
 	size_t nnic_locks;
@@ -91,7 +108,7 @@ int nk_ns_reachable(struct nk_ctx *ctx, struct nk_ns *const **list, size_t *n);
 /* The reachable namespace that viewer's namespace calls nsid, or NULL. */
 struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid);
 /* The id viewer's namespace gives ns (-1: none yet). */
-int32_t nk_ns_nsid_of(struct nk_ns *viewer, const struct nk_ns *ns);
+int32_t nk_ns_nsid_of(struct nk_ns *viewer, struct nk_ns *ns);
 /* The reachable namespace (dev, ino) in *ns, NULL when none is; every one
  * is opened only when those opened already do not have it. An error is
  * printed (the command's own namespace cannot be identified). */

@@ -376,6 +376,7 @@ static int lease_error(const struct nl_err *err, const struct lease_job *j, size
 /* The lease objects of show leases, NIC side included, with "existed". */
 static void print_leases(struct nk_ctx *ctx, const struct lease_job *j, struct nk_ns *here)
 {
+	struct nk_nic_reader rd = { 0 };
 	struct nk_lease_nic nic;
 	struct nk_lease_rec r;
 
@@ -391,10 +392,11 @@ static void print_leases(struct nk_ctx *ctx, const struct lease_job *j, struct n
 		snprintf(r.nk_ifname, sizeof(r.nk_ifname), "%s", j->nk.ifname);
 		r.nk_queue = j->nk_ids[i];
 		r.existed = j->existed[i];
-		if (nk_nic_lease_info(ctx, j->nic->ns, j->nic->link.ifindex, j->ids[i], &nic))
+		if (nk_nic_lease_info(ctx, &rd, j->nic->ns, j->nic->link.ifindex, j->ids[i], &nic))
 			r.nic = &nic;
 		nk_print_lease(&ctx->out, &r, true);
 	}
+	nk_nic_reader_free(&rd);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 }

@@ -259,22 +259,42 @@ static bool steers_into(const struct nk_ntuple *r, const struct nk_nic_lease *l,
 	return r->action == q;
 }
 
-bool nk_nic_lease_info(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32_t q,
-		       struct nk_lease_nic *out)
+void nk_nic_reader_free(struct nk_nic_reader *rd)
 {
-	struct nic_job *j = nk_nic_job_new();
+	nk_nic_job_free(rd->j);
+	memset(rd, 0, sizeof(*rd));
+}
+
+/* rd's job for NIC ifindex of ns, read unless it is the last one read. */
+static bool reader_load(struct nk_ctx *ctx, struct nk_nic_reader *rd, struct nk_ns *ns,
+			int ifindex)
+{
 	struct nk_link link;
 	struct nl_sock *rt;
+
+	if (rd->j && rd->ns == ns && rd->ifindex == ifindex)
+		return rd->ok;
+	nk_nic_reader_free(rd);
+	rd->ns = ns;
+	rd->ifindex = ifindex;
+	rd->j = nk_nic_job_new();
+	if (!rd->j || !(rt = nk_ns_try_rtnl(ns)) || nk_link_lookup(rt, NULL, ifindex, &link, NULL, true))
+		return false;
+	rd->j->ns = ns;
+	rd->ok = !nk_nic_job_load(ctx, NULL, &link, rd->j);
+	return rd->ok;
+}
+
+bool nk_nic_lease_info(struct nk_ctx *ctx, struct nk_nic_reader *rd, struct nk_ns *ns,
+		       int ifindex, uint32_t q, struct nk_lease_nic *out)
+{
 	const struct nk_nic_lease *l = NULL;
-	bool ok = false;
+	struct nic_job *j;
 
 	memset(out, 0, sizeof(*out));
-	if (!j || !(rt = nk_ns_try_rtnl(ns)) || nk_link_lookup(rt, NULL, ifindex, &link, NULL, true))
-		goto out;
-	j->ns = ns;
-	if (nk_nic_job_load(ctx, NULL, &link, j))
-		goto out;
-	ok = true;
+	if (!reader_load(ctx, rd, ns, ifindex))
+		return false;
+	j = rd->j;
 	out->reserved = j->st.exists && nk_nic_state_reserved(&j->st, q);
 	out->have_rss = !j->rss_ret && j->rss.indir_size;
 	out->rss = out->have_rss && nk_rss_uses(&j->rss, q);
@@ -284,9 +304,7 @@ bool nk_nic_lease_info(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, uint32
 		for (size_t k = 0; k < l->nrules; k++)
 			if (l->rules[k] == j->rules.v[i].id && steers_into(&j->rules.v[i], l, q))
 				out->rules[out->nrules++] = j->rules.v[i];
-out:
-	nk_nic_job_free(j);
-	return ok;
+	return true;
 }
 
 int nk_nic_view_read(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_link *nic,

@@ -100,13 +100,15 @@ static void print_leases(struct nk_ctx *ctx, struct nk_lease_list *l, uint32_t i
 	out_begin(&ctx->out);
 	if (interval)
 		out_uint(&ctx->out, "interval", "counters per second over %llu s\n", interval);
+	struct nk_nic_reader rd = { 0 };
+
 	out_arr_open(&ctx->out, "leases");
 	for (size_t i = 0; i < l->n; i++) {
 		struct nk_lease_nic nic;
 		char pin[PIN_LEN];
 
-		if (nk_nic_lease_info(ctx, l->v[i].nic_ns, l->v[i].nic_ifindex, l->v[i].nic_queue,
-				      &nic))
+		if (nk_nic_lease_info(ctx, &rd, l->v[i].nic_ns, l->v[i].nic_ifindex,
+				      l->v[i].nic_queue, &nic))
 			l->v[i].nic = &nic;
 		if (l->v[i].nic_ns &&
 		    nk_xsk_pin_of(l->v[i].nic_ns, l->v[i].nic_ifindex, l->v[i].nic_queue, pin))
@@ -115,6 +117,7 @@ static void print_leases(struct nk_ctx *ctx, struct nk_lease_list *l, uint32_t i
 		l->v[i].nic = NULL;
 		l->v[i].xsk_map = NULL;
 	}
+	nk_nic_reader_free(&rd);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 }
