@@ -333,9 +333,6 @@ static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 	return ret;
 }
 
-/* One state file: undo the records of leases that ended. Its NIC's
- * trouble is its warning, never the command's error; only a live lease
- * naming the command's own holder elsewhere is (holder_moved). */
 /* Is the NIC at ifindex of ns one of mine? */
 static bool nic_mine(const struct nk_ns *ns, int ifindex, const struct nk_nic_at *mine, size_t n)
 {
@@ -355,6 +352,9 @@ struct sweep_for {
 	size_t nmine;
 };
 
+/* One state file: undo the records of leases that ended. Its NIC's
+ * trouble is its warning, never the command's error; only a live lease
+ * naming the command's own holder elsewhere is (holder_moved). */
 static int unlease_file(struct nk_ctx *ctx, const char *name, const struct sweep_for *f)
 {
 	const struct nk_ns *hns = f->hns;
