@@ -464,11 +464,10 @@ kill_cycle() {
 }
 
 # nic_faults_begin: the NIC-side kill tests' start (nic-faults.t,
-# nic-lease-faults.t, nic-unlease-faults.t): HOST with netdevsim SIM (4
-# queues, its RSS table, header split off), nlprobe serving; snapshot
-# prints the NIC as the kernel has it and the number of nkctl's state files
-# for it, BASE is its first print; ok runs nkctl and succeeds on exit 0;
-# holder makes nks afresh.
+# nic-unlease-faults.t): HOST with netdevsim SIM (4 queues, its RSS table,
+# header split off), nlprobe serving; snapshot prints the NIC as the kernel
+# has it and the number of nkctl's state files for it, BASE is its first
+# print; ok runs nkctl and succeeds on exit 0; holder makes nks afresh.
 nic_faults_begin() {
 	# The NIC as the kernel has it, and the number of state files for it
 	# (a glob: no process to start, as for the kernel's reads).

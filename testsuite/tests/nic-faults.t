@@ -2,8 +2,7 @@
 # tier: vm
 # timeout: 900
 # Crash safety of the NIC side: each multi-step command (nic reserve, lease
-# ... pool, nic release; lease ... steer: nic-lease-faults.t; unlease:
-# nic-unlease-faults.t)
+# ... pool, nic release; lease ... steer and unlease: nic-unlease-faults.t)
 # is killed with SIGKILL at every netlink
 # request (sendto), every state-file write (rename) and every n-tuple ioctl
 # in turn, by strace's fault injection. Then the same command, or release,
