@@ -1,6 +1,7 @@
 #!/bin/bash
 # tier: vm
 # timeout: 600
+# alone: yes (its doctor checks look at a NIC whose link it detached: another test's nkctl would sweep that NIC's pins first)
 # Crash safety of xsk attach and detach (issue 33), as nic-faults.t kills the
 # NIC commands: attach, detach and an unlease that sweeps an attach are
 # killed with SIGKILL at every BPF command (every STEP-th: libbpf's probes
