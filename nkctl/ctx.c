@@ -302,25 +302,28 @@ static struct nk_ns *hinted(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t ns
 	return NULL;
 }
 
-struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid)
+/* The namespace among those opened that viewer calls nsid, or NULL. */
+static struct nk_ns *opened_with_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid)
 {
-	struct nk_ns *const *all, *found;
-	size_t n;
-
-	/* those opened already, then a hint, then every one */
 	for (size_t i = 0; i < ctx->nns; i++)
 		if (ctx->ns[i] != viewer && nk_ns_nsid_of(viewer, ctx->ns[i]) == nsid)
 			return ctx->ns[i];
-	if (ctx->ns_enumerated)
-		return NULL;
+	return NULL;
+}
+
+struct nk_ns *nk_ns_by_nsid(struct nk_ctx *ctx, struct nk_ns *viewer, int32_t nsid)
+{
+	struct nk_ns *const *all, *found = opened_with_nsid(ctx, viewer, nsid);
+	size_t n;
+
+	/* those opened already, then a hint, then every one */
+	if (found || ctx->ns_enumerated)
+		return found;
 	found = hinted(ctx, viewer, nsid);
 	if (found || nk_ns_reachable(ctx, &all, &n))
 		return found;
 	hints_learn(ctx, viewer, all, n);
-	for (size_t i = 0; i < n; i++)
-		if (all[i] != viewer && nk_ns_nsid_of(viewer, all[i]) == nsid)
-			return all[i];
-	return NULL;
+	return opened_with_nsid(ctx, viewer, nsid);
 }
 
 bool nk_ns_is(const struct nk_ns *ns, dev_t dev, ino_t ino)
