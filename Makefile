@@ -64,7 +64,7 @@ MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS)) \
 # build/man with nkctl's own.
 CNI_MAN := $(BUILD)/cni/nkctl-cni.8
 
-.PHONY: all helpers check check-all check-host check-unit check-vm check-valgrind install clean deps fuzz cni
+.PHONY: all helpers check check-all check-full check-host check-unit check-vm check-valgrind install clean deps fuzz cni
 all: $(BIN) $(MANS)
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/%.h config.mk
@@ -278,6 +278,11 @@ check-vm: all $(HELPERS)
 # What CI runs: host tier, VM tier, host tier SANITIZE=1, valgrind; totals.
 check-all:
 	testsuite/check-all
+
+# check-all with every kill point and every round of the race tests (check-all
+# runs a share of them, a different one each day).
+check-full:
+	NKCTL_KILL_SHARE=1 NKCTL_ROUND_SHARE=1 testsuite/check-all
 
 check-valgrind: all $(HELPERS)
 	NKCTL=$(abspath testsuite/valgrind/nkctl) NKCTL_REAL=$(abspath $(BIN)) NKCTL_MEMCHECK=valgrind \

@@ -53,6 +53,8 @@
 #include "compat.h"
 #include "devview.h"
 #include "err.h"
+#include "ethfeat.h"
+#include "ethrss.h"
 #include "ethtool.h"
 #include "nicrule.h"
 #include "leaseview.h"

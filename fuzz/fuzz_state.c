@@ -32,7 +32,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "bindings.h"
+#include "bindstate.h"
 #include "nicstate.h"
 #include "routes.h"
 #include "fuzz_die.h"

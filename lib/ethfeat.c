@@ -9,7 +9,7 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "ethtool.h"
+#include "ethfeat.h"
 
 /* ETHTOOL_A_FEATURES_*, ETHTOOL_A_BITSET_*, ETHTOOL_A_BITSET_BIT_* (stable ABI). */
 enum {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "ethtool.h"
+#include "ethrss.h"
 
 /* ETHTOOL_A_RSS_* and ETHTOOL_A_HEADER_DEV_INDEX (stable ABI). */
 enum { A_RSS_HEADER = 1, A_RSS_CONTEXT = 2, A_RSS_INDIR = 4, A_RSS_MAX = 8, A_HEADER_DEV_INDEX = 1 };

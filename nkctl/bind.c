@@ -14,10 +14,13 @@
 #include <unistd.h>
 
 #include "bindings.h"
+#include "bindstate.h"
+#include "bindview.h"
 #include "compat.h"
 #include "cmd.h"
 #include "devmem.h"
 #include "ethtool.h"
+#include "holder.h"
 #include "kernel.h"
 #include "lookup.h"
 #include "netdev.h"

@@ -64,40 +64,4 @@ struct nk_binding_list {
 	size_t n, cap;
 };
 
-/* A size as the dmabuf keyword takes it: 64M, 2G, 4096. */
-const char *nk_size_word(uint64_t size, char *buf, size_t len);
-/* Sort by binding id. */
-void nk_binding_sort(struct nk_binding_list *l);
-/* Every state file (alive or stale), sorted by id. */
-int nk_binding_states(struct nk_binding_list *out);
-void nk_binding_list_free(struct nk_binding_list *l);
-/* The state file of a binding, and writing one (holder.c). */
-void nk_binding_state_path(char *buf, size_t len, uint32_t id);
-/* The record's text (holder.c writes it through lib/store). */
-void nk_binding_state_format(FILE *f, const struct nk_binding *b);
-/* Parse one state file; false when it is not one of ours. */
-bool nk_binding_state_parse(FILE *f, struct nk_binding *b);
-/* Remove the state file of a dead holder. */
-void nk_binding_forget(const struct nk_binding *b);
-/* SIGTERM the holder and wait until it is gone (its lock is released).
- * 0, -ESRCH when it was gone already, -ETIMEDOUT. */
-int nk_binding_release(const struct nk_binding *b);
-
-/* Keep binding b (made on ctx->genl) and dmabuf d alive as mode says. For
- * NK_HOLD_COMMAND, cmd is the NULL-terminated command line. Prints the
- * binding once it is held. Returns the exit status. */
-int nk_hold(struct nk_ctx *ctx, struct nk_binding *b, struct nk_dmabuf *d,
-	    enum nk_hold_mode mode, char **cmd);
-
-/* One binding object, as bind-rx, bind-tx, show bindings and unbind print it. */
-void nk_print_binding(struct out *o, const struct nk_binding *b);
-/* The same under key (inside an object). */
-void nk_print_binding_as(struct out *o, const char *key, const struct nk_binding *b);
-/* The bindings of the command's namespace: the state files of holders there
- * (alive or stale), then those the kernel shows on its queues that no state
- * file knows; sorted by id. *kernel_ok: the queues could be read. Prints the
- * error and returns the exit code on failure. */
-int nk_bindings_load(struct nk_ctx *ctx, struct nk_binding_list *out, bool *kernel_ok);
-const char *nk_hold_mode_name(enum nk_hold_mode mode);
-
 #endif

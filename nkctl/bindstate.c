@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bindings.h"
+#include "bindstate.h"
 #include "store.h"
 
 #define STATE_MAGIC "nkctl-binding 1"

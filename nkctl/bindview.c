@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "bindings.h"
+#include "bindstate.h"
+#include "bindview.h"
 #include "compat.h"
 #include "netdev.h"
 #include "rtnl.h"

@@ -40,10 +40,6 @@ struct nk_table {
 #define NK_TABLE(path, arr) { path, sizeof(arr) / sizeof((arr)[0]), arr, NULL }
 
 int nk_dispatch(struct nk_ctx *ctx, const struct nk_table *t, int argc, char **argv);
-/* A -batch line into at most max words, in place (main.c): blanks separate,
- * quotes group, '#' starts a comment. The count, -E2BIG or -EINVAL (an
- * unclosed quote). */
-int split_words(char *line, char **words, int max);
 void nk_table_help(const struct nk_table *t);
 void nk_cmd_help(const struct nk_table *t, const struct nk_cmd *c);
 /* The machine-readable listing behind bash completion. */
@@ -70,7 +66,6 @@ NK_COMMAND(cmd_show_devices);
 NK_COMMAND(cmd_show_bindings);
 NK_COMMAND(cmd_doctor);
 NK_COMMAND(cmd_monitor);
-int cmd_show_kernel(struct nk_ctx *ctx, const void *args);
 NK_COMMAND(cmd_show_leases);
 
 #endif

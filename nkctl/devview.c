@@ -16,6 +16,7 @@
 #include "netdev.h"
 #include "rtnl.h"
 #include "netkit.h"
+#include "stats.h"
 
 static const char *const operstates[] = {
 	"unknown", "notpresent", "down", "lowerlayerdown", "testing", "dormant", "up",

@@ -42,14 +42,6 @@ void nk_print_flags(struct out *o, unsigned int flags);
 const char *nk_operstate_name(uint8_t v, char *buf, size_t len);
 
 /* -s: the device's IFLA_STATS64 counters as "stats64" (nkctl/stats.c). */
-void nk_print_link_stats(struct out *o, const struct nk_link *l);
-/* rate: now's links and qstats with every counter the per-second rate since
- * before (a counter that went back, a reset, gives 0); its other lists are
- * now's, borrowed. Free with nk_view_rates_free. Returns 0, or the exit code
- * after the error is printed. */
-int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
-		  const struct nk_view *before, uint32_t seconds);
-void nk_view_rates_free(struct nk_view *rate);
 /* "interval SECONDS [ count N ]": counters read that far apart, printed as
  * per-second rates (show, show leases). */
 struct nk_interval {
@@ -68,16 +60,6 @@ int nk_show_rates(struct nk_ctx *ctx, const char *dev, const struct nk_interval 
 struct nk_show_leases_args {
 	struct nk_interval every;
 };
-/* One lease's NIC queue counters as per-second rates since before. */
-void nk_qstats_rates(struct nk_qstats *q, const struct nk_qstats *before, uint32_t seconds);
-/* Sleep whole seconds, resumed after a signal that did not end nkctl. */
-void nk_sleep(uint32_t seconds);
-/* -s: the page pools of an RX queue (by its NAPI) as "page-pools". */
-void nk_print_pools(struct out *o, const struct nk_pool *p, size_t n);
-/* A page pool's inflight, inflight-mem, detach-time and memory provider. */
-void nk_print_pool_state(struct out *o, const struct nk_pool *p);
-/* -s: one queue's qstats as "stats" (nothing when q is NULL). */
-void nk_print_qstats(struct out *o, const struct nk_qstats *q);
 
 /* Entries of a "deleted" array: the device and, when it had one, its peer
  * (which the kernel deletes with it). */

@@ -22,6 +22,7 @@
 #include "kernel.h"
 #include "lookup.h"
 #include "netkit.h"
+#include "bindstate.h"
 
 struct doctor_args {
 	const char *dev;
@@ -162,37 +163,10 @@ static void check_mtu(struct dr_report *r, struct dr_pod *p)
 
 /* ---- forwarding ---- */
 
-static int read_sysctl(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	int v = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-/* Does the host forward every family the pod has addresses of? */
-bool dr_host_forwards(const struct dr_pod *p)
-{
-	int v4 = read_sysctl("/proc/sys/net/ipv4/ip_forward");
-	int v6 = read_sysctl("/proc/sys/net/ipv6/conf/all/forwarding");
-	bool want4 = false, want6 = false;
-
-	for (size_t i = 0; i < p->addrs.n; i++) {
-		want4 |= p->addrs.v[i].family == AF_INET;
-		want6 |= p->addrs.v[i].family == AF_INET6;
-	}
-	return (!want4 || v4 > 0) && (!want6 || v6 > 0) && (want4 || want6);
-}
-
 static void check_forwarding(struct dr_report *r, struct dr_pod *p)
 {
-	int v4 = read_sysctl("/proc/sys/net/ipv4/ip_forward");
-	int v6 = read_sysctl("/proc/sys/net/ipv6/conf/all/forwarding");
+	int v4 = dr_sysctl("/proc/sys/net/ipv4/ip_forward");
+	int v6 = dr_sysctl("/proc/sys/net/ipv6/conf/all/forwarding");
 
 	if (p->egress_ok && p->ingress_ok) {
 		dr_check(r, "forwarding", DR_OK, NULL,

@@ -16,6 +16,7 @@
 #include "nicrestore.h"
 #include "nicsupport.h"
 #include "xsksvc.h"
+#include "bindview.h"
 
 /* ---- leases ---- */
 

@@ -8,6 +8,5 @@
 void dr_check_egress(struct dr_report *r, struct dr_pod *p);
 void dr_check_ingress(struct dr_report *r, struct dr_pod *p);
 /* doctor.c */
-bool dr_host_forwards(const struct dr_pod *p);
 
 #endif

@@ -6,6 +6,7 @@
  * egress redirect.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/rtnetlink.h>
@@ -169,3 +170,30 @@ void dr_pod_gather(struct dr_pod *p, const struct nk_lease_list *leases,
 	gather_nics(p);
 }
 
+/* A sysctl's integer value, -1 when it cannot be read. */
+int dr_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Does the host forward every family the pod has addresses of? */
+bool dr_host_forwards(const struct dr_pod *p)
+{
+	int v4 = dr_sysctl("/proc/sys/net/ipv4/ip_forward");
+	int v6 = dr_sysctl("/proc/sys/net/ipv6/conf/all/forwarding");
+	bool want4 = false, want6 = false;
+
+	for (size_t i = 0; i < p->addrs.n; i++) {
+		want4 |= p->addrs.v[i].family == AF_INET;
+		want6 |= p->addrs.v[i].family == AF_INET6;
+	}
+	return (!want4 || v4 > 0) && (!want6 || v6 > 0) && (want4 || want6);
+}

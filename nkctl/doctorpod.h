@@ -67,4 +67,8 @@ struct dr_nic *dr_pod_nic(struct dr_pod *p);
  * lease show a memory provider? */
 bool dr_lease_bound(const struct dr_pod *p, const struct nk_lease_rec *r);
 
+int dr_sysctl(const char *path);
+/* Does the host forward every family the pod has addresses of? */
+bool dr_host_forwards(const struct dr_pod *p);
+
 #endif

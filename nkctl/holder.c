@@ -23,8 +23,11 @@
 #include <linux/rtnetlink.h>
 
 #include "bindings.h"
+#include "bindstate.h"
+#include "bindview.h"
 #include "bpfutil.h"
 #include "event.h"
+#include "holder.h"
 #include "rtnl.h"
 #include "store.h"
 

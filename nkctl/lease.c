@@ -18,6 +18,7 @@
 #include "kernel.h"
 #include "lease.h"
 #include "leaseview.h"
+#include "leasewait.h"
 #include "lookup.h"
 #include "netdev.h"
 #include "netkit.h"

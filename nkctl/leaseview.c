@@ -22,6 +22,7 @@
 #include "netns.h"
 #include "nicrule.h"
 #include "rtnl.h"
+#include "stats.h"
 
 static void name_of(struct nk_ns *ns, int ifindex, char *buf, size_t len)
 {

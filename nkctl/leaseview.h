@@ -68,15 +68,6 @@ int nk_lease_pick_held(const struct nk_lease_list *all, const struct nk_ns *hns,
  * into *held (its own array: free(held->v)); prints the error. */
 int nk_lease_held_by(struct nk_ctx *ctx, struct nk_ns *hns, int ifindex,
 		     struct nk_lease_list *all, struct nk_lease_list *held);
-/* The monotonic time in ms seconds from now: one deadline for every
- * holder of one unlease. */
-uint64_t nk_lease_deadline(uint32_t seconds);
-/* Wait until the deadline end for the memory providers on the leases held
- * by l (of hns) to go, scanning again into *all and *held; says on stderr
- * that it waits. Returns 0 (what is left is in *held) or the exit code of
- * an error. */
-int nk_lease_wait_providers(struct nk_ctx *ctx, struct nk_ns *hns, const struct nk_link *l,
-			    uint64_t end, struct nk_lease_list *all, struct nk_lease_list *held);
 /* The lease held by netkit queue (ifindex, queue) of the command's netns. */
 const struct nk_lease_rec *nk_lease_of_netkit(const struct nk_lease_list *l, int ifindex,
 					      uint32_t queue);

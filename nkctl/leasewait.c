@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "leaseview.h"
+#include "leasewait.h"
 
 #define POLL_MS 100
 

@@ -11,6 +11,7 @@
 #include <linux/netlink.h>
 
 #include "cmd.h"
+#include "main.h"
 #include "docbuf.h"
 #include "netns.h"
 #include "rtnl.h"

@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "kernel.h"
 #include "monitor.h"
+#include "monxsk.h"
 #include "pagepool.h"
 
 struct monitor_args {
@@ -392,6 +393,7 @@ static void monitor_teardown(struct monitor *m)
 
 	nk_ev_close(&m->ev);
 	mon_snap_free(m);
+	mon_xsk_free(m);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);

@@ -99,3 +99,26 @@ int mon_end(struct monitor *m)
 	m->printed++;
 	return m->count && m->printed >= m->count;
 }
+
+/* fn for the monitor's own namespace, then (all-nsid) every other one it
+ * reaches that has an nsid there. */
+int mon_each_ns(struct monitor *m, int (*fn)(struct nk_ns *ns, int32_t nsid, void *arg), void *arg)
+{
+	struct nk_ns *const *all;
+	size_t n;
+	int ret;
+
+	ret = fn(m->here, NK_EV_NSID_LOCAL, arg);
+	if (ret || !m->all_nsid)
+		return ret;
+	nk_ctx_forget_others(m->ctx);
+	if (nk_ns_reachable(m->ctx, &all, &n))
+		return 0;
+	for (size_t i = 0; i < n && !ret; i++) {
+		int32_t id = all[i] == m->here ? -1 : nk_ns_nsid_of(m->here, all[i]);
+
+		if (id >= 0)
+			ret = fn(all[i], id, arg);
+	}
+	return ret;
+}

@@ -90,5 +90,6 @@ void mon_begin(struct monitor *m, enum mon_obj obj, const char *action, int32_t 
 int mon_end(struct monitor *m);
 /* The name nkctl knows the namespace by that has nsid here, or NULL. */
 const char *mon_nsid_name(struct monitor *m, int32_t nsid);
+int mon_each_ns(struct monitor *m, int (*fn)(struct nk_ns *ns, int32_t nsid, void *arg), void *arg);
 
 #endif

@@ -17,6 +17,9 @@
 #include "monsnap.h"
 #include "netdev.h"
 #include "rtnl.h"
+#include "bindview.h"
+#include "bindstate.h"
+#include "stats.h"
 
 /* ---- devices ---- */
 
@@ -136,27 +139,6 @@ static int links_of(struct nl_sock *s, int32_t nsid, struct mon_links *out)
 	}
 	nk_link_list_free(&l);
 	return 0;
-}
-
-int mon_each_ns(struct monitor *m, int (*fn)(struct nk_ns *ns, int32_t nsid, void *arg), void *arg)
-{
-	struct nk_ns *const *all;
-	size_t n;
-	int ret;
-
-	ret = fn(m->here, NK_EV_NSID_LOCAL, arg);
-	if (ret || !m->all_nsid)
-		return ret;
-	nk_ctx_forget_others(m->ctx);
-	if (nk_ns_reachable(m->ctx, &all, &n))
-		return 0;
-	for (size_t i = 0; i < n && !ret; i++) {
-		int32_t id = all[i] == m->here ? -1 : nk_ns_nsid_of(m->here, all[i]);
-
-		if (id >= 0)
-			ret = fn(all[i], id, arg);
-	}
-	return ret;
 }
 
 /* One namespace's devices; the command's own must be readable, another
@@ -507,6 +489,5 @@ void mon_snap_free(struct monitor *m)
 	nk_binding_list_free(&m->bindings);
 	nk_binding_list_free(&m->holders);
 	nk_pool_list_free(&m->pools);
-	mon_xsk_free(m);
 	memset(&m->links, 0, sizeof(m->links));
 }

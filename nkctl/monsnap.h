@@ -17,8 +17,6 @@ int mon_holders_sync(struct monitor *m, bool print);
 void mon_snap_free(struct monitor *m);
 /* The queues xsk attach prepared and the devices' XDP programs (monxsk.c):
  * no notification tells them, the re-dump compares. */
-int mon_xsk_sync(struct monitor *m, bool print);
-void mon_xsk_free(struct monitor *m);
 /* Page pools: the snapshot follows the notifications (a new or changed pool
  * is kept, a deleted one dropped); a resync re-dumps them. */
 int mon_pools_sync(struct monitor *m, bool print);
@@ -29,7 +27,6 @@ int mon_print_pool(struct monitor *m, const char *action, const struct nk_pool *
 /* fn for the command's namespace (nsid NK_EV_NSID_LOCAL) and, with
  * all-nsid, for every namespace nkctl reaches that has an nsid here; stops
  * at fn's first non-zero. */
-int mon_each_ns(struct monitor *m, int (*fn)(struct nk_ns *ns, int32_t nsid, void *arg), void *arg);
 /* The snapshot's entry for (nsid, ifindex), or NULL. */
 struct mon_link *mon_link_find(struct mon_links *l, int32_t nsid, int ifindex);
 /* A notification about a link: update the snapshot and print new, change

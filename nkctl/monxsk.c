@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monsnap.h"
+#include "monxsk.h"
 #include "rtnl.h"
 #include "xsksvc.h"
 

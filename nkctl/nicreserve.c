@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compat.h"
+#include "ethrss.h"
 #include "kernel.h"
 #include "nicreserve.h"
 #include "nicrssctx.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compat.h"
+#include "ethrss.h"
 #include "niclease.h"
 #include "nicreserve.h"
 #include "nicrestore.h"

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 
 #include "nicrssctx.h"
+#include "ethrss.h"
 
 /* Does context c spread over exactly the queues lease l leases? */
 static bool ctx_is_leases(const struct nk_rss_ctx *c, const struct nk_nic_lease *l)

@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "compat.h"
+#include "ethfeat.h"
+#include "ethrss.h"
 #include "kernel.h"
 #include "netdev.h"
 #include "nicsupport.h"

@@ -8,7 +8,8 @@
 #define NKCTL_NICSUPPORT_H
 
 #include "ctx.h"
-#include "ethtool.h"
+#include "ethfeat.h"
+#include "ethrss.h"
 #include "out.h"
 #include "rtnl.h"
 

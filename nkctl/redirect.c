@@ -60,46 +60,6 @@ static const struct nk_params show_p = {
 	NK_PARAMS("redirect show", struct redirect_args, show_params)
 };
 
-/* ---- prefixes ---- */
-
-int parse_prefix(const char *s, struct nk_prefix *p)
-{
-	char addr[INET6_ADDRSTRLEN + 1];
-	const char *slash = strchr(s, '/');
-	unsigned char bytes[16] = { 0 }, mask[16] = { 0 };
-	uint32_t len, max;
-	int family;
-
-	if (!slash || (size_t)(slash - s) >= sizeof(addr))
-		goto bad;
-	memcpy(addr, s, slash - s);
-	addr[slash - s] = '\0';
-	family = strchr(addr, ':') ? AF_INET6 : AF_INET;
-	max = family == AF_INET6 ? 128 : 32;
-	if (inet_pton(family, addr, bytes) != 1 || !slash[1] ||
-	    strspn(slash + 1, "0123456789") != strlen(slash + 1) || strlen(slash + 1) > 3)
-		goto bad;
-	len = (uint32_t)atoi(slash + 1);
-	if (len > max)
-		goto bad;
-	for (uint32_t i = 0; i < len; i++)
-		mask[i / 8] |= (unsigned char)(0x80 >> (i % 8));
-	for (uint32_t i = 0; i < max / 8; i++) {
-		if (bytes[i] & ~mask[i])
-			return nk_error(NK_EXIT_USAGE,
-					"invalid value \"%s\" for \"prefix\": host bits are set", s);
-	}
-	memset(p, 0, sizeof(*p));
-	p->family = family == AF_INET6 ? 6 : 4;
-	p->len = (uint8_t)len;
-	memcpy(p->addr, bytes, 16);
-	return 0;
-bad:
-	return nk_error(NK_EXIT_USAGE,
-			"invalid value \"%s\" for \"prefix\": expected ADDRESS/LENGTH, e.g. 10.1.0.0/24 or fd00::/64",
-			s);
-}
-
 static int want_prefix(struct nk_target *want, const char *s)
 {
 	struct nk_prefix p;

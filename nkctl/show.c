@@ -13,6 +13,7 @@
 #include "kernel.h"
 #include "leaseview.h"
 #include "nicjob.h"
+#include "stats.h"
 #include "xsksvc.h"
 
 struct show_args {
@@ -36,6 +37,8 @@ const struct nk_params cmd_show_leases_params = {
 	NK_PARAMS("show leases", struct nk_show_leases_args, show_leases_params),
 	NK_RULES(show_rules),
 };
+
+static int cmd_show_kernel(struct nk_ctx *ctx, const void *args);
 
 static const struct nk_cmd show_cmds[] = {
 	{ NULL, cmd_show_devices, NULL, &cmd_show_devices_params, NULL,
@@ -75,7 +78,7 @@ static void print_feature(enum nk_feature id, bool supported, const char *state,
 	out_obj_close(o);
 }
 
-int cmd_show_kernel(struct nk_ctx *ctx, const void *args)
+static int cmd_show_kernel(struct nk_ctx *ctx, const void *args)
 {
 	struct utsname un;
 

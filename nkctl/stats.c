@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "devview.h"
+#include "stats.h"
 
 struct counter {
 	const char *key;

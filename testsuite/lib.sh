@@ -422,8 +422,32 @@ killed() {
 	KRC=$?
 }
 
+# rounds N: how many rounds a load or race test runs: N, or N divided by
+# NKCTL_ROUND_SHARE (at least 1). make check-full runs every round; make
+# check-all (so CI) half, as it kills at a share of the kill points.
+rounds() {
+	local n=$(($1 / ${NKCTL_ROUND_SHARE:-1}))
+	echo $((n > 0 ? n : 1))
+}
+
+# kill_points STEP [MAX]: the kill points of one class, in order: the first,
+# then every (STEP x NKCTL_KILL_SHARE)-th from an offset that NKCTL_KILL_SEED
+# picks, up to MAX (200; the loop ends at the first point past the command's
+# calls, where it completes). NKCTL_KILL_SHARE=1 (make check-full) is every
+# STEP-th point; make check-all kills at a third, a different third each day,
+# so that every point is killed over three runs without paying for all of
+# them in every run. A failure names its point and the seed repeats it.
+kill_points() {
+	local step=$1 max=${2:-200} share=${NKCTL_KILL_SHARE:-1} seed=${NKCTL_KILL_SEED:-0} stride first
+	stride=$((step * share))
+	first=$((1 + (seed % share) * step))
+	[ "$first" = 1 ] || echo 1
+	seq "$first" "$stride" "$max"
+}
+
 # kill_cycle NAME SETUP CMD RECOVER CLEANUP [STEP [NONE]]: for each kill point
-# (every rename, every ioctl, every STEP-th sendto, default every one) until
+# (every rename, every ioctl, every STEP-th sendto, default every one; a
+# share of them, kill_points) until
 # CMD completes: SETUP, nkctl CMD killed there, RECOVER, CLEANUP; then the
 # test's snapshot must print BASE again. Each class must have been a kill
 # point at least once (else it tested nothing: nkctl no longer makes that
@@ -438,7 +462,7 @@ kill_cycle() {
 		step=1
 		class_kills=0
 		case $sc in sendto | bpf) step=${6:-1} ;; esac
-		for n in $(seq 1 "$step" 200); do
+		for n in $(kill_points "$step"); do
 			eval "$setup"
 			# shellcheck disable=SC2086
 			killed "$sc" "$n" $cmd
@@ -460,7 +484,7 @@ kill_cycle() {
 		*) [ "$class_kills" -gt 0 ] || fail "$name: never killed at a $sc (the command made none: that class tested nothing)" ;;
 		esac
 	done
-	pass "$name: killed at $kills points, every time as before ($((SECONDS - t0)) s)"
+	pass "$name: killed at $kills points (share ${NKCTL_KILL_SHARE:-1}, seed ${NKCTL_KILL_SEED:-0}), every time as before ($((SECONDS - t0)) s)"
 }
 
 # nic_faults_begin: the NIC-side kill tests' start (nic-faults.t,

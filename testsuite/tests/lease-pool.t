@@ -100,13 +100,13 @@ expect_eq "$(bindir | jq -c 'unique')" '[0,1,22,23]' "only queues 0, 1, 22, 23 i
 expect_rc 0 "unlease" -n "$HOST" unlease dev nkb
 expect_eq "$(bindir)" "$bindir_before" "every queue back: the table as before (nlprobe)"
 
-# 8 takers, 20 rounds each, a pool of 6. A taker surely holds its queue from
+# 8 takers, 20 rounds each (rounds), a pool of 6. A taker surely holds its queue from
 # the moment its lease returned to the moment its unlease starts
 # ($EPOCHREALTIME: no process to start): "got QUEUE FROM TO". No two takers'
 # spans of one queue may overlap.
 worker() {
 	local i=$1 dev=nkp$1 rc id from
-	for round in $(seq 20); do
+	for round in $(seq "$TAKER_ROUNDS"); do
 		"$NKCTL" -n "$HOST" link add "$dev" type single rxqueues 2 > /dev/null 2>&1 ||
 			{ echo "round $round: link add failed"; continue; }
 		"$NKCTL" -n "$HOST" -j lease dev "$dev" from "$SIM" pool 2-7 count 1 \
@@ -130,6 +130,7 @@ sampler() {
 		sleep 0.2
 	done
 }
+TAKER_ROUNDS=$(rounds 20)
 sampler > "$T_TMP/samples" &
 spid=$!
 pids=()
@@ -145,7 +146,7 @@ busy=$(cat "$T_TMP"/w?.log | grep -c '^busy')
 bad=$(cat "$T_TMP"/w?.log | grep -v '^got\|^busy' || true)
 echo "# $got leases, $busy busy"
 [ -z "$bad" ] || fail "takers failed otherwise: $bad"
-pass "160 takes: $got leases, $busy busy, no other failure"
+pass "$((8 * TAKER_ROUNDS)) takes: $got leases, $busy busy, no other failure"
 [ "$got" -gt 0 ] || fail "nobody got a queue"
 pass "leases were made"
 bad=$(awk '{ for (i = 1; i <= NF; i++) { split($i, a, ":"); if (a[1] < 2 || a[1] > 7) print "outside: " $0 } }' "$T_TMP/samples")
@@ -168,7 +169,8 @@ expect_rc 0 "nic show" -n "$HOST" -j nic show dev "$SIM"
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.nics[0].queues[] | select(.reserved)]')" "[]" "nothing reserved"
 
 # Pod X unleases while pod Y leases the queue X held (a pool of one).
-for round in $(seq 20); do
+XY_ROUNDS=$(rounds 20)
+for round in $(seq "$XY_ROUNDS"); do
 	nk -n "$HOST" link add nkx type single rxqueues 2
 	nk -n "$HOST" link add nky type single rxqueues 2
 	nk -n "$HOST" -j lease dev nkx from "$SIM" pool 6 steer dst 10.9.2.1
@@ -188,7 +190,7 @@ for round in $(seq 20); do
 	nk -n "$HOST" unlease dev nky
 	[ "$RC" = 0 ] || fail "round $round: Y's unlease: $ERR"
 done
-pass "20 rounds: Y kept its rule and its queue out of RSS"
+pass "$XY_ROUNDS rounds: Y kept its rule and its queue out of RSS"
 expect_eq "$(kernel_rules)" "[]" "no rule left (nlprobe)"
 expect_eq "$(indir)" "$indir_before" "the indirection table as before (nlprobe)"
 done_testing

@@ -65,7 +65,7 @@ cycle() {
 	local name=$1 setup=$2 cmd=$3 heal=$4 want=$5 none=" ${7:-} " sc n kills=0 orphans=0 got class_kills
 	for sc in bpf unlink rmdir; do
 		class_kills=0
-		for n in $(seq 1 "$(($([ "$sc" = bpf ] && echo "${6:-1}" || echo 1) * STRIDE))" 300); do
+		for n in $(kill_points "$(($([ "$sc" = bpf ] && echo "${6:-1}" || echo 1) * STRIDE))" 300); do
 			eval "$setup" || fail "$name: setup before $sc #$n failed (exit status $RC): $ERR"
 			# shellcheck disable=SC2086
 			killed "$sc" "$n" $cmd
@@ -88,7 +88,7 @@ cycle() {
 		*) [ "$class_kills" -gt 0 ] || fail "$name: never killed at a $sc call (the command made none: that kind tested nothing)" ;;
 		esac
 	done
-	pass "$name: killed at $kills points (orphans seen after $orphans), truthful and healed every time"
+	pass "$name: killed at $kills points (share ${NKCTL_KILL_SHARE:-1}, seed ${NKCTL_KILL_SEED:-0}; orphans seen after $orphans), truthful and healed every time"
 }
 
 A="-n $HOST redirect attach dev vN to h2 prefix 10.20.2.0/24 prefix 10.21.0.0/16 prefix fd20:2::/64"

@@ -5,7 +5,8 @@
 #include "unit.h"
 
 #include "args.h"
-#include "bindings.h"
+#include "bindstate.h"
+#include "bindview.h"
 
 static bool parse_string(const char *text, struct nk_binding *b)
 {

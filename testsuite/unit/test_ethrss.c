@@ -5,7 +5,7 @@
 
 #include "unit.h"
 
-#include "ethtool.h"
+#include "ethrss.h"
 
 static size_t count_of(const uint32_t *t, uint32_t n, uint32_t q)
 {

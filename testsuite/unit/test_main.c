@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include "cmd.h"
+#include "main.h"
 
 static int split(const char *line, char **words, int max, char *buf, size_t len)
 {
