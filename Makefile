@@ -32,14 +32,18 @@ BUILD := build
 SAN_FLAGS :=
 endif
 
+# nkctl/: a folder per unit (doc/hacking.md, "Map"); headers are included by
+# their bare names.
+NKCTL_DIRS := $(sort $(dir $(wildcard nkctl/*/*.c nkctl/*/*.h)))
+NKCTL_SRCS := $(wildcard nkctl/*/*.c)
+NKCTL_INCS := $(patsubst %/,-I%,$(NKCTL_DIRS))
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wmissing-prototypes
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -Inkctl -Ibpf -I$(BUILD)/bpf \
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib $(NKCTL_INCS) -Ibpf -I$(BUILD)/bpf \
 	-DNKCTL_VERSION='"$(VERSION)"' $(DEPS_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
 LIB_SRCS := $(wildcard lib/*.c)
-NKCTL_SRCS := $(wildcard nkctl/*.c)
 OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS) $(NKCTL_SRCS))
 BIN := $(BUILD)/nkctl
 
@@ -85,7 +89,7 @@ $(BUILD)/obj/%.o: %.c config.mk
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # nkctl -V prints the version: main.o follows debian/changelog.
-$(BUILD)/obj/nkctl/main.o: debian/changelog
+$(BUILD)/obj/nkctl/cli/main.o: debian/changelog
 
 $(BIN): $(OBJS)
 	@$(if $(Q),echo "  LINK    $@")
@@ -164,15 +168,15 @@ $(UNIT)/obj/%.o: %.c config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(JSONC_CFLAGS) $(UNIT_EXTRA) -c $< -o $@
-$(UNIT)/obj/nkctl/main.o: UNIT_EXTRA := -Dmain=nkctl_main -Wno-missing-prototypes
+$(UNIT)/obj/nkctl/cli/main.o: UNIT_EXTRA := -Dmain=nkctl_main -Wno-missing-prototypes
 $(UNIT)/obj/examples/cni/main.o: UNIT_EXTRA := -Dmain=cni_main -Wno-missing-prototypes
-$(UNIT)/obj/nkctl/main.o: debian/changelog
-$(UNIT)/obj/nkctl/main.o: | $(SKELS)
+$(UNIT)/obj/nkctl/cli/main.o: debian/changelog
+$(UNIT)/obj/nkctl/cli/main.o: | $(SKELS)
 $(UNIT)/obj/testsuite/unit/test_%.o: | $(SKELS)
 # Objects reached only through a pattern rule are intermediate: keep them.
 .SECONDARY: $(patsubst %,$(UNIT)/obj/testsuite/unit/%.o,$(notdir $(UNIT_TESTS)))
 
-$(UNIT_LIB): $(filter-out $(BUILD)/obj/nkctl/main.o,$(OBJS)) $(UNIT)/obj/nkctl/main.o
+$(UNIT_LIB): $(filter-out $(BUILD)/obj/nkctl/cli/main.o,$(OBJS)) $(UNIT)/obj/nkctl/cli/main.o
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 $(UNIT_CNI_LIB): $(filter-out $(BUILD)/obj/examples/cni/main.o,$(CNI_OBJS)) $(UNIT)/obj/examples/cni/main.o
@@ -221,7 +225,7 @@ FUZZ_CC ?= $(CLANG)
 FUZZ_CFLAGS ?= -O1 -g
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_ALL_CFLAGS := -std=gnu11 $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) \
-	-Iinclude -Ilib -Inkctl -Ibpf -I$(BUILD)/bpf -DNKCTL_VERSION='"$(VERSION)"' $(DEPS_CFLAGS) -MMD -MP
+	-Iinclude -Ilib $(NKCTL_INCS) -Ibpf -I$(BUILD)/bpf -DNKCTL_VERSION='"$(VERSION)"' $(DEPS_CFLAGS) -MMD -MP
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) $(NKCTL_SRCS))
 FUZZERS := $(FUZZ_BUILD)/fuzz_netlink $(FUZZ_BUILD)/fuzz_args $(FUZZ_BUILD)/fuzz_state
 # The CNI plugin's input, where json-c is installed (as the plugin itself).
@@ -234,7 +238,7 @@ fuzz: $(FUZZERS)
 
 $(FUZZ_OBJS) $(patsubst %,$(FUZZ_BUILD)/obj/fuzz/%.o,$(notdir $(FUZZERS))): | $(SKELS)
 
-$(FUZZ_BUILD)/obj/nkctl/main.o: FUZZ_EXTRA := -Dmain=nkctl_main -Wno-missing-prototypes
+$(FUZZ_BUILD)/obj/nkctl/cli/main.o: FUZZ_EXTRA := -Dmain=nkctl_main -Wno-missing-prototypes
 
 $(FUZZ_BUILD)/obj/%.o: %.c config.mk
 	@mkdir -p $(dir $@)

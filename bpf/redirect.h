@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The maps of bpf/redirect.bpf.c, shared with nkctl/redirect.c. One program
+ * The maps of bpf/redirect.bpf.c, shared with nkctl/cli/redirect.c. One program
  * per (device, hook) routes by destination address: an LPM trie per address
  * family maps a prefix to its target's ifindex, and a device map holds the
  * targets that are live (the kernel drops a device's entry when it goes, so a

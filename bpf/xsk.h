@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The maps of bpf/xsk.bpf.c, shared with nkctl/xsk.c. One XDP program per
+ * The maps of bpf/xsk.bpf.c, shared with nkctl/cli/xsk.c. One XDP program per
  * NIC hands the frames of leased queues that have an AF_XDP consumer to that
  * consumer's socket: nk_xsk_queues maps a physical RX queue to the XSK map of
  * the netkit device (the holder) that leases it, and nk_xsk_slots says at

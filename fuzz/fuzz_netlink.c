@@ -309,7 +309,7 @@ static void name_of(const struct lists *L, int ifindex, char *buf, size_t len)
 }
 
 /* The lease table nk_lease_scan() would build from these queues if this were
- * the only namespace (nkctl/leases.c scan_one): holders named through the
+ * the only namespace (nkctl/view/leaseview.c scan_one): holders named through the
  * link list, a netns-id naming another namespace ("nsN", or unreachable when
  * odd). */
 static void make_leases(struct lists *L)

@@ -15,7 +15,7 @@ bad=$(printf '%s\n' "$imports" | grep -Ex 'system|popen|execl|execle|execlp|exec
 expect_eq "$bad" "" "no system, popen, other exec or spawn"
 expect_eq "$(printf '%s\n' "$imports" | grep -cx execvp)" 1 "execvp only, for -- CMD"
 top=$(cd "$TESTSUITE/.." && pwd)
-expect_eq "$(grep -l 'exec[lv]' "$top"/lib/*.c "$top"/nkctl/*.c | xargs -n1 basename | tr '\n' ' ')" "holder.c " \
+expect_eq "$(grep -l 'exec[lv]' "$top"/lib/*.c "$top"/nkctl/*/*.c | xargs -n1 basename | tr '\n' ' ')" "holder.c " \
 	"exec lives in the holder alone (the kernel probe forks, never execs)"
 
 # setuid / setgid: refused before anything else.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/bindstate.c: the holder's binding record (what holder.c writes and
+/* nkctl/bind/bindstate.c: the holder's binding record (what holder.c writes and
  * show bindings and unbind read), old and damaged records; the size words
  * the record's dmabuf is shown with (bindings.c). */
 #include "unit.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/lease.c: lease ... pool picks the lowest free queues. */
+/* nkctl/cli/lease.c: lease ... pool picks the lowest free queues. */
 #include "unit.h"
 
 #include "compat.h"

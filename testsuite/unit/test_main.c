@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/main.c: -batch lines split into words. */
+/* nkctl/cli/main.c: -batch lines split into words. */
 #include <errno.h>
 
 #include "unit.h"

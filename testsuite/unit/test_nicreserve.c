@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/nicreserve.c: the reserved set, and the RSS table the reservation
+/* nkctl/nic/nicreserve.c: the reserved set, and the RSS table the reservation
  * writes (from the saved table while it fits, so a release gives entries
  * back). */
 #include "unit.h"

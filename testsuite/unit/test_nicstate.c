@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/nicstate.c: the NIC state file's lines written and read back,
+/* nkctl/nic/nicstate.c: the NIC state file's lines written and read back,
  * records of older nkctl versions, damaged lines, keys, and the record's
  * rule and lease bookkeeping. */
 #include <fcntl.h>

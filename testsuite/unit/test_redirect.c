@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/redirect.c and routes.c: prefixes parsed, printed, compared; pin
+/* nkctl/cli/redirect.c and routes.c: prefixes parsed, printed, compared; pin
  * directory names; trie keys; target identity. */
 #include "unit.h"
 

@@ -41,7 +41,6 @@ void nk_print_links(struct nk_ctx *ctx, const struct nk_link *const *l, const ch
 void nk_print_flags(struct out *o, unsigned int flags);
 const char *nk_operstate_name(uint8_t v, char *buf, size_t len);
 
-/* -s: the device's IFLA_STATS64 counters as "stats64" (nkctl/stats.c). */
 /* "interval SECONDS [ count N ]": counters read that far apart, printed as
  * per-second rates (show, show leases). */
 struct nk_interval {
