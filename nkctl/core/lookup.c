@@ -50,3 +50,17 @@ int nk_dev(struct nk_ctx *ctx, const char *name, struct nk_link *l)
 
 	return ret ? ret : nk_link_lookup(rt, name, 0, l, NULL, false);
 }
+
+/* Every device of the command's namespace; prints the error. */
+int nk_links_here(struct nk_ctx *ctx, struct nk_link_list *links)
+{
+	struct nl_sock *rt;
+	struct nl_err err;
+	int ret = nk_ctx_rtnl(ctx, &rt);
+
+	if (ret)
+		return ret;
+	if (rtnl_link_dump(rt, links, &err))
+		return nk_error_nl(&err, "cannot list devices");
+	return 0;
+}

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "ctx.h"
+#include "rtnl.h"
 
 struct nk_link;
 /* Get a device by name (or by ifindex when name is NULL). Not found is exit
@@ -18,5 +19,9 @@ int nk_link_lookup(struct nl_sock *s, const char *name, int ifindex, struct nk_l
 bool nk_peer_of(struct nl_sock *s, const struct nk_link *l, struct nk_link *peer);
 /* Device name of the command's namespace: not found is exit status 3. */
 int nk_dev(struct nk_ctx *ctx, const char *name, struct nk_link *l);
+
+/* Every device of the command's namespace; 0, or the exit code after the
+ * error is printed. */
+int nk_links_here(struct nk_ctx *ctx, struct nk_link_list *links);
 
 #endif

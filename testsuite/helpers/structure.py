@@ -11,7 +11,7 @@ Fails (exit 1, one line a finding) on:
     must run one way only;
   - a header declaring a function that a file of another name defines
     (foo.h declares only foo.c's functions; a header with no foo.c none);
-  - a command file (one that defines a cmd_ handler) over MAX_COMMAND_LINES.
+  - a command file (nkctl/cli/) over MAX_COMMAND_LINES.
 Prints the units, their order and the counts on success.
 """
 import os
@@ -32,23 +32,29 @@ def sources(top):
     return sorted(out)
 
 
-def nm(obj, *flags):
-    r = subprocess.run(["nm", *flags, obj], capture_output=True, text=True, check=True)
+def nm(*args):
+    r = subprocess.run(["nm", *args], capture_output=True, text=True, check=True)
     return r.stdout.splitlines()
 
 
 def symbols(top, objdir, cfiles):
-    """defined: symbol -> .c file; used: .c file -> set of symbols."""
-    defined, used = {}, {}
+    """defined: symbol -> .c file; used: .c file -> set of symbols (two nm
+    runs over every object)."""
+    objs = {}
     for c in cfiles:
         obj = os.path.join(objdir, c[:-2] + ".o")
         if not os.path.exists(obj):
             sys.exit(f"structure: no object {obj}: build first")
-        for line in nm(obj, "--defined-only", "-g"):
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in "TDRB":
-                defined[parts[2]] = c
-        used[c] = {line.split()[-1] for line in nm(obj, "-u")}
+        objs[obj] = c
+    defined, used = {}, {c: set() for c in cfiles}
+    for line in nm(*objs, "-A", "--defined-only", "-g"):
+        obj, _, rest = line.rpartition(".o:")
+        parts = rest.split()
+        if len(parts) == 3 and parts[1] in "TDRB":
+            defined[parts[2]] = objs[obj + ".o"]
+    for line in nm(*objs, "-A", "-u"):
+        obj, _, rest = line.rpartition(".o:")
+        used[objs[obj + ".o"]].add(rest.split()[-1])
     return defined, used
 
 
@@ -155,7 +161,7 @@ def main():
                              f"(declare it in {defined[name][:-2]}.h)")
 
     for c in cfiles:
-        if any(s.startswith("cmd_") and d == c for s, d in defined.items()):
+        if c.startswith("nkctl/cli/"):
             n = sum(1 for _ in open(os.path.join(top, c)))
             if n > MAX_COMMAND_LINES:
                 found.append(f"command file {c} has {n} lines (at most {MAX_COMMAND_LINES}): split it")
