@@ -17,6 +17,7 @@
 #include "lookup.h"
 #include "netdev.h"
 #include "niclease.h"
+#include "nicseen.h"
 #include "nicsupport.h"
 #include "nicreserve.h"
 #include "nicrestore.h"
@@ -363,13 +364,17 @@ static void print_after(struct nk_ctx *ctx, struct nic_job *j, const struct nk_n
 
 static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
 {
+	struct nk_nic_seen seen = { 0 };
 	struct nic_job *j;
 	size_t undone;
 	int ret = begin(ctx, args, &j);
 
 	/* what a reset ended goes first, as a sweep would undo it */
-	if (!ret)
-		ret = nk_nic_undo_ended_all(j, &undone);
+	if (!ret) {
+		nk_nic_seen_read(NULL, j->ns, j->link.ifindex, &seen);
+		ret = nk_nic_undo_ended_all(j, &seen, &undone);
+		nk_nic_seen_free(&seen);
+	}
 	if (!ret)
 		ret = nk_nic_need_rss(j, "nic reserve");
 	if (!ret)
@@ -434,7 +439,7 @@ static int check_readable(const struct nic_job *j, bool force)
 
 	if (force || (!j->st.nreserved && !j->st.nleases))
 		return 0;
-	nk_nic_seen_read(j->ns, j->link.ifindex, &seen);
+	nk_nic_seen_read(NULL, j->ns, j->link.ifindex, &seen);
 	if (!seen.known)
 		ret = nk_error(NK_EXIT_EXISTS,
 			       "%s %s: whether its reserved queues are leased cannot be read, and released they would get host traffic a lease holder reads; nothing was changed: bring it up and run it again, or add force",
@@ -499,7 +504,7 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 	if (!ret)
 		ret = nk_nic_need_rss(j, "nic release");
 	if (!ret)
-		ret = nk_nic_release(j);
+		ret = nk_nic_release(j, j->ids, j->n);
 	if (!ret) {
 		nk_nic_state_load(j->ns, &j->link, &j->st);
 		print_after(ctx, j, NULL);

@@ -12,6 +12,7 @@
 #include "compat.h"
 #include "lookup.h"
 #include "niclease.h"
+#include "nicseen.h"
 #include "nicreserve.h"
 #include "nicrssctx.h"
 #include "nicrule.h"
@@ -27,28 +28,68 @@ static int refuse_unknown(const struct nic_job *j, const struct nk_nic_lease *l,
 			j->link.ifname);
 }
 
+/* Does record l name a queue of only[0..n) (n 0: every record does)? */
+static bool record_on(const struct nk_nic_lease *l, const uint32_t *only, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (nk_id_listed(l->leased, l->nleased, only[i]))
+			return true;
+	return !n;
+}
+
+int nk_nic_undo_records(struct nic_job *j, const struct nk_nic_seen *seen,
+			const struct nk_undo_how *how, size_t *undone)
+{
+	/* decided on one look before any undo (an undo moves st's records):
+	 * each ended record by its first queue */
+	uint32_t *firsts = calloc(j->st.nleases + 1, sizeof(*firsts));
+	size_t n = 0;
+	bool failed = false;
+	int ret = firsts ? 0 : nk_error_errno(ENOMEM, "%s", j->link.ifname);
+
+	if (undone)
+		*undone = 0;
+	for (size_t k = 0; !ret && k < j->st.nleases; k++) {
+		const struct nk_nic_lease *l = &j->st.leases[k];
+		enum nk_fate fate;
+
+		if (!l->nleased || !record_on(l, how->only, how->nonly))
+			continue;
+		fate = nk_fate_of_queues(seen, l->leased, l->nleased);
+		if (fate == NK_FATE_UNKNOWN && how->refuse_unknown)
+			ret = refuse_unknown(j, l, seen);
+		else if (fate == NK_FATE_ENDED)
+			firsts[n++] = l->leased[0];
+	}
+	for (size_t i = 0; !ret && i < n; i++) {
+		struct nk_nic_lease *l = nk_nic_state_lease(&j->st, firsts[i]);
+		bool ok;
+
+		if (!l)
+			continue;       /* another record's undo took it */
+		/* how->one says its failure itself, and the next record is tried */
+		ok = how->one ? how->one(j, l, how->arg) : !(ret = nk_nic_lease_undo(j, l));
+		failed |= !ok;
+		if (ok && undone)
+			(*undone)++;
+		nk_nic_job_reread(j);   /* the table the undo set */
+	}
+	free(firsts);
+	return ret ? ret : failed ? -EAGAIN : 0;
+}
+
 /* Under the lock, before a lease of queues: a record of an ended lease on
  * any of them (its holder went after the last sweep) is undone first, so its
- * rules never steer into the new lease and its record is not taken over. */
+ * rules never steer into the new lease and its record is not taken over;
+ * one whose fate is unknown refuses the lease. */
 static int undo_ended_on(struct nic_job *j, const uint32_t *queues, size_t n)
 {
+	const struct nk_undo_how how = { .only = queues, .nonly = n, .refuse_unknown = true };
 	struct nk_nic_seen seen;
-	int ret = 0;
+	int ret;
 
-	nk_nic_seen_read(j->ns, j->link.ifindex, &seen);
-	for (size_t i = 0; i < n && !ret; i++) {
-		struct nk_nic_lease *l = nk_nic_state_lease(&j->st, queues[i]);
-		enum nk_lease_fate fate = l ? nk_nic_seen_fate(&seen, l) : NK_LEASE_LIVE;
-
-		if (fate == NK_LEASE_UNKNOWN)
-			ret = refuse_unknown(j, l, &seen);
-		if (fate != NK_LEASE_ENDED)
-			continue;
-		ret = nk_nic_lease_undo(j, l);
-		memcpy(j->ids, queues, n * sizeof(*queues));   /* nk_nic_lease_undo used them */
-		j->n = n;
-		nk_nic_job_reread(j);
-	}
+	nk_nic_seen_read(NULL, j->ns, j->link.ifindex, &seen);
+	ret = nk_nic_undo_records(j, &seen, &how, NULL);
 	nk_nic_seen_free(&seen);
 	return ret;
 }
@@ -167,7 +208,7 @@ int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules
 	for (size_t i = 0; i < nrules && !ret; i++) {
 		if (lease_has_rule(j, l, &rules[i]))
 			continue;     /* a re-run: the lease has it already */
-		ret = nk_nic_rule_add(&j->st, fd, j->link.ifname, &rules[i], l, &failed);
+		ret = nk_nic_rule_add(&j->st, fd, j->link.ifname, &rules[i], l, NULL, &failed);
 		if (ret && failed == NK_RULE_ADD)
 			return nk_error_errno(-ret, "cannot add the rule steering %s traffic to %s %s %llu (the lease stands: run the command again to retry, or unlease)",
 					      nk_flow_is_v6(rules[i].flow_type) ? "IPv6" : "IPv4",
@@ -199,14 +240,12 @@ int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l)
 		if (!nk_nic_state_lease_holds(&j->st, l, l->queues[i]))
 			drop[ndrop++] = l->queues[i];
 	nk_nic_state_lease_drop(&j->st, l);
-	memcpy(j->ids, drop, ndrop * sizeof(drop[0]));
-	j->n = ndrop;
 	if (!ndrop) {
 		ret = nk_nic_state_store(&j->st);
 		return ret ? nk_error_errno(-ret, "cannot update the state of %s under %s",
 					    j->link.ifname, NK_NIC_STATE_DIR) : 0;
 	}
-	return nk_nic_release(j);     /* the queues no other lease holds */
+	return nk_nic_release(j, drop, ndrop);     /* the queues no other lease holds */
 }
 
 /* Is NIC queue q leased, and not to a namespace being deleted? Seen from the
@@ -219,94 +258,15 @@ bool nk_nic_lease_lives(const struct nk_queue *q)
 	       !((q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id < 0);
 }
 
-/* The NIC ifindex of ns, if up: a down NIC's queues are not in the dump. */
-static const char *nic_unreadable(struct nk_ns *ns, int ifindex)
-{
-	struct nl_sock *rt = nk_ns_try_rtnl(ns);
-	struct nk_link link;
-
-	if (!rt)
-		return "is in a namespace nkctl cannot enter";
-	if (nk_link_lookup(rt, NULL, ifindex, &link, NULL, true))
-		return "is gone";
-	return (link.flags & IFF_UP) ? NULL : "is down";
-}
-
-/* The dump's RX queues of the NIC, by id: one look per record, not a walk
- * of the dump (a NIC with hundreds of leases is swept at every DEL). */
-static void mark_live(struct nk_nic_seen *seen)
-{
-	for (size_t i = 0; i < seen->q.n; i++)
-		if (seen->q.v[i].ifindex == seen->ifindex &&
-		    seen->q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX) {
-			seen->known = true;
-			if (seen->q.v[i].id >= seen->nlive)
-				seen->nlive = seen->q.v[i].id + 1;
-		}
-	seen->live = calloc(seen->nlive ? seen->nlive : 1, sizeof(*seen->live));
-	if (!seen->live) {
-		seen->known = false;    /* cannot say: kept, as for a down NIC */
-		return;
-	}
-	for (size_t i = 0; i < seen->q.n; i++)
-		if (seen->q.v[i].ifindex == seen->ifindex &&
-		    seen->q.v[i].type == NK_NETDEV_QUEUE_TYPE_RX)
-			seen->live[seen->q.v[i].id] = nk_nic_lease_lives(&seen->q.v[i]);
-}
-
-void nk_nic_seen_read(struct nk_ns *ns, int ifindex, struct nk_nic_seen *seen)
-{
-	const struct genl_family *fam;
-	struct nl_sock *s;
-	struct nl_err err;
-
-	memset(seen, 0, sizeof(*seen));
-	seen->ifindex = ifindex;
-	seen->why = nic_unreadable(ns, ifindex);
-	if (seen->why)
-		return;
-	s = nk_ns_try_netdev(ns, &fam);
-	if (!s || netdev_queue_dump(s, fam, ifindex, &seen->q, &err)) {
-		seen->why = "cannot be read (queue dump failed)";
-		return;
-	}
-	mark_live(seen);
-	if (!seen->known)       /* went down after the look, or shows no queue */
-		seen->why = "shows no queues";
-}
-
-void nk_nic_seen_free(struct nk_nic_seen *seen)
-{
-	nk_queue_list_free(&seen->q);
-	free(seen->live);
-}
-
-/* A queue of the NIC that is gone (fewer channels) holds no lease: the
- * kernel refuses to remove a leased queue. */
-enum nk_lease_fate nk_nic_seen_fate(const struct nk_nic_seen *seen, const struct nk_nic_lease *l)
-{
-	if (!seen->known)
-		return NK_LEASE_UNKNOWN;
-	for (size_t k = 0; k < l->nleased; k++)
-		if (l->leased[k] < seen->nlive && seen->live[l->leased[k]])
-			return NK_LEASE_LIVE;
-	return NK_LEASE_ENDED;
-}
-
-enum nk_lease_fate nk_nic_lease_fate(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
+enum nk_fate nk_nic_lease_fate(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
 {
 	struct nk_nic_seen seen;
-	enum nk_lease_fate fate;
+	enum nk_fate fate;
 
-	nk_nic_seen_read(ns, ifindex, &seen);
-	fate = nk_nic_seen_fate(&seen, l);
+	nk_nic_seen_read(NULL, ns, ifindex, &seen);
+	fate = nk_fate_of_queues(&seen, l->leased, l->nleased);
 	nk_nic_seen_free(&seen);
 	return fate;
-}
-
-bool nk_nic_lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
-{
-	return nk_nic_lease_fate(ns, ifindex, l) == NK_LEASE_ENDED;
 }
 
 int nk_nic_lease_rollback(struct nic_job *j)

@@ -13,6 +13,7 @@
 #ifndef NKCTL_NICLEASE_H
 #define NKCTL_NICLEASE_H
 
+#include "fate.h"
 #include "nicjob.h"
 
 /* A lease without a NIC side of queues of j's NIC (j->ns, j->link known),
@@ -31,35 +32,29 @@ int nk_nic_lease_reserve(struct nic_job *j, const struct nk_ns *holder_ns,
 int nk_nic_lease_rollback(struct nic_job *j);
 int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules);
 
+/* How nk_nic_undo_records goes about it: only the records naming a queue of
+ * only[0..nonly) (nonly 0: all); with refuse_unknown, a record whose fate is
+ * unknown is the command's error (a lease onto its queues), else it is kept;
+ * one, when set, undoes each record (false: it failed and said so; the next
+ * record is tried), else nk_nic_lease_undo does and its error ends the loop. */
+struct nk_undo_how {
+	const uint32_t *only;
+	size_t nonly;
+	bool refuse_unknown;
+	bool (*one)(struct nic_job *j, struct nk_nic_lease *l, void *arg);
+	void *arg;
+};
+/* The one undo loop: every record of j's NIC (locked, loaded) that seen,
+ * one look at it, judges ended is undone, each on its own, the NIC's
+ * settings read again after each; how many in *undone (may be NULL). 0, or
+ * the exit code after the error (-EAGAIN: one said it failed). */
+int nk_nic_undo_records(struct nic_job *j, const struct nk_nic_seen *seen,
+			const struct nk_undo_how *how, size_t *undone);
 /* Undo what lease record l brought: its rules and context, then its queues. */
 int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l);
 /* Is NIC queue q leased, and not to a namespace being deleted? */
 bool nk_nic_lease_lives(const struct nk_queue *q);
-/*
- * Has the lease of record l ended? Only the kernel says so: the NIC is up
- * and its queue dump shows no live lease on any of the record's queues.
- * A NIC that is down (the dump skips it; the kernel ends no lease on down),
- * gone, or whose dump fails is UNKNOWN: its records are kept, never undone
- * on a guess. A holder deleted meanwhile is seen once the NIC reads again:
- * from the NIC's side nkctl cannot tell a deleted holder from one moved to
- * a pod's namespace, and the lease outlives a move.
- */
-enum nk_lease_fate { NK_LEASE_LIVE, NK_LEASE_ENDED, NK_LEASE_UNKNOWN };
-/* What the kernel shows of one NIC's queues, read once for all its records:
- * known false (why says why) when it cannot say. */
-struct nk_nic_seen {
-	bool known;
-	const char *why;          /* "is down", "is gone", ... */
-	int ifindex;
-	struct nk_queue_list q;
-	bool *live;               /* live[id]: RX queue id has a live lease */
-	uint32_t nlive;           /* room in live: the largest RX queue id + 1 */
-};
-void nk_nic_seen_read(struct nk_ns *ns, int ifindex, struct nk_nic_seen *seen);
-void nk_nic_seen_free(struct nk_nic_seen *seen);
-enum nk_lease_fate nk_nic_seen_fate(const struct nk_nic_seen *seen, const struct nk_nic_lease *l);
-/* One record's fate (NIC ifindex of ns), read afresh. */
-enum nk_lease_fate nk_nic_lease_fate(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l);
-bool nk_nic_lease_ended(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l);
+/* The fate of record l (fate.h), NIC ifindex of ns looked at afresh. */
+enum nk_fate nk_nic_lease_fate(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l);
 
 #endif

@@ -200,19 +200,19 @@ static int restore(struct nic_job *j)
 	return 0;
 }
 
-static void release_ids(struct nic_job *j)
+static void release_ids(struct nic_job *j, const uint32_t *ids, size_t n)
 {
 	size_t k = 0;
 
-	if (!j->n) {
+	if (!n) {
 		j->st.nreserved = 0;
 		return;
 	}
 	for (size_t i = 0; i < j->st.nreserved; i++) {
 		bool drop = false;
 
-		for (size_t m = 0; m < j->n; m++)
-			drop |= j->ids[m] == j->st.reserved[i];
+		for (size_t m = 0; m < n; m++)
+			drop |= ids[m] == j->st.reserved[i];
 		if (!drop)
 			j->st.reserved[k++] = j->st.reserved[i];
 	}
@@ -264,13 +264,13 @@ int nk_nic_reserve(struct nic_job *j)
 	return ret ? ret : apply_reserved(j);
 }
 
-int nk_nic_release(struct nic_job *j)
+int nk_nic_release(struct nic_job *j, const uint32_t *ids, size_t n)
 {
 	int ret;
 
-	release_ids(j);
+	release_ids(j, ids, n);
 	ret = nk_nic_job_save(j);
-	if (!ret && !j->n)
+	if (!ret && !n)
 		ret = drop_rules(j);
 	return ret ? ret : nk_nic_release_finish(j);
 }

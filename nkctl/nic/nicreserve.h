@@ -22,9 +22,9 @@ void reserve_add(struct nk_nic_state *st, const uint32_t *ids, size_t n);
 int minimal_table(const struct nic_job *j, uint32_t *indir);
 /* Reserve j->ids: state first, then the NIC. */
 int nk_nic_reserve(struct nic_job *j);
-/* Release j->ids (none: everything, with nkctl's rules and lease records);
- * the last queue puts the NIC's own settings back. */
-int nk_nic_release(struct nic_job *j);
+/* Release ids[0..n) (none: everything, with nkctl's rules and lease
+ * records); the last queue puts the NIC's own settings back. */
+int nk_nic_release(struct nic_job *j, const uint32_t *ids, size_t n);
 /* The NIC as its state says after a release saved it: the reserved set
  * applied, or with none left the NIC's own settings back and the state
  * updated (what a release killed half-way still owes). */

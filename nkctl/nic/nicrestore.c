@@ -15,7 +15,9 @@
 #include "niclease.h"
 #include "nicreserve.h"
 #include "nicrestore.h"
+#include "nicseen.h"
 #include "nicrssctx.h"
+#include "nicrule.h"
 
 /* ---- what the NIC contradicts ---- */
 
@@ -27,7 +29,8 @@ bool nk_nic_lease_record_ended(const struct nk_nic_state *st, const struct nk_qu
 	for (size_t i = 0; st->exists && q && i < st->nleases; i++)
 		for (size_t k = 0; k < st->leases[i].nleased; k++)
 			recorded |= st->leases[i].leased[k] == q->id;
-	return recorded && readable && !nk_nic_lease_lives(q);
+	/* leased to a namespace being deleted: its lease still holds */
+	return recorded && readable && !(q->have & QUEUE_HAVE_LEASE);
 }
 
 bool nk_nic_lost_rss(const struct nk_nic_state *st, const struct nk_rss *rss, int rss_ret,
@@ -57,34 +60,14 @@ bool nk_nic_lost_rule(const struct nk_nic_state *st, const struct nk_ntuple_list
 
 /* ---- restore ---- */
 
-int nk_nic_undo_ended_all(struct nic_job *j, size_t *undone)
+int nk_nic_undo_ended_all(struct nic_job *j, const struct nk_nic_seen *seen, size_t *undone)
 {
-	/* the undo uses j->ids: the command's queues are kept aside */
-	uint32_t *ids = malloc(sizeof(j->ids));
-	size_t k = 0, n = j->n;
-	int ret = ids ? 0 : nk_error_errno(ENOMEM, "%s", j->link.ifname);
+	const struct nk_undo_how how = { 0 };
 
 	*undone = 0;
-	if (ret || !(j->link.flags & IFF_UP)) {
-		free(ids);
-		return ret;     /* a down NIC shows no lease: nothing is decided */
-	}
-	memcpy(ids, j->ids, sizeof(j->ids));
-	while (!ret && k < j->st.nleases) {
-		struct nk_nic_lease *l = &j->st.leases[k];
-
-		if (!l->nleased || !nk_nic_lease_ended(j->ns, j->link.ifindex, l)) {
-			k++;
-			continue;
-		}
-		ret = nk_nic_lease_undo(j, l);
-		(*undone)++;
-		nk_nic_job_reread(j);
-	}
-	memcpy(j->ids, ids, sizeof(j->ids));
-	j->n = n;
-	free(ids);
-	return ret;
+	if (!seen->known)
+		return 0;       /* a down NIC shows no lease: nothing is decided */
+	return nk_nic_undo_records(j, seen, &how, undone);
 }
 
 /* Reserved queues beyond the NIC's channels (ethtool -L to fewer): the
@@ -144,35 +127,27 @@ static int lease_context(struct nic_job *j, struct nk_nic_lease *l, struct nk_nt
 	return nk_nic_lease_context(j, l, r, 1);
 }
 
-/* Rule old (recorded, with its spec), added again: pending first with the
- * old record kept, so a kill before the new one is recorded leaves the old
- * record for the next restore (and a rule the driver added meanwhile
- * unrecorded is removed by the next load, or is the record itself when the
- * driver gave it the same location). */
+/* Rule old (recorded, with its spec), added again by the one rule path
+ * (nicrule.h): pending first with the old record kept, so a kill before the
+ * new one is recorded leaves the old record for the next restore; the new
+ * one is recorded in the save that forgets the old. */
 static int readd_rule(struct nic_job *j, int fd, const struct nk_ntuple *old)
 {
 	struct nk_nic_lease *l = nk_nic_state_rule_lease(&j->st, old->id);
 	struct nk_ntuple r = *old;
-	int ret = lease_context(j, l, &r);
 	uint32_t old_id = old->id;
+	enum nk_rule_step failed;
+	int ret = lease_context(j, l, &r);
 
 	if (ret)
 		return ret;
-	j->st.pending = r;
-	j->st.have_pending = true;
-	ret = nk_nic_job_save(j);
-	if (ret)
-		return ret;
-	ret = ethtool_ntuple_add(fd, j->link.ifname, &r);
-	if (ret)
+	ret = nk_nic_rule_add(&j->st, fd, j->link.ifname, &r, l, &old_id, &failed);
+	if (ret && failed == NK_RULE_ADD)
 		return nk_error_errno(-ret, "cannot add rule %u of %s again (run nic restore again to retry)",
 				      old_id, j->link.ifname);
-	nk_nic_state_forget_rule(&j->st, old_id);       /* from its lease too */
-	j->st.have_pending = false;
-	nk_nic_state_add_rule(&j->st, &r);
-	if (l && l->nrules < NK_NIC_LEASE_MAX)
-		l->rules[l->nrules++] = r.id;
-	ret = nk_nic_state_save(&j->st);
+	if (ret && failed == NK_RULE_PENDING)
+		return nk_error_errno(-ret, "cannot write the state of %s under %s",
+				      j->link.ifname, NK_NIC_STATE_DIR);
 	return ret ? nk_error_errno(-ret, "rule %u was added to %s again but cannot be recorded in %s",
 				    r.id, j->link.ifname, NK_NIC_STATE_DIR) : 0;
 }
@@ -183,16 +158,29 @@ static bool rule_fits(const struct nic_job *j, const struct nk_ntuple *r)
 	return r->rss_context || r->action == NK_RULE_ACTION_DROP || r->action < nk_nic_rx_count(j);
 }
 
+/* Is rule r one to add again: nkctl's own (steer add), or a lease's that
+ * seen judged live (one whose fate is unknown waits for the next restore)? */
+static bool rule_wanted(struct nic_job *j, const struct nk_nic_seen *seen,
+			const struct nk_ntuple *r)
+{
+	const struct nk_nic_lease *l = nk_nic_state_rule_lease(&j->st, r->id);
+
+	return !l || nk_fate_of_queues(seen, l->leased, l->nleased) == NK_FATE_LIVE;
+}
+
 /* Every recorded rule the driver no longer has, added again (a record
- * without its spec, from an older nkctl, cannot be). */
-static int readd_rules(struct nic_job *j, struct nk_nic_restored *done)
+ * without its spec, from an older nkctl, cannot be), those of leases only
+ * while seen judges them live. */
+static int readd_rules(struct nic_job *j, const struct nk_nic_seen *seen,
+		       struct nk_nic_restored *done)
 {
 	struct nk_ntuple *lost = calloc(j->st.nrules ? j->st.nrules : 1, sizeof(*lost));
 	size_t n = 0;
 	int fd, ret = lost ? 0 : nk_error_errno(ENOMEM, "nic restore");
 
 	for (size_t i = 0; !ret && i < j->st.nrules; i++)
-		if (nk_nic_lost_rule(&j->st, &j->rules, j->rules_ret, &j->st.rules[i]))
+		if (nk_nic_lost_rule(&j->st, &j->rules, j->rules_ret, &j->st.rules[i]) &&
+		    rule_wanted(j, seen, &j->st.rules[i]))
 			lost[n++] = j->st.rules[i];
 	if (!ret && n)
 		ret = nk_ns_ioctl(j->ns, &fd);
@@ -214,19 +202,27 @@ static int readd_rules(struct nic_job *j, struct nk_nic_restored *done)
 
 int nk_nic_restore(struct nic_job *j, struct nk_nic_restored *done)
 {
+	struct nk_nic_seen seen;
 	int ret;
 
 	memset(done, 0, sizeof(*done));
-	/* A down NIC shows no queue's lease: its leases cannot be told from
-	 * ended ones, so nothing is decided on it. */
-	if (!(j->link.flags & IFF_UP))
-		return nk_error(NK_EXIT_EXISTS,
-				"%s is down: its leases cannot be read, so nothing is restored; set it up first (ip link set dev %s up)",
-				j->link.ifname, j->link.ifname);
-	ret = nk_nic_undo_ended_all(j, &done->ended);
+	/* One look decides it all: a record is undone, or its rules added
+	 * again, only as this look judged it. A down NIC shows no queue's
+	 * lease: its leases cannot be told from ended ones, so nothing is
+	 * decided on it. */
+	nk_nic_seen_read(NULL, j->ns, j->link.ifindex, &seen);
+	if (!seen.known)
+		ret = nk_error(NK_EXIT_EXISTS,
+			       "%s %s: its leases cannot be read, so nothing is restored; set it up first (ip link set dev %s up)",
+			       j->link.ifname, seen.why, j->link.ifname);
+	else
+		ret = nk_nic_undo_ended_all(j, &seen, &done->ended);
 	if (!ret)
 		ret = drop_vanished(j, done);
 	if (!ret)
 		ret = reapply_reservation(j, done);
-	return ret ? ret : readd_rules(j, done);
+	if (!ret)
+		ret = readd_rules(j, &seen, done);
+	nk_nic_seen_free(&seen);
+	return ret;
 }

@@ -14,6 +14,7 @@
 #ifndef NKCTL_NICRESTORE_H
 #define NKCTL_NICRESTORE_H
 
+#include "fate.h"
 #include "nicjob.h"
 
 /* What a restore did, for its document. */
@@ -29,9 +30,10 @@ struct nk_nic_restored {
 
 /* Under j's lock: the records of leases the kernel ended (their holders
  * went with a reset) undone as the sweep does, each queue back in RSS, each
- * rule gone; *undone of them. Nothing on a NIC that is down (its leases
- * cannot be read). 0, or the exit code after the error. */
-int nk_nic_undo_ended_all(struct nic_job *j, size_t *undone);
+ * rule gone, as seen (one look at j's NIC) judges them; *undone of them.
+ * Nothing on a NIC not seen (down: its leases cannot be read). 0, or the
+ * exit code after the error. */
+int nk_nic_undo_ended_all(struct nic_job *j, const struct nk_nic_seen *seen, size_t *undone);
 /* Restore job j (locked and loaded): 0, or the exit code after the error. */
 int nk_nic_restore(struct nic_job *j, struct nk_nic_restored *done);
 

@@ -11,7 +11,7 @@
 #include "nicrule.h"
 
 int nk_nic_rule_add(struct nk_nic_state *st, int fd, const char *ifname, struct nk_ntuple *r,
-		    struct nk_nic_lease *l, enum nk_rule_step *failed)
+		    struct nk_nic_lease *l, const uint32_t *replaces, enum nk_rule_step *failed)
 {
 	int ret;
 
@@ -28,6 +28,10 @@ int nk_nic_rule_add(struct nk_nic_state *st, int fd, const char *ifname, struct 
 	if (ret)
 		return ret;
 	*failed = NK_RULE_RECORD;
+	/* The rule it stands for (nic restore's), forgotten in the same save
+	 * that records it: a kill leaves one record or the other, never both. */
+	if (replaces)
+		nk_nic_state_forget_rule(st, *replaces);     /* from its lease too */
 	/* Not recorded (no memory): the pending line on disk still names it,
 	 * so the next command removes it; never a rule nobody owns. */
 	if (!nk_nic_state_add_rule(st, r))
@@ -73,7 +77,7 @@ static int steer_add_loaded(struct nk_nic_state *st, const struct nk_link *l, in
 	if (ret)
 		return nk_error_errno(-ret, "cannot update the state of %s under %s; nothing was changed",
 				      l->ifname, NK_NIC_STATE_DIR);
-	ret = nk_nic_rule_add(st, fd, l->ifname, r, NULL, &failed);
+	ret = nk_nic_rule_add(st, fd, l->ifname, r, NULL, NULL, &failed);
 	if (ret && failed == NK_RULE_PENDING)
 		return nk_error_errno(-ret, "cannot write the state of %s under %s; nothing was changed",
 				      l->ifname, NK_NIC_STATE_DIR);

@@ -22,10 +22,11 @@ enum nk_rule_step {
 
 /* Add rule r to NIC ifname (fd: an ioctl socket in its namespace) with st,
  * its state read under its lock: pending, ioctl (r->id becomes the
- * location the driver gave it), recorded (in lease l too, if not NULL).
- * 0, or -errno with *failed the step. */
+ * location the driver gave it), recorded (in lease l too, if not NULL) in
+ * the save that forgets the rule *replaces stands for (nic restore's: the
+ * driver lost it; NULL: none). 0, or -errno with *failed the step. */
 int nk_nic_rule_add(struct nk_nic_state *st, int fd, const char *ifname, struct nk_ntuple *r,
-		    struct nk_nic_lease *l, enum nk_rule_step *failed);
+		    struct nk_nic_lease *l, const uint32_t *replaces, enum nk_rule_step *failed);
 /* Delete nkctl's rule id if the driver still has there the rule st
  * recorded, and forget it (not saved). 0, or the exit code after the error. */
 int nk_nic_rule_delete(struct nk_nic_state *st, int fd, const char *ifname, uint32_t id);

@@ -14,6 +14,7 @@
 #include "compat.h"
 #include "lookup.h"
 #include "niclease.h"
+#include "nicseen.h"
 #include "nicreserve.h"
 #include "nicsweep.h"
 #include "rtnl.h"
@@ -114,18 +115,17 @@ static void queue_words(const struct nk_nic_lease *l, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%u", k ? "," : "", l->leased[k]);
 }
 
-/* Undo the ended record of the lease of NIC queue q, on its own: a failure
- * is its warning, and what was undone before it stays undone. false when
- * it failed. */
-static bool undo_one(struct nic_job *j, uint32_t q)
+/* Undo ended record l on its own (the undo loop's how->one): a failure is
+ * its warning, and what was undone before it stays undone. false when it
+ * failed. */
+static bool undo_one(struct nic_job *j, struct nk_nic_lease *l, void *arg)
 {
-	struct nk_nic_lease *l = nk_nic_state_lease(&j->st, q);
+	uint32_t q = l->leased[0];
 	char queues[256], name[IF_NAMESIZE], msg[1024];
 	struct said s;
 	int ret;
 
-	if (!l)
-		return true;     /* another record's undo took it */
+	(void)arg;
 	queue_words(l, queues, sizeof(queues));
 	snprintf(name, sizeof(name), "%s", l->name);
 	said_begin(&s);
@@ -170,10 +170,9 @@ static void resume_release(struct nic_job *j)
 static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, const char *ifname,
 		       bool own)
 {
+	const struct nk_undo_how how = { .one = undo_one };
 	struct nk_nic_seen seen;
-	uint32_t *firsts;
-	bool failed = false;
-	size_t n = 0;
+	bool failed;
 	char msg[1024];
 	struct said s;
 	struct nic_job *j;
@@ -188,18 +187,9 @@ static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, const 
 				ifname, msg);
 		return;
 	}
-	nk_nic_seen_read(ns, ifindex, &seen);
-	firsts = calloc(j->st.nleases + 1, sizeof(*firsts));
-	for (size_t k = 0; firsts && k < j->st.nleases; k++)
-		if (j->st.leases[k].nleased && nk_nic_seen_fate(&seen, &j->st.leases[k]) == NK_LEASE_ENDED)
-			firsts[n++] = j->st.leases[k].leased[0];
+	nk_nic_seen_read(ctx, ns, ifindex, &seen);
+	failed = nk_nic_undo_records(j, &seen, &how, NULL) != 0;
 	nk_nic_seen_free(&seen);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			nk_nic_job_reread(j);     /* the table the last undo set */
-		failed |= !undo_one(j, firsts[i]);
-	}
-	free(firsts);
 	if (!failed)     /* else said once already: retried by the next command */
 		resume_release(j);
 	nk_nic_job_free(j);
@@ -317,16 +307,17 @@ static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 	struct nk_nic_seen seen;
 	int ret = 0;
 
-	nk_nic_seen_read(ns, ifindex, &seen);
+	nk_nic_seen_read(ctx, ns, ifindex, &seen);
 	*settle = st->saved && !st->nreserved && !st->nleases;
 	for (size_t k = 0; k < st->nleases && !ret; k++) {
 		const struct nk_nic_lease *l = &st->leases[k];
-		enum nk_lease_fate fate = l->nleased ? nk_nic_seen_fate(&seen, l) : NK_LEASE_LIVE;
+		enum nk_fate fate = l->nleased ? nk_fate_of_queues(&seen, l->leased, l->nleased) :
+					      NK_FATE_LIVE;
 
-		*settle |= fate == NK_LEASE_ENDED;
+		*settle |= fate == NK_FATE_ENDED;
 		*own |= names_holder(l, hns, holder);
 		/* Unknown (the NIC down): kept, and not waited for. */
-		if (fate == NK_LEASE_LIVE && named && l->nleased && names_holder(l, hns, holder))
+		if (fate == NK_FATE_LIVE && named && l->nleased && names_holder(l, hns, holder))
 			ret = holder_moved(ctx, ns, ifindex, l, hns, named);
 	}
 	nk_nic_seen_free(&seen);
