@@ -579,6 +579,11 @@ int cmd_lease(struct nk_ctx *ctx, const void *args)
 		ret = lease_locked(ctx, j, a, key);
 		nk_nic_job_free(j->nic);
 		nk_nic_unhold(ctx, key);
+		/* an AF_XDP slot of a queue now leased, left by a holder deleted
+		 * behind nkctl's back, must not send the new holder's frames to
+		 * the old one's map */
+		if (!ret)
+			nk_xsk_sweep(ctx, false, NULL);
 	} else {
 		nk_nic_job_free(j->nic);
 	}

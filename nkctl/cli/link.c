@@ -413,7 +413,7 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 	ret = nk_nic_unlease_stale(ctx);
 	if (ret)
 		return ret;
-	nk_xsk_sweep(ctx, NULL);  /* AF_XDP attaches of the queues that ended */
+	nk_xsk_sweep(ctx, false, NULL);  /* AF_XDP attaches of the queues that ended */
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "deleted");
 	nk_print_deleted(&ctx->out, &l, has_peer ? &peer : NULL);

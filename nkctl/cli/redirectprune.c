@@ -196,7 +196,7 @@ int cmd_redirect_prune(struct nk_ctx *ctx, const void *args)
 	} else if (!ret) {
 		prune_all(ctx, root, &l, &lg);
 	}
-	nk_xsk_sweep(ctx, &xp);  /* AF_XDP attaches of queues no longer leased */
+	nk_xsk_sweep(ctx, true, &xp);  /* AF_XDP attaches of queues no longer leased */
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "pruned");
 	print_removed(&ctx->out, "pruned", &l);

@@ -156,6 +156,21 @@ static int check_providers(const struct nk_link *l, const struct nk_lease_list *
 	return 0;
 }
 
+/* A lease of the holder that nkctl's NIC record names but the kernel could
+ * not show (its NIC down or unreadable) is not a lease that ended: whether
+ * a memory provider still holds its queue cannot be read, so the holder is
+ * not deleted on a guess, unless force says so. */
+static int check_unseen(const struct nk_link *l, const struct nk_lease_list *held, bool force)
+{
+	for (size_t i = 0; i < held->n && !force; i++)
+		if (held->v[i].unseen)
+			return nk_error(NK_EXIT_EXISTS,
+					"\"%s\" holds %s queue %u, which nkctl cannot see (the NIC is %s): whether a memory provider still uses it cannot be read; nothing was changed: unlease again once %s is up, or add force",
+					l->ifname, held->v[i].nic_ifname, held->v[i].nic_queue,
+					nk_look_word(held->v[i].look), held->v[i].nic_ifname);
+	return 0;
+}
+
 /* The holder by name or ifindex; -ENODEV (what says which) when it is gone. */
 static int find_holder(struct nl_sock *rt, const char *name, int ifindex, struct nk_link *l,
 		       char *what, size_t len)
@@ -208,8 +223,11 @@ static int check_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 
 	if (ret)
 		return nk_error_errno(-ret, "cannot scan the leases");
+	nk_lease_scan_unseen(ctx, &all);
 	for (size_t i = 0; i < n && !ret; i++) {
 		ret = nk_lease_pick_held(&all, t[i].ns, t[i].l.ifindex, &t[i].ended);
+		if (!ret)
+			ret = check_unseen(&t[i].l, &t[i].ended, a->force);
 		if (!ret && !t[i].ended.n && n > 1)
 			ret = nk_error(NK_EXIT_NOTFOUND, "\"%s\" holds no leases", t[i].l.ifname);
 		if (!ret && t[i].ended.n)
@@ -272,7 +290,7 @@ static int unlease_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 	 * is a Warning (the holders are gone: this command's work is done);
 	 * the next nkctl command on the NIC finishes it. */
 	sweep = sweep_own(ctx, t, done);
-	nk_xsk_sweep(ctx, NULL);  /* AF_XDP attaches of the queues that ended */
+	nk_xsk_sweep(ctx, false, NULL);  /* AF_XDP attaches of the queues that ended */
 	if (ret || sweep)
 		return ret ? ret : sweep;
 	return print_unleased(ctx, t, n);

@@ -19,6 +19,16 @@ const char *nk_look_why(enum nk_look look)
 	return "cannot be read";
 }
 
+const char *nk_look_word(enum nk_look look)
+{
+	static const char *const words[] = {
+		[NK_LOOK_SEEN] = "seen", [NK_LOOK_DOWN] = "down", [NK_LOOK_GONE] = "gone",
+		[NK_LOOK_UNREADABLE] = "unreadable", [NK_LOOK_UNREACHABLE] = "unreachable",
+	};
+
+	return (unsigned int)look < sizeof(words) / sizeof(words[0]) ? words[look] : "unreadable";
+}
+
 const char *nk_fate_word(enum nk_fate fate)
 {
 	return fate == NK_FATE_LIVE ? "live" : fate == NK_FATE_ENDED ? "ended" : "unknown";
@@ -84,7 +94,9 @@ enum nk_fate nk_fate_of_slot(const struct nk_nic_seen *s, uint32_t id,
 		return NK_FATE_ENDED;
 	if (is_holder(q, h))
 		return NK_FATE_LIVE;
-	return whose_unknown(q) || !h->ns.known ? NK_FATE_UNKNOWN : NK_FATE_ENDED;
+	/* leased to a namespace nkctl knows: not h's when h's namespace is
+	 * another, or is none nkctl reaches (known means reachable both ways) */
+	return whose_unknown(q) ? NK_FATE_UNKNOWN : NK_FATE_ENDED;
 }
 
 enum nk_fate nk_fate_of_holder(const struct nk_nic_seen *s, const struct nk_holder_id *h)

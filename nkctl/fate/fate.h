@@ -64,6 +64,9 @@ struct nk_nic_seen {
 
 /* "is down", "is gone", ...: why a NIC could not be seen; NULL when seen. */
 const char *nk_look_why(enum nk_look look);
+/* The look in one word, for JSON: "seen", "down", "gone", "unreadable",
+ * "unreachable". */
+const char *nk_look_word(enum nk_look look);
 /* The word JSON and monitor use: "live", "ended", "unknown". */
 const char *nk_fate_word(enum nk_fate fate);
 
@@ -82,7 +85,8 @@ enum nk_fate nk_fate_of_queues(const struct nk_nic_seen *s, const uint32_t *ids,
  * kernel shows the queue leased to exactly h (ifindex and namespace); ended
  * when the NIC was seen and the queue is not leased, or leased to another
  * holder whose namespace is known (h was deleted and the queue leased
- * again); unknown otherwise. */
+ * again; a namespace is known when nkctl reaches it, so h's, unknown, is
+ * another); unknown otherwise. */
 enum nk_fate nk_fate_of_slot(const struct nk_nic_seen *s, uint32_t id,
 			     const struct nk_holder_id *h);
 

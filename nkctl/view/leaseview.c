@@ -17,9 +17,12 @@
 #include "compat.h"
 #include "cmd.h"
 #include "devview.h"
+#include "lookup.h"
 #include "leaseview.h"
 #include "netdev.h"
 #include "netns.h"
+#include "nicseen.h"
+#include "nicstate.h"
 #include "nicrule.h"
 #include "rtnl.h"
 #include "stats.h"
@@ -89,6 +92,75 @@ int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out)
 	for (size_t i = 0; i < n && !ret; i++)
 		ret = scan_one(ctx, all[i], out);
 	return ret;
+}
+
+/* The leases record l names on queues of NIC st (at ifindex of ns, not
+ * seen), into out. */
+static int add_recorded(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_nic_state *st,
+			const struct nk_nic_lease *l, const struct nk_nic_seen *seen,
+			struct nk_lease_list *out)
+{
+	struct nk_ns *hns = NULL;
+
+	if (nk_ns_find(ctx, l->ns_dev, l->ns_ino, &hns))
+		hns = NULL;
+	for (size_t k = 0; k < l->nleased; k++) {
+		struct nk_lease_rec *r = nk_grow(&out->v, &out->n, &out->cap, sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		memset(r, 0, sizeof(*r));
+		r->nic_ifindex = st->ifindex;
+		r->nic_queue = l->leased[k];
+		snprintf(r->nic_ifname, sizeof(r->nic_ifname), "%s", st->ifname);
+		r->nk_ifindex = l->ifindex;
+		snprintf(r->nk_ifname, sizeof(r->nk_ifname), "%s", l->name);
+		r->unseen = true;
+		r->look = seen->look;
+		nk_lease_set_ns(r, ns, hns);
+	}
+	return 0;
+}
+
+/* One NIC record: its leases when its NIC is where it was last seen and
+ * cannot be seen now (a NIC gone ends its leases with its holders). */
+static int add_unseen_of(struct nk_ctx *ctx, const char *name, struct nk_lease_list *out)
+{
+	struct nk_nic_state *st = calloc(1, sizeof(*st));
+	struct nk_nic_seen seen = { 0 };
+	struct nk_ns *ns = NULL;
+	struct nl_sock *rt;
+	struct nk_link link;
+	int ret = 0;
+
+	if (!st)
+		return -ENOMEM;
+	if (nk_nic_state_read(name, st) || !st->exists || !st->nleases ||
+	    nk_ns_find(ctx, st->ns_dev, st->ns_ino, &ns) || !ns || !(rt = nk_ns_try_rtnl(ns)) ||
+	    nk_link_lookup(rt, NULL, st->ifindex, &link, NULL, true) ||
+	    !nk_nic_state_is_of(st, ns, &link))
+		goto out;
+	snprintf(st->ifname, sizeof(st->ifname), "%s", link.ifname);
+	nk_nic_seen_read(NULL, ns, st->ifindex, &seen);
+	for (size_t i = 0; !seen.known && i < st->nleases && !ret; i++)
+		ret = add_recorded(ctx, ns, st, &st->leases[i], &seen, out);
+	nk_nic_seen_free(&seen);
+out:
+	nk_nic_state_free(st);
+	free(st);
+	return ret;
+}
+
+void nk_lease_scan_unseen(struct nk_ctx *ctx, struct nk_lease_list *out)
+{
+	DIR *d = opendir(NK_NIC_STATE_DIR);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && add_unseen_of(ctx, e->d_name, out))
+			break;
+	if (d)
+		closedir(d);
 }
 
 void nk_lease_list_free(struct nk_lease_list *l)
@@ -207,11 +279,18 @@ void nk_print_lease_keys(struct out *o, const struct nk_lease_rec *r, bool with_
 		out_str(o, "netns", " (netns %s)", r->nk_at.spec);
 	else if (!r->nk_at.reachable)
 		out_text(o, " (in a namespace nkctl cannot reach)");
-	out_obj_open(o, "queue");
-	out_uint(o, "id", " queue %llu", r->nk_queue);
-	out_str(o, "type", NULL, "rx");
+	if (!r->unseen) {
+		out_obj_open(o, "queue");
+		out_uint(o, "id", " queue %llu", r->nk_queue);
+		out_str(o, "type", NULL, "rx");
+		out_obj_close(o);
+	}
 	out_obj_close(o);
-	out_obj_close(o);
+	out_bool(o, "seen", NULL, !r->unseen);
+	if (r->unseen) {
+		out_str(o, "nic-state", " (not seen: its NIC is %s; as nkctl recorded it)",
+			nk_look_word(r->look));
+	}
 	if (r->mp & QUEUE_HAVE_DMABUF)
 		out_uint(o, "dmabuf", " dmabuf %llu", r->dmabuf);
 	if (r->mp & QUEUE_HAVE_IO_URING) {

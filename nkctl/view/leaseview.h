@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "ctx.h"
+#include "fate.h"
 #include "ethtool.h"
 #include "nicjob.h"
 #include "qstats.h"
@@ -39,6 +40,11 @@ struct nk_lease_rec {
 	unsigned int mp;
 	uint32_t dmabuf;
 	bool existed;              /* for lease's own output */
+	/* not seen: the NIC's record says it, the kernel could not (the NIC
+	 * down or unreadable: nk_lease_scan_unseen); why says why. The
+	 * netkit queue is then not known. */
+	bool unseen;
+	enum nk_look look;
 	/* nic_ns and nk_ns by value: what the printer reads */
 	struct nk_lease_where nic_at, nk_at;
 	const struct nk_lease_nic *nic;  /* show leases only; NULL elsewhere */
@@ -60,6 +66,11 @@ struct nk_lease_list {
  * at namespaces of ctx. */
 int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out);
 void nk_lease_list_free(struct nk_lease_list *l);
+/* Append the leases nkctl's NIC records name on NICs that could not be
+ * seen (down, unreadable: the kernel's dump leaves them out), each marked
+ * unseen: a reader that must not take "not in the dump" for "ended" (show
+ * leases, nic show, unlease). */
+void nk_lease_scan_unseen(struct nk_ctx *ctx, struct nk_lease_list *out);
 /* Copy the leases held by netkit device ifindex of hns out of all into
  * *held (its own array: free(held->v)); prints the error. */
 int nk_lease_pick_held(const struct nk_lease_list *all, const struct nk_ns *hns, int ifindex,

@@ -20,6 +20,7 @@
 #include "compat.h"
 #include "netdev.h"
 #include "netns.h"
+#include "nicseen.h"
 #include "xsksvc.h"
 #include "xsk.skel.h"
 
@@ -389,6 +390,29 @@ bool xsk_queue_leased_to(const struct nk_queue_list *leased, int nic_ifindex, ui
 	return false;
 }
 
+/* The slot's holder: its ifindex with its namespace, named by the cookie
+ * the slot records (not known: a namespace nkctl does not reach). */
+static struct nk_holder_id slot_holder(const struct remove_what *w, const struct nk_xsk_slot *s)
+{
+	struct nk_holder_id h = { .ifindex = (int)s->holder };
+
+	for (size_t i = 0; i < w->ncookies; i++)
+		if (w->cookies[i].cookie == s->holder_netns)
+			h.ns = w->cookies[i].id;
+	return h;
+}
+
+/* The sweep's question, asked of the one judgement: has what slot s of
+ * NIC queue q goes to ended? */
+static bool slot_ended(const struct remove_what *w, uint32_t q, const struct nk_xsk_slot *s)
+{
+	struct nk_holder_id h = slot_holder(w, s);
+
+	if (w->prune && w->seen->look == NK_LOOK_GONE)
+		return true;
+	return nk_fate_of_slot(w->seen, q, &h) == NK_FATE_ENDED;
+}
+
 /* Detach what w says on NIC ifindex (of namespace directory nsdir); how
  * many queues went. A NIC whose program serves no queue any more (the last
  * one went, or an attach was killed before its first slot) loses it. */
@@ -412,7 +436,7 @@ static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 
 		if (!s->holder)
 			continue;
-		if (w->sweep ? xsk_queue_leased_to(w->leased, w->nic_ifindex, q, s->holder) :
+		if (w->sweep ? !slot_ended(w, q, s) :
 		    (s->holder != w->holder || s->holder_netns != w->cookie ||
 		     (!w->all_queues && s->slot != w->queue)))
 			continue;
@@ -445,26 +469,17 @@ static size_t for_each_nic(struct nk_ns *ns, const char *root, struct remove_wha
 	dd = opendir(nsdir);
 	while (dd && (e = readdir(dd))) {
 		int ifindex, end = 0;
-		struct nk_queue_list queues = { 0 };
+		struct nk_nic_seen seen = { 0 };
 
 		if (sscanf(e->d_name, "xsk%d%n", &ifindex, &end) != 1 || e->d_name[end])
 			continue;
 		if (w->sweep) {
-			const struct genl_family *fam;
-			struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
-			struct nl_err err = { 0 };
-
-			int ret = s ? netdev_queue_dump(s, fam, ifindex, &queues, &err) : -EIO;
-
-			/* A NIC that is gone leases nothing: all of it goes. */
-			if (ret && ret != -ENODEV)
-				continue;
-			w->leased = &queues;
-			w->nic_ifindex = ifindex;
+			nk_nic_seen_read(w->ctx, ns, ifindex, &seen);
+			w->seen = &seen;
 		}
 		gone += remove_from(root, nsdir, ifindex, w);
-		nk_queue_list_free(&queues);
-		w->leased = NULL;
+		nk_nic_seen_free(&seen);
+		w->seen = NULL;
 	}
 	if (dd)
 		closedir(dd);
@@ -473,13 +488,30 @@ static size_t for_each_nic(struct nk_ns *ns, const char *root, struct remove_wha
 
 size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_what *w)
 {
+	struct xsk_ns_cookie *cookies = NULL;
 	struct nk_ns *const *list;
 	size_t n, gone = 0;
 
 	if (nk_ns_reachable(ctx, &list, &n))
 		return 0;
+	/* the sweep names each slot's holder by its namespace's cookie */
+	if (w->sweep && !(cookies = calloc(n ? n : 1, sizeof(*cookies))))
+		return 0;
+	for (size_t i = 0; w->sweep && i < n; i++) {
+		unsigned long long c;
+
+		if (ns_cookie_of(list[i], root, &c))
+			continue;
+		cookies[w->ncookies].cookie = c;
+		cookies[w->ncookies++].id = nk_ns_id_of(list[i]);
+	}
+	w->ctx = ctx;
+	w->cookies = cookies;
 	for (size_t i = 0; i < n; i++)
 		gone += for_each_nic(list[i], root, w);
+	free(cookies);
+	w->cookies = NULL;
+	w->ncookies = 0;
 	return gone;
 }
 
@@ -600,9 +632,9 @@ void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
 	free(refs.v);
 }
 
-void nk_xsk_sweep(struct nk_ctx *ctx, struct nk_xsk_pruned *pruned)
+void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned)
 {
-	struct remove_what w = { .sweep = true, .pruned = pruned };
+	struct remove_what w = { .sweep = true, .prune = prune, .pruned = pruned };
 	char root[ROOT_LEN], top[DIR_LEN];
 	struct stat st;
 

@@ -18,6 +18,8 @@
 #include <sys/types.h>
 
 #include "ctx.h"
+#include "fate.h"
+#include "netdev.h"
 #include "routes.h"
 #include "xsk.h"         /* bpf/xsk.h: the maps */
 
@@ -86,14 +88,24 @@ void nk_xsk_pruned_free(struct nk_xsk_pruned *p);
 /* What to detach: the queues going to (holder, cookie), or only its queue
  * (holder's queue id); or, for the sweep, the queues no longer leased to the
  * holder they go to. */
+/* A namespace's cookie (its XSK pins' name) with its identity. */
+struct xsk_ns_cookie {
+	uint64_t cookie;
+	struct nk_ns_id id;
+};
+
 struct remove_what {
 	uint32_t holder;
 	uint64_t cookie;
 	bool all_queues;
 	uint32_t queue;
-	bool sweep;                          /* instead: every queue not leased to its holder */
-	const struct nk_queue_list *leased;  /* the sweep: the NIC's queues */
-	int nic_ifindex;
+	/* instead, the sweep: every slot the fate judgement says ended */
+	bool sweep;
+	bool prune;                          /* the sweep of redirect prune: a NIC gone ends all */
+	struct nk_ctx *ctx;
+	const struct nk_nic_seen *seen;      /* the sweep: one look at the NIC */
+	const struct xsk_ns_cookie *cookies; /* the sweep: the reachable namespaces */
+	size_t ncookies;
 	struct nk_xsk_pruned *pruned;        /* NULL: not recorded */
 };
 
@@ -109,10 +121,13 @@ size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_wha
  * directory. */
 void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned);
 
-/* After link del, unlease and redirect prune: detach the queues no longer
- * leased to the holder they go to (a NIC gone: all of its), then the
- * orphans; what went into pruned (NULL: not recorded). */
-void nk_xsk_sweep(struct nk_ctx *ctx, struct nk_xsk_pruned *pruned);
+/* After link del, unlease and redirect prune: detach each queue the fate
+ * judgement (fate.h) says no longer goes to its holder (ifindex with its
+ * namespace): not leased, or leased to another holder, on a NIC seen. A NIC
+ * down, unreadable or out of reach keeps all of its; a NIC gone keeps its
+ * too but for prune (its program went with it). Then the orphans; what went
+ * into pruned (NULL: not recorded). */
+void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned);
 
 /* The pin of the holder map that NIC queue q of (ns, ifindex) goes to, into
  * pin[PIN_LEN]: true when nkctl prepared it for AF_XDP. */

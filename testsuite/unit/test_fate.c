@@ -105,8 +105,10 @@ static void slot_and_holder(void **state)
 		  "a namespace being deleted holds queue 3 (ifindex 7, not 5)" },
 		{ 3, { NS_B, 7 }, NK_FATE_UNKNOWN, NK_FATE_LIVE,
 		  "a namespace being deleted holds queue 3: may be B's 7" },
-		{ 1, { NS_NONE, 7 }, NK_FATE_UNKNOWN, NK_FATE_UNKNOWN,
-		  "a holder whose namespace cannot be told" },
+		{ 1, { NS_NONE, 7 }, NK_FATE_ENDED, NK_FATE_UNKNOWN,
+		  "a holder in a namespace nkctl does not reach: queue 1 is A's 7's" },
+		{ 3, { NS_NONE, 7 }, NK_FATE_UNKNOWN, NK_FATE_UNKNOWN,
+		  "a holder in a namespace nkctl does not reach, queue 3 going" },
 		{ 9, { NS_A, 7 }, NK_FATE_ENDED, NK_FATE_LIVE, "a queue the NIC no longer has" },
 	};
 	struct nk_nic_seen s = nic(NK_LOOK_SEEN);
@@ -140,6 +142,8 @@ static void join_and_words(void **state)
 	assert_string_equal(nk_fate_word(NK_FATE_LIVE), "live");
 	assert_string_equal(nk_fate_word(NK_FATE_ENDED), "ended");
 	assert_string_equal(nk_fate_word(NK_FATE_UNKNOWN), "unknown");
+	assert_string_equal(nk_look_word(NK_LOOK_DOWN), "down");
+	assert_string_equal(nk_look_word(NK_LOOK_SEEN), "seen");
 }
 
 /* nicseen.c from a dump: only the NIC's own RX queues (a re-probed NIC under

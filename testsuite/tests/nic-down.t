@@ -1,0 +1,89 @@
+#!/bin/bash
+# tier: vm
+# timeout: 420
+# One judgement of a lease's fate (nkctl/fate): ended only when the kernel
+# says so. NIC A down with a reserved, steered lease (holder nka) and an
+# AF_XDP-prepared lease (holder vma, xsk attach); then what a node does on
+# NIC B and beside it (a steered lease and its unlease, a pair's link add and
+# link del, redirect prune, -force unlease of a holder that is gone): nothing
+# of A's is touched (its RSS table, its rule, its XDP program, the slot's
+# directory, the holder map's pin, both holders). show leases lists A's
+# leases as not seen (seen false, nic-state down, from nkctl's records);
+# unlease of A's holder refuses (4) and deletes nothing. After A is up, with
+# no nkctl command run, show leases sees them again, xsk show lists the slot
+# with A's program, and unlease then takes everything of A's away. Truth from
+# nlprobe.py, ip and the pins.
+. "$TESTSUITE/lib.sh"
+need_root
+need_cmd jq
+
+ns_new HOST
+sim_new SIM "$HOST" 4
+sim_new B "$HOST" 4
+need_sim_rss "$HOST" "$SIM"
+idx=$(ifindex_of "$HOST" "$SIM")
+pindir=$(ns_pindir "$HOST")
+cookie=${pindir##*-}
+defer "rm -f /sys/fs/bpf/nkctl-xsk/ns$cookie-dev*"
+nlprobe_serve "$HOST"
+indir() { nlp rss "$idx" | jq -c .indir; }
+rules() { nlp ntuple "$SIM" | jq -c '[.rules[] | [.["dst-ip"], .action]] | sort'; }
+# A's side as the kernel and bpffs have it: table, rules, XDP program,
+# its holders, the slot directory's pins, the holder maps' pins.
+a_state() {
+	printf '%s %s xdp:%s holders:%s slots:%s maps:%s\n' "$(indir)" "$(rules)" \
+		"$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" \
+		"$(ip -n "$HOST" -o link show | grep -cE ': (nka|vma)[:@]')" \
+		"$(ls "$pindir/xsk$idx" 2> /dev/null | tr '\n' ,)" \
+		"$(ls /sys/fs/bpf/nkctl-xsk/ 2> /dev/null | grep -c "^ns$cookie-dev")"
+}
+# show leases of A: [queue, seen, nic-state]
+a_leases() {
+	nk -n "$HOST" -j show leases
+	printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname == $s) | [.id, .seen, .["nic-state"]]] | sort'
+}
+indir_before=$(indir)
+
+nk -n "$HOST" link add nka type single rxqueues 2
+expect_rc 0 "a reserved, steered lease of $SIM queue 2" -n "$HOST" lease dev nka from "$SIM" queue 2 reserve steer dst 10.9.0.2
+nk -n "$HOST" link add vma type single rxqueues 2
+expect_rc 0 "a VM's lease of $SIM queue 3" -n "$HOST" lease dev vma from "$SIM" queue 3 reserve
+expect_rc 0 "xsk attach" -n "$HOST" xsk attach dev vma user 4242 mode 0600
+BEFORE=$(a_state)
+expect_match "$BEFORE" '\[\["10.9.0.2",2\]\] xdp:[1-9] holders:2 slots:.*link.* maps:1' "A has its rule, program, holders, slot and map"
+expect_eq "$(a_leases)" '[[2,true,null],[3,true,null]]' "show leases: both seen"
+
+ip -n "$HOST" link set "$SIM" down
+expect_eq "$(a_leases)" '[[2,false,"down"],[3,false,"down"]]' "A down: show leases lists its leases from the records, not seen"
+nk -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname == $s) | .lease | has("queue")] | unique')" \
+	'[false]' "without the holder's queue, which the record does not know"
+nk -n "$HOST" show leases
+expect_match "$OUT" "not seen: its NIC is down" "and says so in text"
+
+# What a node does meanwhile, on B and beside it.
+nk -n "$HOST" link add nkb type single rxqueues 2
+expect_rc 0 "a steered lease on $B" -n "$HOST" lease dev nkb from "$B" queue 1 reserve steer dst 10.9.9.1
+expect_eq "$ERR" "" "nothing said of the down $SIM"
+expect_rc 0 "its unlease" -n "$HOST" unlease dev nkb
+expect_rc 0 "a pair added" -n "$HOST" link add nkp peer nkq
+expect_rc 0 "and deleted (its sweep)" -n "$HOST" link del nkp
+expect_rc 0 "redirect prune" -n "$HOST" redirect prune
+expect_rc 0 "unlease of a holder that is gone, with -force" -n "$HOST" -force unlease dev nkgone
+expect_eq "$(a_state)" "$BEFORE" "nothing of A's was touched: table, rule, program, holders, slot, map"
+
+expect_error 4 "unlease of A's holder while A is down" -n "$HOST" unlease dev nka
+expect_match "$ERR" "nka\" holds $SIM queue 2, which nkctl cannot see \\(the NIC is down\\)" "it says which lease it cannot see"
+expect_eq "$(a_state)" "$BEFORE" "and deleted nothing"
+
+ip -n "$HOST" link set "$SIM" up
+expect_eq "$(a_leases)" '[[2,true,null],[3,true,null]]' "A up, no command run: both seen again"
+expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev vma
+expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .program, (.queues[0] | .["nic-queue"])]]')" \
+	'[["vma",true,3]]' "xsk show: the slot is there, with A's program"
+expect_eq "$(a_state)" "$BEFORE" "everything of A's as before"
+
+expect_rc 0 "unlease nka" -n "$HOST" unlease dev nka
+expect_rc 0 "unlease vma" -n "$HOST" unlease dev vma
+expect_eq "$(a_state)" "$indir_before [] xdp:none holders:0 slots: maps:0" "then nothing of A's is left"
+done_testing
