@@ -159,15 +159,29 @@ static int check_providers(const struct nk_link *l, const struct nk_lease_list *
 /* A lease of the holder that nkctl's NIC record names but the kernel could
  * not show (its NIC down or unreadable) is not a lease that ended: whether
  * a memory provider still holds its queue cannot be read, so the holder is
- * not deleted on a guess, unless force says so. */
-static int check_unseen(const struct nk_link *l, const struct nk_lease_list *held, bool force)
+ * not deleted on a guess, unless force says so. The record names the holder
+ * as it was at lease time: one of its name recorded in another namespace
+ * may be this holder, moved since (a pod's is), and counts too. */
+static bool maybe_held(const struct nk_lease_rec *r, const struct nk_ns *hns,
+		       const struct nk_link *l)
 {
-	for (size_t i = 0; i < held->n && !force; i++)
-		if (held->v[i].unseen)
+	if (r->nk_ns == hns)
+		return r->nk_ifindex == l->ifindex;
+	return !strcmp(r->nk_ifname, l->ifname);
+}
+
+static int check_unseen(const struct nk_lease_list *all, const struct nk_ns *hns,
+			const struct nk_link *l, bool force)
+{
+	for (size_t i = 0; i < all->n && !force; i++) {
+		const struct nk_lease_rec *r = &all->v[i];
+
+		if (r->unseen && maybe_held(r, hns, l))
 			return nk_error(NK_EXIT_EXISTS,
 					"\"%s\" holds %s queue %u, which nkctl cannot see (the NIC is %s): whether a memory provider still uses it cannot be read; nothing was changed: unlease again once %s is up, or add force",
-					l->ifname, held->v[i].nic_ifname, held->v[i].nic_queue,
-					nk_look_word(held->v[i].look), held->v[i].nic_ifname);
+					l->ifname, r->nic_ifname, r->nic_queue, nk_look_word(r->look),
+					r->nic_ifname);
+	}
 	return 0;
 }
 
@@ -225,9 +239,9 @@ static int check_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 		return nk_error_errno(-ret, "cannot scan the leases");
 	nk_lease_scan_unseen(ctx, &all);
 	for (size_t i = 0; i < n && !ret; i++) {
-		ret = nk_lease_pick_held(&all, t[i].ns, t[i].l.ifindex, &t[i].ended);
+		ret = check_unseen(&all, t[i].ns, &t[i].l, a->force);
 		if (!ret)
-			ret = check_unseen(&t[i].l, &t[i].ended, a->force);
+			ret = nk_lease_pick_held(&all, t[i].ns, t[i].l.ifindex, &t[i].ended);
 		if (!ret && !t[i].ended.n && n > 1)
 			ret = nk_error(NK_EXIT_NOTFOUND, "\"%s\" holds no leases", t[i].l.ifname);
 		if (!ret && t[i].ended.n)

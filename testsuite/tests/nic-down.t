@@ -3,13 +3,15 @@
 # timeout: 420
 # One judgement of a lease's fate (nkctl/fate): ended only when the kernel
 # says so. NIC A down with a reserved, steered lease (holder nka) and an
-# AF_XDP-prepared lease (holder vma, xsk attach); then what a node does on
+# AF_XDP-prepared lease (holder vma, xsk attach) and a pod's lease (holder
+# nkm, moved into the pod after its lease); then what a node does on
 # NIC B and beside it (a steered lease and its unlease, a pair's link add and
 # link del, redirect prune, -force unlease of a holder that is gone): nothing
 # of A's is touched (its RSS table, its rule, its XDP program, the slot's
 # directory, the holder map's pin, both holders). show leases lists A's
 # leases as not seen (seen false, nic-state down, from nkctl's records);
-# unlease of A's holder refuses (4) and deletes nothing. After A is up, with
+# unlease of A's holders refuses (4) and deletes nothing, also in the pod,
+# where the record names the moved holder by its name. After A is up, with
 # no nkctl command run, show leases sees them again, xsk show lists the slot
 # with A's program, and unlease then takes everything of A's away. Truth from
 # nlprobe.py, ip and the pins.
@@ -49,12 +51,17 @@ expect_rc 0 "a reserved, steered lease of $SIM queue 2" -n "$HOST" lease dev nka
 nk -n "$HOST" link add vma type single rxqueues 2
 expect_rc 0 "a VM's lease of $SIM queue 3" -n "$HOST" lease dev vma from "$SIM" queue 3 reserve
 expect_rc 0 "xsk attach" -n "$HOST" xsk attach dev vma user 4242 mode 0600
+# A pod's holder, leased here and moved into the pod as the CNI plugin does.
+ns_new POD
+nk -n "$HOST" link add nkm type single rxqueues 2
+expect_rc 0 "a pod's lease of $SIM queue 1" -n "$HOST" lease dev nkm from "$SIM" queue 1 reserve
+ip -n "$HOST" link set nkm netns "$POD" || fail "cannot move nkm into the pod"
 BEFORE=$(a_state)
 expect_match "$BEFORE" '\[\["10.9.0.2",2\]\] xdp:[1-9] holders:2 slots:.*link.* maps:1' "A has its rule, program, holders, slot and map"
-expect_eq "$(a_leases)" '[[2,true,null],[3,true,null]]' "show leases: both seen"
+expect_eq "$(a_leases)" '[[1,true,null],[2,true,null],[3,true,null]]' "show leases: all seen"
 
 ip -n "$HOST" link set "$SIM" down
-expect_eq "$(a_leases)" '[[2,false,"down"],[3,false,"down"]]' "A down: show leases lists its leases from the records, not seen"
+expect_eq "$(a_leases)" '[[1,false,"down"],[2,false,"down"],[3,false,"down"]]' "A down: show leases lists its leases from the records, not seen"
 nk -n "$HOST" -j show leases
 expect_eq "$(printf '%s' "$OUT" | jq -c --arg s "$SIM" '[.leases[] | select(.ifname == $s) | .lease | has("queue")] | unique')" \
 	'[false]' "without the holder's queue, which the record does not know"
@@ -75,14 +82,18 @@ expect_eq "$(a_state)" "$BEFORE" "nothing of A's was touched: table, rule, progr
 expect_error 4 "unlease of A's holder while A is down" -n "$HOST" unlease dev nka
 expect_match "$ERR" "nka\" holds $SIM queue 2, which nkctl cannot see \\(the NIC is down\\)" "it says which lease it cannot see"
 expect_eq "$(a_state)" "$BEFORE" "and deleted nothing"
+expect_error 4 "unlease of the pod's holder, moved since its lease, while A is down" -n "$POD" -force unlease dev nkm
+expect_match "$ERR" "nkm\" holds $SIM queue 1, which nkctl cannot see" "its record names it as it was leased, and that counts"
+expect_eq "$(ip -n "$POD" -o link show nkm | grep -c nkm)" 1 "the pod's holder is still there"
 
 ip -n "$HOST" link set "$SIM" up
-expect_eq "$(a_leases)" '[[2,true,null],[3,true,null]]' "A up, no command run: both seen again"
+expect_eq "$(a_leases)" '[[1,true,null],[2,true,null],[3,true,null]]' "A up, no command run: all seen again"
 expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev vma
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .program, (.queues[0] | .["nic-queue"])]]')" \
 	'[["vma",true,3]]' "xsk show: the slot is there, with A's program"
 expect_eq "$(a_state)" "$BEFORE" "everything of A's as before"
 
+expect_rc 0 "unlease of the pod's holder in the pod" -n "$POD" unlease dev nkm
 expect_rc 0 "unlease nka" -n "$HOST" unlease dev nka
 expect_rc 0 "unlease vma" -n "$HOST" unlease dev vma
 expect_eq "$(a_state)" "$indir_before [] xdp:none holders:0 slots: maps:0" "then nothing of A's is left"
