@@ -3,6 +3,7 @@
 #ifndef NKCTL_ERR_H
 #define NKCTL_ERR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Documented in nkctl(8), EXIT STATUS. Never renumber. */
@@ -41,5 +42,27 @@ int nk_error_errno(int err, const char *fmt, ...)
 
 /* "Warning: ..." on stderr; returns nothing. */
 void nk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Where the reports above go: stderr, or a sink a caller puts in place to
+ * collect them and decide what they are to it. A sweep undoing one record
+ * of another NIC collects that record's reports, then says its trouble as
+ * one Warning of its own and passes the other lines on: one policy, in the
+ * caller, nothing dropped (the sink grows), no file descriptor swapped.
+ */
+struct nk_sink {
+	char *buf;          /* the lines, each '\n' ended, "Error: " or "Warning: " first */
+	size_t len, cap;
+	bool nomem;         /* a line was lost for memory */
+};
+/* Reports go to s from now on (NULL: stderr); returns where they went. */
+struct nk_sink *nk_sink_use(struct nk_sink *s);
+void nk_sink_free(struct nk_sink *s);
+/* The text of the last error in s (after "Error: "), into buf; NULL when
+ * there was none. */
+const char *nk_sink_last_error(const struct nk_sink *s, char *buf, size_t len);
+/* Every line of s but its errors (warnings said meanwhile) to the sink in
+ * place now. */
+void nk_sink_pass_others(const struct nk_sink *s);
 
 #endif

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The sweep of what ended leases left (nicsweep.h). */
-#define _GNU_SOURCE     /* memfd_create */
 #include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,52 +55,30 @@ static struct nic_job *open_nic_job(struct nk_ctx *ctx, struct nk_ns *ns, int if
 
 /*
  * The undo's services report as they do for the commands that call them
- * directly ("Error: ..."). In a sweep a failure is one record's, not the
- * command's: its message becomes one Warning naming the NIC and the record,
- * and the record stays for the next command to retry. So stderr goes to a
- * memory file while one record is undone.
+ * ("Error: ..."). In a sweep a failure is one record's, not the command's:
+ * its reports are collected in a sink of its own (lib/err.h), and its error
+ * becomes one Warning naming the NIC and the record; the record stays for
+ * the next command to retry. Warnings said meanwhile pass on as they were.
  */
 struct said {
-	int saved;                 /* the real stderr, -1 when not captured */
-	int mem;
+	struct nk_sink sink;
+	struct nk_sink *was;
 };
 
 static void said_begin(struct said *s)
 {
-	fflush(stderr);
-	s->mem = memfd_create("nkctl-sweep", MFD_CLOEXEC);
-	s->saved = s->mem < 0 ? -1 : dup(STDERR_FILENO);
-	if (s->saved >= 0 && dup2(s->mem, STDERR_FILENO) < 0) {
-		close(s->saved);
-		s->saved = -1;
-	}
+	memset(&s->sink, 0, sizeof(s->sink));
+	s->was = nk_sink_use(&s->sink);
 }
 
-/* Back to the real stderr; the last "Error: " line's text into msg (other
- * lines, warnings, are passed on as they were). */
+/* Back to the sink before; the last error's text into msg. */
 static void said_end(struct said *s, char *msg, size_t len)
 {
-	char buf[4096], *line, *save = NULL;
-	ssize_t n;
-
-	snprintf(msg, len, "see the error above");
-	fflush(stderr);
-	if (s->saved < 0) {
-		if (s->mem >= 0)
-			close(s->mem);
-		return;
-	}
-	dup2(s->saved, STDERR_FILENO);
-	close(s->saved);
-	n = pread(s->mem, buf, sizeof(buf) - 1, 0);
-	close(s->mem);
-	buf[n > 0 ? n : 0] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "Error: ", 7))
-			snprintf(msg, len, "%s", line + 7);
-		else
-			fprintf(stderr, "%s\n", line);
-	}
+	nk_sink_use(s->was);
+	if (!nk_sink_last_error(&s->sink, msg, len))
+		snprintf(msg, len, "no reason given");
+	nk_sink_pass_others(&s->sink);
+	nk_sink_free(&s->sink);
 }
 
 /* "1,2,3": a record's queues, for a warning. */
