@@ -88,6 +88,7 @@ bool cni_setup(struct plugin *p, const char *text);
 bool version_supported(const char *v);
 bool version_before_1(const char *v);
 bool version_at_least_1_1(const char *v);
+const char *command_refused(const char *command, const char *version);
 void read_conf(struct plugin *p);
 void need_batch_word(const struct plugin *p, int code, const char *what, const char *v);
 void derive_names(struct plugin *p);
@@ -223,6 +224,7 @@ int attachment_alias(const struct plugin *p, char *buf, size_t len);
 bool attachment_parse(const char *alias, const char *network, struct attachment *a);
 bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a);
 /* Is (id, ifname) among conf's cni.dev/valid-attachments? */
+json_object *gc_valid_of(json_object *conf);
 bool attachment_valid(json_object *valid, const char *id, const char *ifname);
 bool ipam_speaks_1_1(const struct plugin *p);
 int holder_queue_list(json_object *leases, const char *nic, const char *holder, char *buf,

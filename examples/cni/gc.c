@@ -157,14 +157,26 @@ static void collect_info_files(struct gc *g)
 		closedir(d);
 }
 
-/* cni.dev/valid-attachments: an array of {containerID, ifname} strings. */
+/* cni.dev/valid-attachments: an array of {containerID, ifname} strings;
+ * an earlier text of the spec called it cni.dev/attachments, and libcni
+ * sends both (cni#1101): either will do, the new name first. */
+json_object *gc_valid_of(json_object *conf)
+{
+	json_object *valid;
+
+	if (json_object_object_get_ex(conf, "cni.dev/valid-attachments", &valid) ||
+	    json_object_object_get_ex(conf, "cni.dev/attachments", &valid))
+		return valid;
+	return NULL;
+}
+
 static json_object *valid_list(const struct plugin *p)
 {
-	json_object *valid, *v, *c, *f;
+	json_object *valid = gc_valid_of(p->conf), *v, *c, *f;
 
-	if (!json_object_object_get_ex(p->conf, "cni.dev/valid-attachments", &valid) ||
-	    !json_object_is_type(valid, json_type_array))
-		cni_fail(p, CNI_ERR_CONFIG, "GC needs \"cni.dev/valid-attachments\" (an array)");
+	if (!valid || !json_object_is_type(valid, json_type_array))
+		cni_fail(p, CNI_ERR_CONFIG,
+			 "GC needs \"cni.dev/valid-attachments\" (or \"cni.dev/attachments\"), an array");
 	for (size_t i = 0; i < json_object_array_length(valid); i++) {
 		v = json_object_array_get_idx(valid, i);
 		if (!json_object_object_get_ex(v, "containerID", &c) ||

@@ -119,6 +119,18 @@ bool version_at_least_1_1(const char *v)
 	return v && strcmp(v, "1.1.0") >= 0 && !version_before_1(v);
 }
 
+/* The reference skel's gates (libcni's pkg/skel): CHECK came with 0.4.0,
+ * STATUS and GC with 1.1.0; a configuration of an older version does not
+ * allow them. NULL when command is allowed for version. */
+const char *command_refused(const char *command, const char *version)
+{
+	if (!strcmp(command, "CHECK") && version && strcmp(version, "0.4.0") < 0)
+		return "CHECK";
+	if ((!strcmp(command, "STATUS") || !strcmp(command, "GC")) && !version_at_least_1_1(version))
+		return command;
+	return NULL;
+}
+
 /* The newest version of a conflist's "cniVersions" (libcni 1.2) that is
  * ours: where "cniVersion" is absent, it is the one spoken. */
 static const char *newest_of(const struct plugin *p, json_object *list)
@@ -327,6 +339,9 @@ bool cni_setup(struct plugin *p, const char *text)
 	if (!strcmp(p->command, "VERSION"))
 		return false;
 	need_conf(p);
+	if (command_refused(p->command, p->version))
+		cni_fail(p, CNI_ERR_VERSION, "config version \"%s\" does not allow %s", p->version,
+			 command_refused(p->command, p->version));
 	ipam_conf_for(p);
 	if (network_command(p->command))
 		return true;

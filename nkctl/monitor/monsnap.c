@@ -15,6 +15,7 @@
 #include "devview.h"
 #include "lookup.h"
 #include "monsnap.h"
+#include "nicseen.h"
 #include "netdev.h"
 #include "rtnl.h"
 #include "bindview.h"
@@ -228,6 +229,20 @@ static bool dev_exists(struct nk_ctx *ctx, const struct nk_lease_where *w, int i
 	       (rt = nk_ns_try_rtnl(ns)) && !nk_link_lookup(rt, NULL, ifindex, &link, NULL, true);
 }
 
+/* A lease gone from the dump has ended only if the kernel says so (fate.h):
+ * not while its NIC is down or out of reach (the dump leaves such a NIC's
+ * queues out, and its leases live on). */
+static bool lease_unseen(struct nk_ctx *ctx, const struct nk_lease_rec *r)
+{
+	struct nk_ns *ns;
+	enum nk_look look;
+
+	if (!r->nic_at.reachable || nk_ns_find(ctx, r->nic_at.dev, r->nic_at.ino, &ns) || !ns)
+		return false;
+	look = nk_nic_look(ns, r->nic_ifindex);
+	return look == NK_LOOK_DOWN || look == NK_LOOK_UNREACHABLE;
+}
+
 /* Why a lease ended, asked of the kernel as the end is seen: the NIC went
  * (devlink reload, re-probe, a move: the kernel deleted its single holders
  * with it), its holder went (deleted, or its namespace), or both stand and
@@ -277,9 +292,21 @@ int mon_leases_sync(struct monitor *m, bool print)
 		nk_lease_list_free(&now);
 		return 0;
 	}
-	for (size_t i = 0; print && i < m->leases.n && !ret; i++)
-		if (!lease_find(&now, &m->leases.v[i]))
+	for (size_t i = 0; i < m->leases.n && !ret; i++) {
+		struct nk_lease_rec *kept;
+
+		if (lease_find(&now, &m->leases.v[i]))
+			continue;
+		/* not seen is not ended: kept, and said when it does end */
+		if (lease_unseen(m->ctx, &m->leases.v[i])) {
+			kept = nk_grow(&now.v, &now.n, &now.cap, sizeof(*kept));
+			if (kept)
+				*kept = m->leases.v[i];
+			continue;
+		}
+		if (print)
 			ret = lease_print(m, "del", &m->leases.v[i]);
+	}
 	for (size_t i = 0; print && i < now.n && !ret; i++)
 		if (!lease_find(&m->leases, &now.v[i]))
 			ret = lease_print(m, "new", &now.v[i]);

@@ -10,7 +10,8 @@
 # of A's is touched (its RSS table, its rule, its XDP program, the slot's
 # directory, the holder map's pin, both holders). show leases lists A's
 # leases as not seen (seen false, nic-state down, from nkctl's records);
-# unlease of A's holders refuses (4) and deletes nothing, also in the pod,
+# monitor says no lease of A's ended; unlease of A's holders refuses (4)
+# and deletes nothing, also in the pod,
 # where the record names the moved holder by its name. After A is up, with
 # no nkctl command run, show leases sees them again, xsk show lists the slot
 # with A's program, and unlease then takes everything of A's away. Truth from
@@ -60,6 +61,12 @@ BEFORE=$(a_state)
 expect_match "$BEFORE" '\[\["10.9.0.2",2\]\] xdp:[1-9] holders:2 slots:.*link.* maps:1' "A has its rule, program, holders, slot and map"
 expect_eq "$(a_leases)" '[[1,true,null],[2,true,null],[3,true,null]]' "show leases: all seen"
 
+# A monitor of links and leases, from before A goes down to after it is up.
+"$NKCTL" -n "$HOST" -j monitor link lease > "$T_TMP/mon" 2> "$T_TMP/mon.err" &
+mpid=$!
+defer "kill $mpid 2> /dev/null"
+monitor_ready "$HOST" "$T_TMP/mon"
+
 ip -n "$HOST" link set "$SIM" down
 expect_eq "$(a_leases)" '[[1,false,"down"],[2,false,"down"],[3,false,"down"]]' "A down: show leases lists its leases from the records, not seen"
 nk -n "$HOST" -j show leases
@@ -92,6 +99,11 @@ expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev vma
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .program, (.queues[0] | .["nic-queue"])]]')" \
 	'[["vma",true,3]]' "xsk show: the slot is there, with A's program"
 expect_eq "$(a_state)" "$BEFORE" "everything of A's as before"
+sleep 3     # the monitor's periodic re-dump, after up
+kill "$mpid"
+wait "$mpid" 2> /dev/null
+expect_eq "$(jq -c --arg s "$SIM" 'select(.event.object == "lease" and .event.lease.ifname == $s and .event.action == "del")' "$T_TMP/mon" | wc -l)" 0 \
+	"monitor: no lease of A said to end while A was down"
 
 expect_rc 0 "unlease of the pod's holder in the pod" -n "$POD" unlease dev nkm
 expect_rc 0 "unlease nka" -n "$HOST" unlease dev nka

@@ -138,8 +138,14 @@ static void env_status_no_container(void **state)
 	const char *env[] = { "CNI_COMMAND=STATUS", NULL };
 	const char *env_add[] = { "CNI_COMMAND=ADD", NULL };
 
+	const char *conf_11 =
+		"{\"cniVersion\":\"1.1.0\",\"name\":\"pods\",\"type\":\"nkctl-cni\",\"nic\":\"eth1\","
+		"\"ipam\":{\"type\":\"host-local\"}}";
+
 	(void)state;
-	assert_int_equal(setup_child(env, conf_ok), 0);
+	assert_int_equal(setup_child(env, conf_11), 0);
+	/* a 1.0.0 configuration does not allow STATUS (the skel's gate) */
+	assert_int_equal(setup_child(env, conf_ok), CNI_ERR_VERSION);
 	assert_int_equal(setup_child(env_add, conf_ok), CNI_ERR_ENV);
 }
 
@@ -205,12 +211,18 @@ static void conf_ipam_version(void **state)
 	assert_string_equal(json_object_get_string(v), "1.0.0");
 	assert_string_equal(p.version, "1.1.0");
 	json_object_put(o);
+	/* 1.0.0 allows no STATUS: a DEL's, of a container */
+	setenv("CNI_COMMAND", "DEL", 1);
+	setenv("CNI_CONTAINERID", "c1", 1);
+	setenv("CNI_IFNAME", "eth0", 1);
 	assert_true(cni_setup(&q, conf_ok));
 	assert_ptr_equal(q.ipam_text, q.conf_text);
 	json_object_put(p.ipam_conf);
 	json_object_put(p.conf);
 	json_object_put(q.conf);
 	unsetenv("CNI_COMMAND");
+	unsetenv("CNI_CONTAINERID");
+	unsetenv("CNI_IFNAME");
 }
 
 static void conf_full(void **state)
@@ -286,6 +298,22 @@ static void versions(void **state)
 	assert_true(version_at_least_1_1("1.1.0"));
 	assert_false(version_at_least_1_1("1.0.0"));
 	assert_false(version_at_least_1_1("0.4.0"));
+}
+
+/* The reference skel's gates: CHECK from 0.4.0, STATUS and GC from 1.1.0. */
+static void version_gates(void **state)
+{
+	(void)state;
+	assert_string_equal(command_refused("CHECK", "0.3.1"), "CHECK");
+	assert_string_equal(command_refused("CHECK", "0.3.0"), "CHECK");
+	assert_null(command_refused("CHECK", "0.4.0"));
+	assert_null(command_refused("CHECK", "1.0.0"));
+	assert_string_equal(command_refused("GC", "1.0.0"), "GC");
+	assert_string_equal(command_refused("STATUS", "0.4.0"), "STATUS");
+	assert_null(command_refused("GC", "1.1.0"));
+	assert_null(command_refused("STATUS", "1.1.0"));
+	assert_null(command_refused("ADD", "0.3.0"));
+	assert_null(command_refused("DEL", "0.3.0"));
 }
 
 static void names_derived(void **state)
@@ -758,6 +786,23 @@ static void gc_valid(void **state)
 	json_object_put(valid);
 }
 
+/* Both names of GC's list: the spec's, and the earlier text's that libcni
+ * sends too; the spec's first. */
+static void gc_valid_keys(void **state)
+{
+	json_object *both = json_tokener_parse("{\"cni.dev/valid-attachments\":[1],\"cni.dev/attachments\":[1,2]}");
+	json_object *old = json_tokener_parse("{\"cni.dev/attachments\":[1,2]}");
+	json_object *none = json_tokener_parse("{\"name\":\"nk\"}");
+
+	(void)state;
+	assert_int_equal(json_object_array_length(gc_valid_of(both)), 1);
+	assert_int_equal(json_object_array_length(gc_valid_of(old)), 2);
+	assert_null(gc_valid_of(none));
+	json_object_put(both);
+	json_object_put(old);
+	json_object_put(none);
+}
+
 /* GC's other source: a pod information file names its network's
  * attachment on its NIC (no namespace); another network's or NIC's, or a
  * file without the fields or with names that do not fit, names none. */
@@ -875,6 +920,7 @@ int main(void)
 		cmocka_unit_test(conf_defaults),
 		cmocka_unit_test(conf_refused),
 		cmocka_unit_test(versions),
+		cmocka_unit_test(version_gates),
 		cmocka_unit_test(names_derived),
 		cmocka_unit_test(ipnet_forms),
 		cmocka_unit_test(result_parsed),
@@ -897,6 +943,7 @@ int main(void)
 		cmocka_unit_test(gc_holder_queues),
 		cmocka_unit_test(gc_alias),
 		cmocka_unit_test(gc_valid),
+		cmocka_unit_test(gc_valid_keys),
 		cmocka_unit_test(gc_info_file),
 		cmocka_unit_test(conf_ipam_version),
 		cmocka_unit_test(pod_info),
