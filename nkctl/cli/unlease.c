@@ -160,14 +160,23 @@ static int check_providers(const struct nk_link *l, const struct nk_lease_list *
  * not show (its NIC down or unreadable) is not a lease that ended: whether
  * a memory provider still holds its queue cannot be read, so the holder is
  * not deleted on a guess, unless force says so. The record names the holder
- * as it was at lease time: one of its name recorded in another namespace
- * may be this holder, moved since (a pod's is), and counts too. */
+ * as it was at lease time: one of its name recorded in another namespace,
+ * and no longer there, may be this holder, moved since (a pod's is), and
+ * counts too. */
 static bool maybe_held(const struct nk_lease_rec *r, const struct nk_ns *hns,
 		       const struct nk_link *l)
 {
+	struct nl_sock *rt;
+	struct nk_link there;
+
 	if (r->nk_ns == hns)
 		return r->nk_ifindex == l->ifindex;
-	return !strcmp(r->nk_ifname, l->ifname);
+	if (strcmp(r->nk_ifname, l->ifname))
+		return false;
+	/* still where it was leased: that device, another of the same name */
+	rt = r->nk_ns ? nk_ns_try_rtnl(r->nk_ns) : NULL;
+	return !rt || nk_link_lookup(rt, NULL, r->nk_ifindex, &there, NULL, true) ||
+	       strcmp(there.ifname, r->nk_ifname);
 }
 
 static int check_unseen(const struct nk_lease_list *all, const struct nk_ns *hns,
