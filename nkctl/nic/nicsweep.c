@@ -292,9 +292,16 @@ static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 
 		*settle |= fate == NK_FATE_ENDED;
 		*own |= names_holder(l, hns, holder);
-		/* Unknown (the NIC down): kept, and not waited for. */
-		if (fate == NK_FATE_LIVE && named && l->nleased && names_holder(l, hns, holder))
+		if (!named || !l->nleased || !names_holder(l, hns, holder))
+			continue;
+		/* Live: moved elsewhere, or its namespace on its way out; unknown
+		 * on a NIC seen: its namespace on its way out (netns-id -1), the
+		 * kernel still holding the lease: both waited for. Unknown on a
+		 * NIC not seen (down): kept, and not waited for. */
+		if (fate == NK_FATE_LIVE)
 			ret = holder_moved(ctx, ns, ifindex, l, hns, named);
+		else if (fate == NK_FATE_UNKNOWN && seen.known)
+			*named = true;
 	}
 	nk_nic_seen_free(&seen);
 	return ret;
