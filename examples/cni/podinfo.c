@@ -3,8 +3,10 @@
  * and queue ids without nkctl (as Cilium's driver hands a pod its
  * rxQueueID). One JSON file per attachment, <podInfoDir>/<container
  * id>-<ifname>.json, which the runtime mounts into the pod (README.md);
- * written whole (rename) by ADD, removed by DEL and GC. */
+ * written whole (a temporary file, then rename) by ADD into a directory
+ * of 0700, removed by DEL and GC. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,28 +72,58 @@ static json_object *info_doc(const struct plugin *p, json_object *leases)
 	return o;
 }
 
-int pod_info_write(const struct plugin *p, json_object *leases, char *why, size_t len)
+/* The information directory, made 0700 where missing (its parents 0755)
+ * and opened without following a link: a directory under a shared root
+ * that someone else made, or a link put in its place, is refused. */
+static int open_info_dir(const struct plugin *p)
 {
-	char path[1024], tmp[1040];
-	json_object *o;
-	FILE *f;
-	int ret = -1;
+	struct stat st;
+	int fd;
 
-	if (info_path(p, path, sizeof(path)) || make_dirs(p->info_dir)) {
-		snprintf(why, len, "cannot make %s: %s", p->info_dir, strerror(errno));
+	if (make_dirs(p->info_dir))
+		return -1;
+	fd = open(p->info_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_uid != geteuid() || fchmod(fd, 0700)) {
+		close(fd);
+		errno = EPERM;
 		return -1;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	return fd;
+}
+
+/* Written through a temporary file created there (O_EXCL, O_NOFOLLOW: never
+ * through a link someone put in its place), then renamed over the file. */
+int pod_info_write(const struct plugin *p, json_object *leases, char *why, size_t len)
+{
+	char path[1024], name[600], tmp[620];
+	json_object *o;
+	const char *text;
+	int dfd, fd = -1, ret = -1;
+
+	if (info_path(p, path, sizeof(path)) || (dfd = open_info_dir(p)) < 0) {
+		snprintf(why, len, "cannot make %s (a directory of this user's, not a link): %s",
+			 p->info_dir, strerror(errno));
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%s-%s.json", p->id, p->ifname);
+	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
+	unlinkat(dfd, tmp, 0);        /* a killed ADD's (never followed) */
 	o = info_doc(p, leases);
-	f = fopen(tmp, "we");
-	if (f) {
-		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		ret = fclose(f) ? -1 : rename(tmp, path);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		size_t n = strlen(text);
+
+		ret = write(fd, text, n) == (ssize_t)n && write(fd, "\n", 1) == 1 ? 0 : -1;
+		ret = close(fd) || ret ? -1 : renameat(dfd, tmp, dfd, name);
 		if (ret)
-			unlink(tmp);
+			unlinkat(dfd, tmp, 0);
 	}
 	if (ret)
 		snprintf(why, len, "cannot write %s: %s", path, strerror(errno));
+	close(dfd);
 	json_object_put(o);
 	return ret;
 }

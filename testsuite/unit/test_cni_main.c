@@ -5,6 +5,8 @@
 #include <arpa/inet.h>
 #include <sys/wait.h>
 
+#include <sys/stat.h>
+
 #include "unit.h"
 
 #include "../../examples/cni/cni.h"
@@ -835,7 +837,8 @@ static void gc_info_file(void **state)
  * from the lease's reply; DEL's removal, twice. */
 static void pod_info(void **state)
 {
-	char dir[] = "/tmp/nkcni-unit-XXXXXX", sub[64], path[128], why[256], buf[512];
+	char dir[] = "/tmp/nkcni-unit-XXXXXX", sub[64], path[128], target[128], why[256], buf[512];
+	struct stat st;
 	struct plugin p = { .name = "pods", .id = "c1", .ifname = "eth0", .nic = "eth1",
 			    .holder = "nkhabc" };
 	json_object *leases = json_tokener_parse(
@@ -859,6 +862,20 @@ static void pod_info(void **state)
 	assert_int_equal(pod_info_remove(&p), 0);
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(pod_info_remove(&p), 0);
+	/* the directory 0700; a link at the temporary name is not followed,
+	 * a link in the directory's place is refused */
+	assert_int_equal(stat(sub, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	snprintf(path, sizeof(path), "%s/.c1-eth0.json.tmp", sub);
+	snprintf(target, sizeof(target), "%s/victim", dir);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(pod_info_write(&p, leases, why, sizeof(why)), 0);
+	assert_int_equal(access(target, F_OK), -1);
+	assert_int_equal(pod_info_remove(&p), 0);
+	snprintf(path, sizeof(path), "%s/linked", dir);
+	assert_int_equal(symlink(sub, path), 0);
+	p.info_dir = path;
+	assert_int_equal(pod_info_write(&p, leases, why, sizeof(why)), -1);
 	json_object_put(leases);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	assert_int_equal(system(path), 0);
