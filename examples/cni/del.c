@@ -127,12 +127,48 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 	return ret || ipam_failed ? -1 : 0;
 }
 
+/* DEL where nkctl cannot be found (uninstalled before the runtime's last
+ * DELs): what needs no nkctl. The IPAM plugin's DEL, the pair's host side
+ * (the pod's link goes with it), the information file. The holder stays:
+ * only nkctl deletes one, once it has seen its leases end (the namespace's
+ * deletion ends them, and the next nkctl command's sweep undoes their NIC
+ * side); its redirects' pins and routes are nkctl's too. */
+static int del_without_nkctl(struct plugin *p)
+{
+	struct ipam_run run = { 0 };
+	struct rtnl *r = rtnl_open_in(-1);
+	char why[768] = "", msg[512];
+	int ret = ipam_start(p, "DEL", p->ipam_text, &run, why, sizeof(why));
+
+	del_link(r, p->host);
+	rtnl_close(r);
+	if (pod_info_remove(p) && !ret) {
+		snprintf(why, sizeof(why), "cannot remove the pod's information file");
+		ret = -1;
+	}
+	if (!run.started) {
+		ipam_free(&run);
+		return ret;
+	}
+	if (ipam_finish(&run)) {
+		ipam_error(&run, msg, sizeof(msg));
+		snprintf(why, sizeof(why), "IPAM DEL: %s", msg);
+		ret = -1;
+	}
+	ipam_free(&run);
+	if (ret)
+		cni_fail(p, CNI_ERR_STEP, "%s", why);
+	return 0;
+}
+
 int cmd_del(struct plugin *p)
 {
 	struct nk_session s;
 	char why[768];
 	int ret;
 
+	if (!p->nkctl)
+		return del_without_nkctl(p);
 	if (nks_start(&s, p->nkctl))
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	ret = teardown(p, &s, true, why, sizeof(why));

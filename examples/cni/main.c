@@ -261,12 +261,19 @@ static void find_nkctl(struct plugin *p, char *buf, size_t len)
 	bool status = !strcmp(p->command, "STATUS");
 
 	if (env && strchr(env, '/')) {
-		p->nkctl = env;
+		/* DEL does what it can without nkctl (del.c) */
+		p->nkctl = access(env, X_OK) && !strcmp(p->command, "DEL") ? NULL : env;
 		return;
 	}
-	if (path_lookup(getenv("PATH"), env && *env ? env : "nkctl", buf, len))
+	if (path_lookup(getenv("PATH"), env && *env ? env : "nkctl", buf, len)) {
+		/* DEL does what it can without nkctl (del.c) */
+		if (!strcmp(p->command, "DEL")) {
+			p->nkctl = NULL;
+			return;
+		}
 		cni_fail(p, status ? CNI_ERR_UNAVAILABLE : CNI_ERR_CONFIG,
 			 "nkctl is not on PATH (or set NKCTL to its path)");
+	}
 	p->nkctl = buf;
 }
 

@@ -7,7 +7,8 @@
 # netdevsim NIC, each with its netkit pair, its lease from the pool (out of
 # RSS, its address flow-steered to it), its NIC route and egress redirect; a
 # linked netdevsim pings each. CHECK passes and fails precisely when tampered
-# with; DEL of one leaves the others working; VERSION, STATUS, GC with
+# with; DEL of one leaves the others working, DEL without nkctl does what
+# it can; VERSION, STATUS, GC with
 # valid attachments (one nkctl process for every stale pod), a 0.4.0
 # configuration, ADD of an existing interface; an exhausted pool (11) and
 # repeated ADD/DEL with the namespace gone before DEL leave nothing behind.
@@ -145,6 +146,21 @@ expect_eq "$RC" 0 "pod 1 CHECK after pod 2's DEL"
 expect_eq "$(reservations)" 2 "pod 2's address was released"
 cni DEL "${CIDS[2]}" "/run/netns/${PODS[2]}"
 expect_eq "$RC" 0 "a repeated DEL succeeds"
+
+# DEL without nkctl (removed before the runtime's last DELs): what needs no
+# nkctl goes (the pair, the address, the information file); the holder stays
+# for nkctl, which alone deletes one, once its leases end. A DEL with nkctl
+# then finishes.
+cni ADD nonk "/run/netns/${PODS[2]}"
+[ "$RC" = 0 ] || fail "ADD for the DEL without nkctl: $OUT $(cat "$T_TMP/cni.err")"
+NKCTL=/nonexistent/nkctl cni DEL nonk "/run/netns/${PODS[2]}"
+expect_eq "$RC $OUT" "0 " "DEL without nkctl succeeds"
+expect_eq "$(ip -n "${PODS[2]}" -o link show | grep -c ': eth0@')" 0 "it deleted the pair"
+expect_eq "$(reservations)" 2 "and released the address"
+expect_eq "$(ip -n "${PODS[2]}" -o link show | grep -c ': nl[0-9a-f]\{10\}')" 1 "the holder is left to nkctl"
+cni DEL nonk "/run/netns/${PODS[2]}"
+expect_eq "$RC" 0 "DEL with nkctl after it"
+expect_eq "$(ip -n "${PODS[2]}" -o link show | grep -c ': nl[0-9a-f]\{10\}')" 0 "which ended the holder's leases"
 for i in 1 3; do
 	cni DEL "${CIDS[$i]}" "/run/netns/${PODS[$i]}"
 	expect_eq "$RC" 0 "DEL pod $i"
