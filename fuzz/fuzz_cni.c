@@ -34,7 +34,7 @@
  *     its names, its free queues at most the document's queues; CHECK's
  *     steering judgement returns (json-c asserts on a non-array);
  *   - GC's reading of a device's alias: ours only with the tag and the
- *     network's name, its words NUL-terminated within their buffers.
+ *     network's owner word (name and NIC hash), its words NUL-terminated within their buffers.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -330,7 +330,7 @@ static void check_alias(const char *text)
 {
 	struct attachment a;
 
-	if (attachment_parse(text, "nk", &a) &&
+	if (attachment_parse(text, "nk/0a1b2c3d", &a) &&
 	    (!strstr(text, "nkctl-cni") || !memchr(a.id, '\0', sizeof(a.id)) ||
 	     !memchr(a.ifname, '\0', sizeof(a.ifname)) || !memchr(a.netns, '\0', sizeof(a.netns))))
 		die("attachment_parse", "took an alias that is not ours", text, strlen(text));

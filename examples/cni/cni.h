@@ -221,7 +221,8 @@ struct attachment {
 	bool host_alive; /* found by the alias of its host side, still there */
 };
 int attachment_alias(const struct plugin *p, char *buf, size_t len);
-bool attachment_parse(const char *alias, const char *network, struct attachment *a);
+void attachment_owner(const struct plugin *p, char *buf, size_t len);
+bool attachment_parse(const char *alias, const char *owner, struct attachment *a);
 bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a);
 /* Is (id, ifname) among conf's cni.dev/valid-attachments? */
 json_object *gc_valid_of(json_object *conf);

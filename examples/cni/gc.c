@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* GC (CNI 1.1): remove every attachment of this network the runtime no
  * longer knows (not in cni.dev/valid-attachments). ADD marks the host side
- * nk<hash> with an alias naming the network, the container, the interface
- * and the pod's namespace, so GC finds its attachments without a list of
- * its own and never touches another network's or another tool's devices.
+ * nk<hash> with an alias naming the network with its NIC (attachment_owner),
+ * the container, the interface and the pod's namespace, so GC finds its
+ * attachments without a list of its own and never touches another network's
+ * (one of the same name on another NIC included) or another tool's devices.
  * A pod whose namespace went before any DEL took its pair and holder with
  * it (and so the alias), not the NIC side nor its address: the pod's
  * information file (ADD writes one for pods with queues) still names it.
@@ -23,28 +24,49 @@
 
 #define ALIAS_TAG "nkctl-cni"
 
-/* "nkctl-cni NETWORK CONTAINER IFNAME NETNS": every word is without blanks
+/* The owner of an attachment: "NETWORK/HASH", the network's name with 8 hex
+ * digits of FNV-1a over the name and the NIC. Names need not be unique (two
+ * runtimes, configurations in two directories): two networks of one name
+ * on two NICs own different attachments, and GC or DEL of one never takes
+ * the other's. */
+void attachment_owner(const struct plugin *p, char *buf, size_t len)
+{
+	uint32_t h = 0x811c9dc5u;
+
+	for (const char *s = p->name; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x01000193u;
+	h = (h ^ 0) * 0x01000193u;
+	for (const char *s = p->nic; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x01000193u;
+	snprintf(buf, len, "%s/%08x", p->name ? p->name : "", h);
+}
+
+/* "nkctl-cni OWNER CONTAINER IFNAME NETNS": every word is without blanks
  * (the spec's form, CNI_IFNAME and ADD's CNI_NETNS are checked); the netns
  * is left out where it would not fit an alias (IFALIASZ). */
 int attachment_alias(const struct plugin *p, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, ALIAS_TAG " %s %s %s %s", p->name, p->id, p->ifname,
-			 p->netns ? p->netns : "-");
+	char owner[300];
+	int n;
 
+	attachment_owner(p, owner, sizeof(owner));
+	n = snprintf(buf, len, ALIAS_TAG " %s %s %s %s", owner, p->id, p->ifname,
+		     p->netns ? p->netns : "-");
 	if (n >= 0 && (size_t)n < len && n < 256)
 		return 0;
-	n = snprintf(buf, len, ALIAS_TAG " %s %s %s -", p->name, p->id, p->ifname);
+	n = snprintf(buf, len, ALIAS_TAG " %s %s %s -", owner, p->id, p->ifname);
 	return n >= 0 && (size_t)n < len && n < 256 ? 0 : -1;
 }
 
-/* An alias of network's attachment into a; false for anything else. */
-bool attachment_parse(const char *alias, const char *network, struct attachment *a)
+/* An alias of owner's attachment into a; false for anything else (another
+ * network's, one of the same name on another NIC, another tool's). */
+bool attachment_parse(const char *alias, const char *owner, struct attachment *a)
 {
 	char tag[16], net[256], ns[256];
 
 	memset(a, 0, sizeof(*a));
 	if (sscanf(alias, "%15s %255s %255s %15s %255s", tag, net, a->id, a->ifname, ns) != 5 ||
-	    strcmp(tag, ALIAS_TAG) || strcmp(net, network))
+	    strcmp(tag, ALIAS_TAG) || strcmp(net, owner))
 		return false;
 	if (strcmp(ns, "-"))
 		memcpy(a->netns, ns, sizeof(ns));
@@ -66,6 +88,7 @@ bool attachment_valid(json_object *valid, const char *id, const char *ifname)
 
 struct gc {
 	const struct plugin *p;
+	char owner[300];            /* attachment_owner */
 	json_object *valid;
 	struct attachment *stale;
 	size_t n, cap;
@@ -99,7 +122,7 @@ static void collect(const char *ifname, const char *alias, void *data)
 	struct attachment a;
 
 	(void)ifname;
-	if (attachment_parse(alias, g->p->name, &a) && !attachment_valid(g->valid, a.id, a.ifname)) {
+	if (attachment_parse(alias, g->owner, &a) && !attachment_valid(g->valid, a.id, a.ifname)) {
 		a.host_alive = true;
 		stale_add(g, &a);
 	}
@@ -401,6 +424,8 @@ static void gc_unlease_each(struct gc *g, struct nk_session *s, json_object *lea
 int cmd_gc(struct plugin *p)
 {
 	struct gc g = { .p = p, .valid = valid_list(p) };
+
+	attachment_owner(p, g.owner, sizeof(g.owner));
 	struct rtnl *r = rtnl_open_in(-1);
 	json_object *leases = NULL;
 	struct ipam_pool pool;

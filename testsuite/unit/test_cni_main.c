@@ -750,28 +750,40 @@ static void gc_holder_queues(void **state)
  * another network's or another tool's alias is not ours. */
 static void gc_alias(void **state)
 {
-	struct plugin p = { .name = "nk", .id = "c0ffee", .ifname = "eth0",
+	struct plugin p = { .name = "nk", .nic = "eth1", .id = "c0ffee", .ifname = "eth0",
 			    .netns = "/run/netns/pod1" };
+	struct plugin other_nic = p;
 	struct attachment a;
-	char alias[512], longns[300];
+	char alias[512], longns[300], owner[300], owner2[300];
 
 	(void)state;
+	attachment_owner(&p, owner, sizeof(owner));
+	assert_int_equal(strncmp(owner, "nk/", 3), 0);
+	assert_int_equal(strlen(owner), 11);
+	/* a network of the same name on another NIC is another owner */
+	other_nic.nic = "eth2";
+	attachment_owner(&other_nic, owner2, sizeof(owner2));
+	assert_string_not_equal(owner, owner2);
 	assert_int_equal(attachment_alias(&p, alias, sizeof(alias)), 0);
-	assert_string_equal(alias, "nkctl-cni nk c0ffee eth0 /run/netns/pod1");
-	assert_true(attachment_parse(alias, "nk", &a));
+	assert_int_equal(strncmp(alias, "nkctl-cni nk/", 13), 0);
+	assert_non_null(strstr(alias, " c0ffee eth0 /run/netns/pod1"));
+	assert_true(attachment_parse(alias, owner, &a));
 	assert_string_equal(a.id, "c0ffee");
 	assert_string_equal(a.ifname, "eth0");
 	assert_string_equal(a.netns, "/run/netns/pod1");
-	assert_false(attachment_parse(alias, "nk2", &a));
-	assert_false(attachment_parse("cilium nk c0ffee eth0 -", "nk", &a));
-	assert_false(attachment_parse("nkctl-cni nk c0ffee", "nk", &a));
+	assert_false(attachment_parse(alias, owner2, &a));
+	assert_false(attachment_parse(alias, "nk", &a));
+	/* an older plugin's alias (the name alone) is no owner's */
+	assert_false(attachment_parse("nkctl-cni nk c0ffee eth0 -", owner, &a));
+	assert_false(attachment_parse("cilium nk c0ffee eth0 -", owner, &a));
+	assert_false(attachment_parse("nkctl-cni nk c0ffee", owner, &a));
 	/* a namespace path too long for an alias is left out */
 	memset(longns, 'x', sizeof(longns) - 1);
 	longns[sizeof(longns) - 1] = '\0';
 	p.netns = longns;
 	assert_int_equal(attachment_alias(&p, alias, sizeof(alias)), 0);
 	assert_true(strlen(alias) < 256);
-	assert_true(attachment_parse(alias, "nk", &a));
+	assert_true(attachment_parse(alias, owner, &a));
 	assert_string_equal(a.netns, "");
 }
 
