@@ -9,7 +9,8 @@
 # linked netdevsim pings each. CHECK passes and fails precisely when tampered
 # with; DEL of one leaves the others working, DEL without nkctl does what
 # it can; VERSION, STATUS, GC with
-# valid attachments (one nkctl process for every stale pod), a 0.4.0
+# valid attachments (one nkctl process for every stale pod), which leaves
+# another network of the same name on another NIC whole, a 0.4.0
 # configuration, ADD of an existing interface; an exhausted pool (11) and
 # repeated ADD/DEL with the namespace gone before DEL leave nothing behind.
 # The error paths libcni cannot provoke (a bad cniVersion, a configuration
@@ -201,8 +202,27 @@ expect_eq "$RC $OUT" "0 " "the valid pod's CHECK passes after GC"
 cni DEL "${GC_IDS[1]}" "/run/netns/${GP[1]}" "$T_TMP/gc.conflist"
 expect_eq "$RC" 0 "DEL of the valid pod"
 
-# 20 ADD/DEL cycles, the namespace deleted before DEL: nothing is left.
-for n in $(seq 20); do
+# Two networks of one name on two NICs (two runtimes, two configuration
+# directories): GC of the one on $SIM with no valid attachment leaves the
+# pod of the other, on C, whole.
+sim_new C "$HOST" 4
+CONF_C=$(conf | jq -c --arg c "$C" --arg dir "$T_TMP/ipam-c" '.nic = $c | .ipam.dataDir = $dir')
+cni_conflist "$T_TMP/c.conflist" "$CONF_C"
+ns_new PC
+cni ADD c1 "/run/netns/$PC" "$T_TMP/c.conflist"
+[ "$RC" = 0 ] || fail "ADD on the other network of that name: $OUT $(cat "$T_TMP/cni.err")"
+raw GC "" "" "$(conf 1.1.0 | jq -c '. + {"cni.dev/valid-attachments": []}')"
+expect_eq "$RC $OUT" "0 " "GC of the network on $SIM, no attachment valid"
+cni CHECK c1 "/run/netns/$PC" "$T_TMP/c.conflist"
+expect_eq "$RC $OUT" "0 " "the pod of the network of the same name on $C still passes CHECK"
+nk -n "$HOST" -j show leases
+expect_eq "$(printf '%s' "$OUT" | jq --arg c "$C" '[.leases[] | select(.ifname == $c)] | length')" 1 "and keeps its lease"
+cni DEL c1 "/run/netns/$PC" "$T_TMP/c.conflist"
+expect_eq "$RC" 0 "its DEL"
+
+# 20 ADD/DEL cycles (rounds), the namespace deleted before DEL: nothing is left.
+CYCLES=$(rounds 20)
+for n in $(seq "$CYCLES"); do
 	ip netns add "nkt-cni-cycle-$$"
 	cni ADD "cycle$n" "/run/netns/nkt-cni-cycle-$$"
 	[ "$RC" = 0 ] || { ip netns del "nkt-cni-cycle-$$"; fail "cycle $n ADD: $OUT $(cat "$T_TMP/cni.err")"; }
@@ -212,7 +232,7 @@ for n in $(seq 20); do
 	echo "# cycle $n: DEL took $((SECONDS - t0)) s"
 	[ "$RC" = 0 ] || fail "cycle $n DEL: $OUT $(cat "$T_TMP/cni.err")"
 done
-pass "20 ADD/DEL cycles with the namespace gone before DEL"
+pass "$CYCLES ADD/DEL cycles with the namespace gone before DEL"
 expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}')" 0 "no device left"
 # The kernel deletes a namespace's devices, and so ends their leases, from a
 # workqueue a little after "ip netns del" returns: wait for that (60 s).
