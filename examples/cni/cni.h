@@ -76,6 +76,18 @@ struct plugin {
 	char host[16], holder[16];
 };
 
+/* lock.c: one lock per attachment (see there) */
+#define NK_CNI_RUN_DIR "/run/nkctl"
+#define CNI_LOCK_DIR NK_CNI_RUN_DIR "/cni-lock"
+#define CNI_LOCK_WAIT_MS 30000
+#define CNI_LOCK_TICK_MS 50
+int attachment_lock_path(const char *id, const char *ifname, char *buf, size_t len);
+/* Lock (id, ifname), waiting up to wait_ms: 0 with *fd, -EWOULDBLOCK when
+ * another process holds it still, -errno. */
+int attachment_lock(const char *id, const char *ifname, unsigned int wait_ms, int *fd);
+/* Let go of fd; gone: the attachment is gone, its lock file removed too. */
+void attachment_unlock(const char *id, const char *ifname, int fd, bool gone);
+
 /* main.c */
 _Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -219,6 +231,7 @@ int check_interfaces(const struct plugin *p, json_object *prev, link_mac_fn fn, 
 struct attachment {
 	char id[256], ifname[16], netns[256];
 	bool host_alive; /* found by the alias of its host side, still there */
+	int lock;        /* GC: its lock (lock.c) while GC works on it */
 };
 int attachment_alias(const struct plugin *p, char *buf, size_t len);
 void attachment_owner(const struct plugin *p, char *buf, size_t len);

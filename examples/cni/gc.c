@@ -128,6 +128,30 @@ static void collect(const char *ifname, const char *alias, void *data)
 	}
 }
 
+/* Each stale attachment locked, without waiting: one whose lock is held
+ * (an ADD or DEL of it under way) is not stale now and is left out. GC
+ * holds the others' locks to its end: no ADD of them starts meanwhile. */
+static void lock_stale(struct gc *g)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		struct attachment *a = &g->stale[i];
+
+		if (attachment_lock(a->id, a->ifname, 0, &a->lock))
+			continue;
+		g->stale[k++] = *a;
+	}
+	g->n = k;
+}
+
+/* GC's end: the stale attachments' locks go, their files with them. */
+static void unlock_stale(struct gc *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		attachment_unlock(g->stale[i].id, g->stale[i].ifname, g->stale[i].lock, true);
+}
+
 static const char *info_str(json_object *o, const char *key)
 {
 	json_object *v;
@@ -424,8 +448,6 @@ static void gc_unlease_each(struct gc *g, struct nk_session *s, json_object *lea
 int cmd_gc(struct plugin *p)
 {
 	struct gc g = { .p = p, .valid = valid_list(p) };
-
-	attachment_owner(p, g.owner, sizeof(g.owner));
 	struct rtnl *r = rtnl_open_in(-1);
 	json_object *leases = NULL;
 	struct ipam_pool pool;
@@ -433,6 +455,8 @@ int cmd_gc(struct plugin *p)
 	char why[768] = "", first[768] = "";
 	bool session, *ended;
 	int code;
+
+	attachment_owner(p, g.owner, sizeof(g.owner));
 
 	if (!r || rtnl_link_aliases(r, collect, &g) || g.nomem) {
 		rtnl_close(r);
@@ -445,6 +469,7 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
 	}
+	lock_stale(&g);
 	session = g.n > 0;
 	if (session && nks_start(&s, p->nkctl)) {
 		free(g.stale);
@@ -477,6 +502,7 @@ int cmd_gc(struct plugin *p)
 	if (session)
 		nks_end(&s);
 	code = pool_end(&g, &pool);
+	unlock_stale(&g);
 	free(g.stale);
 	if (*first)
 		cni_fail(p, CNI_ERR_STEP, "%s", first);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* nkctl-cni: the CNI protocol's side: environment, configuration, VERSION,
  * error objects, and the command's dispatch (README.md beside this file). */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -370,12 +371,33 @@ bool cni_setup(struct plugin *p, const char *text)
 	return true;
 }
 
+/* A container's command holds its attachment's lock (lock.c) from here to
+ * its exit, and its children with it; -1 for the network's commands. One
+ * held by another ADD, DEL or CHECK of it (or by a killed ADD's children)
+ * is waited for, then error 11. */
+static int lock_attachment(const struct plugin *p)
+{
+	int fd, ret;
+
+	if (network_command(p->command))
+		return -1;
+	ret = attachment_lock(p->id, p->ifname, CNI_LOCK_WAIT_MS, &fd);
+	if (ret == -EWOULDBLOCK)
+		cni_fail(p, CNI_ERR_TRY_LATER,
+			 "%s %s: another ADD, DEL or CHECK of this attachment (or what a killed one started) still runs after %u s; try again",
+			 p->id, p->ifname, CNI_LOCK_WAIT_MS / 1000);
+	if (ret)
+		cni_fail(p, CNI_ERR_STEP, "cannot lock the attachment %s %s under %s: %s", p->id,
+			 p->ifname, CNI_LOCK_DIR, strerror(-ret));
+	return fd;
+}
+
 int main(void)
 {
 	struct plugin p = { 0 };
 	char nkctl[4096];
 	char *text;
-	int ret;
+	int ret, lock;
 
 	/* nkctl or the IPAM plugin dying must come back as EPIPE and a CNI
 	 * error object (and DEL's teardown), not kill the plugin silently. */
@@ -388,6 +410,7 @@ int main(void)
 		return ret;
 	}
 	find_nkctl(&p, nkctl, sizeof(nkctl));
+	lock = lock_attachment(&p);
 	if (!strcmp(p.command, "ADD"))
 		ret = cmd_add(&p);
 	else if (!strcmp(p.command, "DEL"))
@@ -400,6 +423,8 @@ int main(void)
 		ret = cmd_gc(&p);
 	else
 		cni_fail(&p, CNI_ERR_ENV, "unknown CNI_COMMAND %s", p.command);
+	if (lock >= 0)
+		attachment_unlock(p.id, p.ifname, lock, !strcmp(p.command, "DEL") && !ret);
 	json_object_put(p.ipam_conf);
 	json_object_put(p.conf);
 	free(text);

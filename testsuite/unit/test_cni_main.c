@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <sys/wait.h>
 
+#include <errno.h>
 #include <sys/stat.h>
 
 #include "unit.h"
@@ -817,6 +818,46 @@ static void gc_valid_keys(void **state)
 	json_object_put(none);
 }
 
+/* One lock per attachment: held, another taker waits (bounded) or is told
+ * it is busy; a child that inherited the descriptor holds it after the
+ * parent let go (a killed ADD's nkctl finishing its syscall); a finished
+ * DEL removes the file, and the next taker makes it anew. */
+static void attachment_locks(void **state)
+{
+	char dir[] = "/tmp/nkcni-lock-XXXXXX", path[600];
+	int fd, fd2, st;
+	pid_t child;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("NKCTL_CNI_LOCK_DIR", dir, 1);
+	assert_int_equal(attachment_lock("c1", "eth0", 0, &fd), 0);
+	assert_int_equal(attachment_lock("c1", "eth0", 0, &fd2), -EWOULDBLOCK);
+	assert_int_equal(fd2, -1);
+	assert_int_equal(attachment_lock("c1", "eth1", 0, &fd2), 0);   /* another attachment */
+	attachment_unlock("c1", "eth1", fd2, true);
+	/* a child holds the inherited lock until it exits */
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		usleep(300 * 1000);
+		_exit(0);
+	}
+	close(fd);
+	assert_int_equal(attachment_lock("c1", "eth0", 0, &fd2), -EWOULDBLOCK);
+	assert_int_equal(attachment_lock("c1", "eth0", 5000, &fd), 0);  /* waited for it */
+	assert_int_equal(waitpid(child, &st, 0), child);
+	/* gone: the file goes, and a new taker makes it anew */
+	assert_int_equal(attachment_lock_path("c1", "eth0", path, sizeof(path)), 0);
+	attachment_unlock("c1", "eth0", fd, true);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(attachment_lock("c1", "eth0", 0, &fd), 0);
+	assert_int_equal(access(path, F_OK), 0);
+	attachment_unlock("c1", "eth0", fd, true);
+	unsetenv("NKCTL_CNI_LOCK_DIR");
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* GC's other source: a pod information file names its network's
  * attachment on its NIC (no namespace); another network's or NIC's, or a
  * file without the fields or with names that do not fit, names none. */
@@ -973,6 +1014,7 @@ int main(void)
 		cmocka_unit_test(gc_alias),
 		cmocka_unit_test(gc_valid),
 		cmocka_unit_test(gc_valid_keys),
+		cmocka_unit_test(attachment_locks),
 		cmocka_unit_test(gc_info_file),
 		cmocka_unit_test(conf_ipam_version),
 		cmocka_unit_test(pod_info),
