@@ -376,11 +376,10 @@ static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object 
 		return unlease_in_pod(q, why, len);
 	if (!*list)
 		return 0; /* no lease left: teardown_nk's unlease sweeps */
-	ret = nks_run(s, NULL, "unlease from %s queue %s wait %u", q->nic, list, CNI_UNLEASE_WAIT);
-	if (ret == 4) {
-		snprintf(why, len, "unlease: %s", s->err);
-		return -1;
-	}
+	ret = nks_run(s, NULL, "unlease from %s queue %s holders %s wait %u", q->nic, list, q->holder,
+		      CNI_UNLEASE_WAIT);
+	/* refused (a provider stays, or the queue is another pod's now), or
+	 * failed: the pod's own holder, by its name in its namespace, decides */
 	if (ret)
 		return unlease_in_pod(q, why, len);
 	*ended = true;      /* its holder is deleted */
@@ -395,29 +394,40 @@ static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object 
 static bool gc_unlease_all(const struct gc *g, struct nk_session *s, json_object *leases,
 			   bool *ended)
 {
-	char *all = NULL, one[512];
-	size_t len = 0;
+	char *all = NULL, *holders = NULL, one[512];
+	size_t len = 0, hlen = 0;
 	bool ok = true;
 
 	for (size_t i = 0; i < g->n && ok; i++) {
 		struct plugin q = as_attachment(g->p, &g->stale[i]);
-		char *more;
+		char *more, *hmore;
 
 		ended[i] = false;
 		if (!q.queues || holder_queue_list(leases, q.nic, q.holder, one, sizeof(one))) {
 			ok = false;
 		} else if (*one) {
 			more = realloc(all, len + strlen(one) + 2);
-			ok = more != NULL;
-			if (ok)
-				len += (size_t)sprintf((all = more) + len, "%s%s", len ? "," : "", one);
+			hmore = more ? realloc(holders, hlen + strlen(q.holder) + 2) : NULL;
+			ok = more && hmore;
+			if (more)
+				all = more;
+			if (hmore)
+				holders = hmore;
+			if (ok) {
+				len += (size_t)sprintf(all + len, "%s%s", len ? "," : "", one);
+				hlen += (size_t)sprintf(holders + hlen, "%s%s", hlen ? "," : "", q.holder);
+			}
 			ended[i] = ok;
 		}
 	}
-	if (ok && len && nks_run(s, NULL, "unlease from %s queue %s wait %u", g->p->nic, all,
-				 CNI_UNLEASE_WAIT))
+	/* each queue's holder named: one leased again meanwhile (the pool
+	 * hands out the lowest free queue) to another pod refuses the line,
+	 * and each stale pod then gets its own line */
+	if (ok && len && nks_run(s, NULL, "unlease from %s queue %s holders %s wait %u", g->p->nic,
+				 all, holders, CNI_UNLEASE_WAIT))
 		ok = false;
 	free(all);
+	free(holders);
 	for (size_t i = 0; i < g->n && !ok; i++)
 		ended[i] = false;
 	return ok;

@@ -38,6 +38,7 @@ static const struct nk_param unlease_params[] = {
 	NK_LEASE_PARAM("force", NKP_FLAG, force, NULL, false),
 	[UNLEASE_WAIT] = { "wait", NKP_U32, offsetof(struct lease_args, wait), "SECONDS", 0,
 			   NK_LEASE_MAX_MP_WAIT, NULL, false, NULL },
+	NK_LEASE_PARAM("holders", NKP_STRING, holders, "NKDEV[,NKDEV...]", false),
 };
 /* Either the holder, or the NIC's queues. */
 static const struct nk_rule unlease_rules[] = {
@@ -45,6 +46,7 @@ static const struct nk_rule unlease_rules[] = {
 	{ NK_RULE_EXCLUSIVE, { "dev", "queue" } },
 	{ NK_RULE_EXCLUSIVE, { "dev", "phys-netns" } },
 	{ NK_RULE_NEEDS, { "from", "queue" } },
+	{ NK_RULE_NEEDS, { "holders", "from" } },
 };
 const struct nk_params cmd_unlease_params = {
 	NK_PARAMS("unlease", struct lease_args, unlease_params), NK_RULES(unlease_rules),
@@ -319,6 +321,29 @@ static int unlease_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 	return print_unleased(ctx, t, n);
 }
 
+/* Is name one of the comma-separated list? */
+static bool name_listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/* unlease from ... holders LIST: each queue's holder must be one the
+ * caller expects (a runtime's GC names its stale pods' holders): a queue
+ * freed and leased again meanwhile, to another pod's, is refused whole. */
+static int check_expected(const struct lease_args *a, const struct holder_end *t)
+{
+	if (!a->holders || name_listed(a->holders, t->l.ifname))
+		return 0;
+	return nk_error(NK_EXIT_EXISTS,
+			"%s queue %u is leased to \"%s\", not one of the holders named (%s): leased again since; nothing was changed",
+			a->from, t->first->id, t->l.ifname, a->holders);
+}
+
 /* unlease dev NKDEV: that holder, of the command's namespace. */
 static int unlease_dev(struct nk_ctx *ctx, const struct lease_args *a)
 {
@@ -442,6 +467,8 @@ static int unlease_from(struct nk_ctx *ctx, const struct lease_args *a)
 		ret = check_others(j, a->from, t[i].first, a->force);
 		if (!ret)
 			ret = find_listed(ctx, j, &t[i], what, sizeof(what));
+		if (!ret)
+			ret = check_expected(a, &t[i]);
 		if (ret == -ENODEV) {       /* gone since the NIC's dump */
 			gone_ns = t[i].ns;
 			ret = 0;

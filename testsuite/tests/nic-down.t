@@ -15,7 +15,8 @@
 # where the record names the moved holder by its name. After A is up, with
 # no nkctl command run, show leases sees them again, xsk show lists the slot
 # with A's program, and unlease then takes everything of A's away. Truth from
-# nlprobe.py, ip and the pins.
+# nlprobe.py, ip and the pins. unlease from ... holders refuses a queue
+# whose holder is not one of those named.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq
@@ -106,7 +107,12 @@ expect_eq "$(jq -c --arg s "$SIM" 'select(.event.object == "lease" and .event.le
 	"monitor: no lease of A said to end while A was down"
 
 expect_rc 0 "unlease of the pod's holder in the pod" -n "$POD" unlease dev nkm
-expect_rc 0 "unlease nka" -n "$HOST" unlease dev nka
+# unlease from ... holders: the queues' holders must be those named (a GC's
+# stale pods'), else nothing is deleted.
+expect_error 4 "unlease from queue 2 naming another holder" -n "$HOST" unlease from "$SIM" queue 2 holders nkx,nky
+expect_match "$ERR" "queue 2 is leased to \"nka\", not one of the holders named" "it says whose the queue is"
+expect_eq "$(ip -n "$HOST" -o link show nka | grep -c nka)" 1 "nka is still there"
+expect_rc 0 "unlease from queue 2 naming nka" -n "$HOST" unlease from "$SIM" queue 2 holders nkx,nka
 expect_rc 0 "unlease vma" -n "$HOST" unlease dev vma
 expect_eq "$(a_state)" "$indir_before [] xdp:none holders:0 slots: maps:0" "then nothing of A's is left"
 done_testing
