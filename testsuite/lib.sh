@@ -432,8 +432,8 @@ rounds() {
 
 # kill_points STEP [MAX]: the kill points of one class, in order: the first,
 # then every (STEP x NKCTL_KILL_SHARE)-th from an offset that NKCTL_KILL_SEED
-# picks, up to MAX (200; the loop ends at the first point past the command's
-# calls, where it completes). NKCTL_KILL_SHARE=1 (make check-full) is every
+# picks, up to MAX (200), then MAX+1 (the loop ends at the first point past
+# the command's calls, where it completes). NKCTL_KILL_SHARE=1 (make check-full) is every
 # STEP-th point; make check-all kills at a third, a different third each day,
 # so that every point is killed over three runs without paying for all of
 # them in every run. A failure names its point and the seed repeats it.
@@ -443,6 +443,9 @@ kill_points() {
 	first=$((1 + (seed % share) * step))
 	[ "$first" = 1 ] || echo 1
 	seq "$first" "$stride" "$max"
+	# past every call: where a stride skips the command's last calls, it
+	# still runs to its end once (a command of more calls fails there)
+	echo $((max + 1))
 }
 
 # kill_cycle NAME SETUP CMD RECOVER CLEANUP [STEP [NONE]]: for each kill point
