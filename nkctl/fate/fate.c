@@ -29,11 +29,6 @@ const char *nk_look_word(enum nk_look look)
 	return (unsigned int)look < sizeof(words) / sizeof(words[0]) ? words[look] : "unreadable";
 }
 
-const char *nk_fate_word(enum nk_fate fate)
-{
-	return fate == NK_FATE_LIVE ? "live" : fate == NK_FATE_ENDED ? "ended" : "unknown";
-}
-
 enum nk_fate nk_fate_join(enum nk_fate a, enum nk_fate b)
 {
 	if (a == NK_FATE_LIVE || b == NK_FATE_LIVE)
@@ -97,23 +92,4 @@ enum nk_fate nk_fate_of_slot(const struct nk_nic_seen *s, uint32_t id,
 	/* leased to a namespace nkctl knows: not h's when h's namespace is
 	 * another, or is none nkctl reaches (known means reachable both ways) */
 	return whose_unknown(q) ? NK_FATE_UNKNOWN : NK_FATE_ENDED;
-}
-
-enum nk_fate nk_fate_of_holder(const struct nk_nic_seen *s, const struct nk_holder_id *h)
-{
-	enum nk_fate fate = NK_FATE_ENDED;
-
-	if (s->look != NK_LOOK_SEEN)
-		return NK_FATE_UNKNOWN;
-	for (uint32_t id = 0; id < s->nq; id++) {
-		const struct nk_seen_queue *q = &s->q[id];
-
-		if (!q->present || !q->leased)
-			continue;
-		if (is_holder(q, h))
-			return NK_FATE_LIVE;
-		if (q->holder.ifindex == h->ifindex && (whose_unknown(q) || !h->ns.known))
-			fate = NK_FATE_UNKNOWN;
-	}
-	return fate;
 }

@@ -2,8 +2,8 @@
 /*
  * The one judgement of a lease's fate (fate.c): from one look at a NIC (its
  * link state and its RX queue dump, with each lease's holder as ifindex
- * together with its namespace), whether a lease record, an AF_XDP slot or a
- * holder's leases are live, ended or unknown. Ended only when the kernel
+ * together with its namespace), whether a NIC record's lease or an AF_XDP
+ * slot is live, ended or unknown. Ended only when the kernel
  * positively says so: the NIC was seen (up, dumped) and shows no such lease.
  * A NIC that is down (the dump leaves it out; the kernel ends no lease on
  * down), gone, unreadable or out of reach, and a lease whose namespace
@@ -67,8 +67,6 @@ const char *nk_look_why(enum nk_look look);
 /* The look in one word, for JSON: "seen", "down", "gone", "unreadable",
  * "unreachable". */
 const char *nk_look_word(enum nk_look look);
-/* The word JSON and monitor use: "live", "ended", "unknown". */
-const char *nk_fate_word(enum nk_fate fate);
 
 /* RX queue id as seen, or NULL when the NIC shows no such queue. */
 const struct nk_seen_queue *nk_seen_queue(const struct nk_nic_seen *s, uint32_t id);
@@ -89,12 +87,6 @@ enum nk_fate nk_fate_of_queues(const struct nk_nic_seen *s, const uint32_t *ids,
  * another); unknown otherwise. */
 enum nk_fate nk_fate_of_slot(const struct nk_nic_seen *s, uint32_t id,
 			     const struct nk_holder_id *h);
-
-/* Does holder h still lease from this NIC? Live when a queue is leased to
- * exactly h; ended when the NIC was seen and no queue is leased to h nor
- * to a holder of h's ifindex whose namespace cannot be told; unknown
- * otherwise. */
-enum nk_fate nk_fate_of_holder(const struct nk_nic_seen *s, const struct nk_holder_id *h);
 
 /* Two fates as one: live when either is, else unknown when either is, else
  * ended (a set is ended only when every one of it is). */

@@ -258,17 +258,6 @@ bool nk_nic_lease_lives(const struct nk_queue *q)
 	       !((q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id < 0);
 }
 
-enum nk_fate nk_nic_lease_fate(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l)
-{
-	struct nk_nic_seen seen;
-	enum nk_fate fate;
-
-	nk_nic_seen_read(NULL, ns, ifindex, &seen);
-	fate = nk_fate_of_queues(&seen, l->leased, l->nleased);
-	nk_nic_seen_free(&seen);
-	return fate;
-}
-
 int nk_nic_lease_rollback(struct nic_job *j)
 {
 	struct nk_nic_lease *l = j->new_record ? nk_nic_state_lease(&j->st, j->ids[0]) : NULL;

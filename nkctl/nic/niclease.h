@@ -54,7 +54,5 @@ int nk_nic_undo_records(struct nic_job *j, const struct nk_nic_seen *seen,
 int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l);
 /* Is NIC queue q leased, and not to a namespace being deleted? */
 bool nk_nic_lease_lives(const struct nk_queue *q);
-/* The fate of record l (fate.h), NIC ifindex of ns looked at afresh. */
-enum nk_fate nk_nic_lease_fate(struct nk_ns *ns, int ifindex, const struct nk_nic_lease *l);
 
 #endif

@@ -21,7 +21,6 @@
 #include "leaseview.h"
 #include "netdev.h"
 #include "netns.h"
-#include "nicseen.h"
 #include "nicstate.h"
 #include "nicrule.h"
 #include "rtnl.h"
@@ -95,10 +94,9 @@ int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out)
 }
 
 /* The leases record l names on queues of NIC st (at ifindex of ns, not
- * seen), into out. */
+ * seen: look says how it was), into out. */
 static int add_recorded(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_nic_state *st,
-			const struct nk_nic_lease *l, const struct nk_nic_seen *seen,
-			struct nk_lease_list *out)
+			const struct nk_nic_lease *l, enum nk_look look, struct nk_lease_list *out)
 {
 	struct nk_ns *hns = NULL;
 
@@ -116,18 +114,19 @@ static int add_recorded(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_ni
 		r->nk_ifindex = l->ifindex;
 		snprintf(r->nk_ifname, sizeof(r->nk_ifname), "%s", l->name);
 		r->unseen = true;
-		r->look = seen->look;
+		r->look = look;
 		nk_lease_set_ns(r, ns, hns);
 	}
 	return 0;
 }
 
-/* One NIC record: its leases when its NIC is where it was last seen and
- * cannot be seen now (a NIC gone ends its leases with its holders). */
+/* One NIC record: its leases when its NIC is where it was last seen and is
+ * down (the scan's dump left it out; a NIC gone ends its leases with its
+ * holders, one up was in the scan's dump). The link the record is checked
+ * against says it: no queue dump of its own. */
 static int add_unseen_of(struct nk_ctx *ctx, const char *name, struct nk_lease_list *out)
 {
 	struct nk_nic_state *st = calloc(1, sizeof(*st));
-	struct nk_nic_seen seen = { 0 };
 	struct nk_ns *ns = NULL;
 	struct nl_sock *rt;
 	struct nk_link link;
@@ -138,13 +137,11 @@ static int add_unseen_of(struct nk_ctx *ctx, const char *name, struct nk_lease_l
 	if (nk_nic_state_read(name, st) || !st->exists || !st->nleases ||
 	    nk_ns_find(ctx, st->ns_dev, st->ns_ino, &ns) || !ns || !(rt = nk_ns_try_rtnl(ns)) ||
 	    nk_link_lookup(rt, NULL, st->ifindex, &link, NULL, true) ||
-	    !nk_nic_state_is_of(st, ns, &link))
+	    !nk_nic_state_is_of(st, ns, &link) || (link.flags & IFF_UP))
 		goto out;
 	snprintf(st->ifname, sizeof(st->ifname), "%s", link.ifname);
-	nk_nic_seen_read(NULL, ns, st->ifindex, &seen);
-	for (size_t i = 0; !seen.known && i < st->nleases && !ret; i++)
-		ret = add_recorded(ctx, ns, st, &st->leases[i], &seen, out);
-	nk_nic_seen_free(&seen);
+	for (size_t i = 0; i < st->nleases && !ret; i++)
+		ret = add_recorded(ctx, ns, st, &st->leases[i], NK_LOOK_DOWN, out);
 out:
 	nk_nic_state_free(st);
 	free(st);

@@ -41,8 +41,8 @@ struct nk_lease_rec {
 	uint32_t dmabuf;
 	bool existed;              /* for lease's own output */
 	/* not seen: the NIC's record says it, the kernel could not (the NIC
-	 * down or unreadable: nk_lease_scan_unseen); why says why. The
-	 * netkit queue is then not known. */
+	 * down: nk_lease_scan_unseen); look says how the NIC was. The netkit
+	 * queue is then not known. */
 	bool unseen;
 	enum nk_look look;
 	/* nic_ns and nk_ns by value: what the printer reads */
@@ -66,10 +66,9 @@ struct nk_lease_list {
  * at namespaces of ctx. */
 int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out);
 void nk_lease_list_free(struct nk_lease_list *l);
-/* Append the leases nkctl's NIC records name on NICs that could not be
- * seen (down, unreadable: the kernel's dump leaves them out), each marked
- * unseen: a reader that must not take "not in the dump" for "ended" (show
- * leases, nic show, unlease). */
+/* Append the leases nkctl's NIC records name on NICs that are down (the
+ * kernel's dump leaves them out), each marked unseen: for a reader that
+ * must not take "not in the dump" for "ended" (show leases, unlease). */
 void nk_lease_scan_unseen(struct nk_ctx *ctx, struct nk_lease_list *out);
 /* Copy the leases held by netkit device ifindex of hns out of all into
  * *held (its own array: free(held->v)); prints the error. */
