@@ -31,6 +31,7 @@
 #include "leaseview.h"
 #include "lookup.h"
 #include "netdev.h"
+#include "nicseen.h"
 #include "routes.h"
 #include "xsksvc.h"
 
@@ -372,6 +373,7 @@ struct show_filter {
 	struct nk_ns *here;
 	unsigned long long cookie;
 	int holder;      /* 0: all */
+	const struct xsk_ns_cookies *cookies;   /* slots' holders, for "leased" */
 };
 
 static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, const char *nsdir,
@@ -387,7 +389,7 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 	const struct genl_family *fam;
 	struct nl_sock *gn = nk_ns_try_netdev(ns, &fam);
 	struct nl_err err = { 0 };
-	struct nk_queue_list queues = { 0 };
+	struct nk_nic_seen seen;
 
 	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
 		return;
@@ -397,8 +399,7 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 		nk_link_lookup(rt, NULL, ifindex, &nic, NULL, true);
 	if (gn)
 		netdev_dev_xdp_features(gn, fam, ifindex, &features, &err);
-	if (gn)
-		netdev_queue_dump(gn, fam, ifindex, &queues, &err);
+	nk_nic_seen_read(ctx, ns, ifindex, &seen);
 	for (uint32_t q = 0; q < all.n; q++) {
 		const struct nk_xsk_slot s = all.v[q];
 		struct xsk_queue xq = { 0 };
@@ -428,18 +429,19 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 		print_queue(&ctx->out, &xq);
 		out_arr_close(&ctx->out);
 		out_bool(&ctx->out, "program", "    program on the NIC: %s", xsk_nic_live(&n));
-		print_leased(&ctx->out, xsk_queue_leased_to(&queues, ifindex, q, s.holder));
+		print_leased(&ctx->out, xsk_slot_fate(&seen, q, &s, f->cookies) == NK_FATE_LIVE);
 		out_obj_close(&ctx->out);
 	}
 	xsk_nic_close(&n);
-	nk_queue_list_free(&queues);
+	nk_nic_seen_free(&seen);
 	slots_free(&all);
 }
 
 static int cmd_xsk_show(struct nk_ctx *ctx, const void *args)
 {
 	const struct xsk_args *a = args;
-	struct show_filter f = { 0 };
+	struct xsk_ns_cookies cookies = { 0 };
+	struct show_filter f = { .cookies = &cookies };
 	struct nk_ns *const *list;
 	char root[ROOT_LEN];
 	struct nk_ns *here;
@@ -456,7 +458,7 @@ static int cmd_xsk_show(struct nk_ctx *ctx, const void *args)
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "xsk");
 	if (!rt_pin_root(root, false) && !ns_cookie_of(here, root, &f.cookie) &&
-	    !nk_ns_reachable(ctx, &list, &n)) {
+	    !nk_ns_reachable(ctx, &list, &n) && !xsk_ns_cookies_read(ctx, root, &cookies)) {
 		f.holder = a->dev ? l.ifindex : 0;
 		for (size_t i = 0; i < n; i++) {
 			char nsdir[NS_LEN];
@@ -476,6 +478,7 @@ static int cmd_xsk_show(struct nk_ctx *ctx, const void *args)
 				closedir(dd);
 		}
 	}
+	xsk_ns_cookies_free(&cookies);
 	out_arr_close(&ctx->out);
 	out_end(&ctx->out);
 	return NK_EXIT_OK;

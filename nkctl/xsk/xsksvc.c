@@ -378,39 +378,33 @@ int holder_map(const char *pin, const struct xsk_access *acc, int *fd)
 /* ---- detach, sweep ---- */
 
 
-bool xsk_queue_leased_to(const struct nk_queue_list *leased, int nic_ifindex, uint32_t q,
-			 uint32_t holder)
-{
-	size_t count;
-	const struct nk_queue *v = nk_queues_of(leased, nic_ifindex, &count);
-
-	for (size_t i = 0; i < count; i++)
-		if (v[i].type == NK_NETDEV_QUEUE_TYPE_RX && v[i].id == q)
-			return (v[i].have & QUEUE_HAVE_LEASE) && (uint32_t)v[i].lease_ifindex == holder;
-	return false;
-}
-
 /* The slot's holder: its ifindex with its namespace, named by the cookie
  * the slot records (not known: a namespace nkctl does not reach). */
-static struct nk_holder_id slot_holder(const struct remove_what *w, const struct nk_xsk_slot *s)
+static struct nk_holder_id slot_holder(const struct xsk_ns_cookies *c, const struct nk_xsk_slot *s)
 {
 	struct nk_holder_id h = { .ifindex = (int)s->holder };
 
-	for (size_t i = 0; i < w->ncookies; i++)
-		if (w->cookies[i].cookie == s->holder_netns)
-			h.ns = w->cookies[i].id;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].cookie == s->holder_netns)
+			h.ns = c->v[i].id;
 	return h;
+}
+
+enum nk_fate xsk_slot_fate(const struct nk_nic_seen *seen, uint32_t q, const struct nk_xsk_slot *s,
+			   const struct xsk_ns_cookies *c)
+{
+	struct nk_holder_id h = slot_holder(c, s);
+
+	return nk_fate_of_slot(seen, q, &h);
 }
 
 /* The sweep's question, asked of the one judgement: has what slot s of
  * NIC queue q goes to ended? */
 static bool slot_ended(const struct remove_what *w, uint32_t q, const struct nk_xsk_slot *s)
 {
-	struct nk_holder_id h = slot_holder(w, s);
-
 	if (w->prune && w->seen->look == NK_LOOK_GONE)
 		return true;
-	return nk_fate_of_slot(w->seen, q, &h) == NK_FATE_ENDED;
+	return xsk_slot_fate(w->seen, q, s, &w->cookies) == NK_FATE_ENDED;
 }
 
 /* Detach what w says on NIC ifindex (of namespace directory nsdir); how
@@ -486,32 +480,45 @@ static size_t for_each_nic(struct nk_ns *ns, const char *root, struct remove_wha
 	return gone;
 }
 
+int xsk_ns_cookies_read(struct nk_ctx *ctx, const char *root, struct xsk_ns_cookies *c)
+{
+	struct nk_ns *const *list;
+	size_t n;
+
+	memset(c, 0, sizeof(*c));
+	if (nk_ns_reachable(ctx, &list, &n) || !(c->v = calloc(n ? n : 1, sizeof(*c->v))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		unsigned long long cookie;
+
+		if (ns_cookie_of(list[i], root, &cookie))
+			continue;
+		c->v[c->n].cookie = cookie;
+		c->v[c->n++].id = nk_ns_id_of(list[i]);
+	}
+	return 0;
+}
+
+void xsk_ns_cookies_free(struct xsk_ns_cookies *c)
+{
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
 size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_what *w)
 {
-	struct xsk_ns_cookie *cookies = NULL;
 	struct nk_ns *const *list;
 	size_t n, gone = 0;
 
 	if (nk_ns_reachable(ctx, &list, &n))
 		return 0;
 	/* the sweep names each slot's holder by its namespace's cookie */
-	if (w->sweep && !(cookies = calloc(n ? n : 1, sizeof(*cookies))))
+	if (w->sweep && xsk_ns_cookies_read(ctx, root, &w->cookies))
 		return 0;
-	for (size_t i = 0; w->sweep && i < n; i++) {
-		unsigned long long c;
-
-		if (ns_cookie_of(list[i], root, &c))
-			continue;
-		cookies[w->ncookies].cookie = c;
-		cookies[w->ncookies++].id = nk_ns_id_of(list[i]);
-	}
 	w->ctx = ctx;
-	w->cookies = cookies;
 	for (size_t i = 0; i < n; i++)
 		gone += for_each_nic(list[i], root, w);
-	free(cookies);
-	w->cookies = NULL;
-	w->ncookies = 0;
+	xsk_ns_cookies_free(&w->cookies);
 	return gone;
 }
 

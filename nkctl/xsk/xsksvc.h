@@ -88,11 +88,17 @@ void nk_xsk_pruned_free(struct nk_xsk_pruned *p);
 /* What to detach: the queues going to (holder, cookie), or only its queue
  * (holder's queue id); or, for the sweep, the queues no longer leased to the
  * holder they go to. */
-/* A namespace's cookie (its XSK pins' name) with its identity. */
-struct xsk_ns_cookie {
-	uint64_t cookie;
-	struct nk_ns_id id;
+/* The reachable namespaces' cookies (their XSK pins' names) with their
+ * identities: how a slot's holder namespace is named for the judgement. */
+struct xsk_ns_cookies {
+	struct {
+		uint64_t cookie;
+		struct nk_ns_id id;
+	} *v;
+	size_t n;
 };
+int xsk_ns_cookies_read(struct nk_ctx *ctx, const char *root, struct xsk_ns_cookies *c);
+void xsk_ns_cookies_free(struct xsk_ns_cookies *c);
 
 struct remove_what {
 	uint32_t holder;
@@ -104,15 +110,14 @@ struct remove_what {
 	bool prune;                          /* the sweep of redirect prune: a NIC gone ends all */
 	struct nk_ctx *ctx;
 	const struct nk_nic_seen *seen;      /* the sweep: one look at the NIC */
-	const struct xsk_ns_cookie *cookies; /* the sweep: the reachable namespaces */
-	size_t ncookies;
+	struct xsk_ns_cookies cookies;       /* the sweep: the reachable namespaces */
 	struct nk_xsk_pruned *pruned;        /* NULL: not recorded */
 };
 
-/* Is NIC queue q (of the NIC's queues as dumped) leased to holder? */
-bool xsk_queue_leased_to(const struct nk_queue_list *leased, int nic_ifindex, uint32_t q,
-			 uint32_t holder);
-
+/* The fate of what slot s of NIC queue q goes to (fate.h), its holder's
+ * namespace named by c. */
+enum nk_fate xsk_slot_fate(const struct nk_nic_seen *seen, uint32_t q, const struct nk_xsk_slot *s,
+			   const struct xsk_ns_cookies *c);
 /* Detach what w says on every NIC of the namespaces nkctl reaches; how many
  * queues went. */
 size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_what *w);
