@@ -46,7 +46,9 @@ fail() {
 	[ -z "${NK_ARGS+x}" ] || echo "# last nkctl run through nk: nkctl $NK_ARGS: exit status $NK_RC"
 	exit 1
 }
-pass() { T_CHECKS=$((T_CHECKS + 1)); echo "ok - $*"; }
+# NKCTL_TEST_STAMPS=1: each line ends with the test's seconds so far (where
+# a test's time goes, for the costs of CI).
+pass() { T_CHECKS=$((T_CHECKS + 1)); echo "ok - $*${NKCTL_TEST_STAMPS:+ [${SECONDS} s]}"; }
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 need_cmd() { local c; for c; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
@@ -424,7 +426,7 @@ killed() {
 
 # rounds N: how many rounds a load or race test runs: N, or N divided by
 # NKCTL_ROUND_SHARE (at least 1). make check-full runs every round; make
-# check-all (so CI) half, as it kills at a share of the kill points.
+# check-all (so CI) a quarter, as it kills at a share of the kill points.
 rounds() {
 	local n=$(($1 / ${NKCTL_ROUND_SHARE:-1}))
 	echo $((n > 0 ? n : 1))
@@ -434,8 +436,8 @@ rounds() {
 # then every (STEP x NKCTL_KILL_SHARE)-th from an offset that NKCTL_KILL_SEED
 # picks, up to MAX (200), then MAX+1 (the loop ends at the first point past
 # the command's calls, where it completes). NKCTL_KILL_SHARE=1 (make check-full) is every
-# STEP-th point; make check-all kills at a third, a different third each day,
-# so that every point is killed over three runs without paying for all of
+# STEP-th point; make check-all kills at a quarter, a different quarter each day,
+# so that every point is killed over four runs without paying for all of
 # them in every run. A failure names its point and the seed repeats it.
 kill_points() {
 	local step=$1 max=${2:-200} share=${NKCTL_KILL_SHARE:-1} seed=${NKCTL_KILL_SEED:-0} stride first
