@@ -94,20 +94,15 @@ static void put_int(struct out *o, int64_t v)
 
 static void json_indent(struct out *o)
 {
+	size_t n = 2 * (size_t)o->depth;
 	char *d;
 
 	if (!o->pretty)
 		return;
-	d = reserve(o, 1 + 2 * (size_t)o->depth);
-	if (!d) {
-		put_c(o, '\n');
-		for (int i = 0; i < o->depth; i++)
-			put(o, "  ", 2);
-		return;
-	}
+	d = reserve(o, 1 + n); /* at most 31 bytes: always there */
 	*d++ = '\n';
-	memset(d, ' ', 2 * (size_t)o->depth);
-	commit(o, d + 2 * (size_t)o->depth);
+	memset(d, ' ', n);
+	commit(o, d + n);
 }
 
 /* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
@@ -197,7 +192,7 @@ static char *json_chars(char *d, const unsigned char **pp, const unsigned char *
 }
 
 /* s (len bytes) as a JSON string. */
-static void json_string(struct out *o, const char *s, size_t len)
+static void json_string_n(struct out *o, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 	char *d = reserve(o, 6 * len + 2);
@@ -220,42 +215,67 @@ static void json_string(struct out *o, const char *s, size_t len)
 	put_c(o, '"');
 }
 
+/* Most strings (names, keys, words) are short and stand for themselves. */
+#define SHORT_STR 64
+
+/* s quoted at d, where there is room for SHORT_STR + 2 bytes, when it is
+ * short and plain: the end; else NULL (nothing counted yet). */
+static inline char *short_string_at(char *d, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	*d++ = '"';
+	/* The terminating NUL is not plain: the copy stops there at the latest. */
+	while (i < SHORT_STR && json_plain[p[i]]) {
+		d[i] = (char)p[i];
+		i++;
+	}
+	if (p[i])
+		return NULL;
+	d[i] = '"';
+	return d + i + 1;
+}
+
+static void json_string(struct out *o, const char *s)
+{
+	char *d = short_string_at(reserve(o, SHORT_STR + 2), s);
+
+	if (d)
+		commit(o, d);
+	else
+		json_string_n(o, s, strlen(s));
+}
+
 /* Separator, indentation and key before a JSON value, put together in one
  * place. */
 static void json_key(struct out *o, const char *key)
 {
-	size_t klen = key ? strlen(key) : 0;
 	size_t indent = o->pretty && o->depth > 0 ? 2 * (size_t)o->depth : 0;
-	bool sep = o->depth > 0 && !o->first[o->depth];
-	const unsigned char *p = (const unsigned char *)key;
-	char *d = reserve(o, 2 + indent + 6 * klen + 4);
+	char *d = reserve(o, 2 + indent + SHORT_STR + 4), *k;
 
-	o->first[o->depth] = false;
-	if (!d) { /* a key longer than the buffer holds */
-		if (sep)
-			put_c(o, ',');
-		if (o->depth > 0)
-			json_indent(o);
-		json_string(o, key, klen);
-		put(o, ": ", o->pretty ? 2 : 1);
-		return;
-	}
-	if (sep)
+	if (o->depth > 0 && !o->first[o->depth])
 		*d++ = ',';
-	if (o->pretty && o->depth > 0) {
+	o->first[o->depth] = false;
+	if (indent) {
 		*d++ = '\n';
 		memset(d, ' ', indent);
 		d += indent;
 	}
-	if (key) {
-		*d++ = '"';
-		d = json_chars(d, &p, p + klen);
-		*d++ = '"';
-		*d++ = ':';
-		if (o->pretty)
-			*d++ = ' ';
+	if (!key) {
+		commit(o, d);
+		return;
 	}
-	commit(o, d);
+	k = short_string_at(d, key);
+	if (!k) { /* a long key, or one with characters to escape */
+		commit(o, d);
+		json_string_n(o, key, strlen(key));
+		k = reserve(o, 2);
+	}
+	*k++ = ':';
+	if (o->pretty)
+		*k++ = ' ';
+	commit(o, k);
 }
 
 static void json_push(struct out *o, char c)
@@ -343,9 +363,7 @@ void out_str(struct out *o, const char *key, const char *fmt, const char *val)
 {
 	if (o->json) {
 		json_key(o, key);
-		if (!val)
-			val = "";
-		json_string(o, val, strlen(val));
+		json_string(o, val ? val : "");
 	} else if (fmt) {
 		fprintf(o->fp, fmt, val ? val : "");
 	}
