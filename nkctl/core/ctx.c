@@ -90,11 +90,11 @@ void nk_ctx_flush(struct nk_ctx *ctx)
 {
 	sigset_t hold, old;
 
+	out_flush(&ctx->out);
 	if (!ctx->json_mem) {
 		fflush(stdout);
 		return;
 	}
-	out_flush(&ctx->out);
 	if (fflush(ctx->json_mem) || !ctx->json_len)
 		return;
 	sigemptyset(&hold);
