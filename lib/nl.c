@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,9 @@ int nl_open(struct nl_sock *s, int proto, struct nl_err *err)
 {
 	int one = 1, rcvbuf = NL_RCVBUF;
 
-	memset(s, 0, sizeof(*s));
+	/* All but the send buffer, which each request writes before it is
+	 * read: zeroing it touched its 18 pages, a fault each, at every open. */
+	memset(s, 0, offsetof(struct nl_sock, sbuf));
 	s->proto = proto;
 	s->mnl = mnl_socket_open2(proto, SOCK_CLOEXEC);
 	if (!s->mnl)
