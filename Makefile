@@ -68,7 +68,7 @@ MANS := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRCS)) \
 # build/man with nkctl's own.
 CNI_MAN := $(BUILD)/cni/nkctl-cni.8
 
-.PHONY: all helpers check check-all check-full check-host check-unit check-vm check-valgrind install clean deps fuzz cni
+.PHONY: all bench helpers check check-all check-full check-host check-unit check-vm check-valgrind install clean deps fuzz cni
 all: $(BIN) $(MANS)
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/%.h config.mk
@@ -268,6 +268,13 @@ endif
 # Everything the tests run, built (check-all builds both trees before it
 # runs passes side by side).
 helpers: all $(HELPERS)
+
+# bench/show.sh's floor: a bare libmnl reader of the dumps show sends.
+bench: all $(BUILD)/bench/show-floor
+$(BUILD)/bench/show-floor: bench/show-floor.c config.mk
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $< -o $@ -lmnl
 
 check: all $(HELPERS)
 	$(TEST_ENV) testsuite/run

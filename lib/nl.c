@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,9 @@ int nl_open(struct nl_sock *s, int proto, struct nl_err *err)
 {
 	int one = 1, rcvbuf = NL_RCVBUF;
 
-	memset(s, 0, sizeof(*s));
+	/* All but the send buffer, which each request writes before it is
+	 * read: zeroing it touched its 18 pages, a fault each, at every open. */
+	memset(s, 0, offsetof(struct nl_sock, sbuf));
 	s->proto = proto;
 	s->mnl = mnl_socket_open2(proto, SOCK_CLOEXEC);
 	if (!s->mnl)
@@ -385,18 +388,27 @@ done:
 
 void nl_parse(struct nl_attrs *a, const void *buf, size_t len, uint16_t max)
 {
-	const struct nlattr *attr;
+	const char *p = buf;
 
 	memset(a, 0, sizeof(*a));
 	if (max >= 64)
 		max = 63;
-	/* mnl_attr_ok() in the loop checks each length against what is left;
-	 * mnl_attr_validate(MNL_TYPE_UNSPEC) would check nothing more. */
-	mnl_attr_for_each_payload(buf, len) {
-		uint16_t t = mnl_attr_get_type(attr);
+	/* mnl_attr_ok()'s checks, each length against what is left, written
+	 * out: a call per attribute was a tenth of a large show's time.
+	 * (mnl_attr_validate(MNL_TYPE_UNSPEC) would check nothing more.) */
+	while (len >= sizeof(struct nlattr)) {
+		const struct nlattr *attr = (const void *)p;
+		size_t step = NLA_ALIGN(attr->nla_len);
+		uint16_t t = attr->nla_type & NLA_TYPE_MASK;
 
+		if (attr->nla_len < sizeof(struct nlattr) || attr->nla_len > len)
+			break;
 		if (t <= max)
 			a->tb[t] = attr;
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
 	}
 }
 

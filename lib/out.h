@@ -21,12 +21,19 @@ struct out {
 	bool pretty;
 	int depth;
 	bool first[OUT_MAX_DEPTH];
+	/* JSON not yet handed to fp: it goes in pieces this large (and at
+	 * out_end), not a call per token. */
+	size_t len;
+	char buf[16 * 1024];
 };
 
 void out_init(struct out *o, FILE *fp, bool json, bool pretty);
 /* The top-level JSON object; text mode prints nothing. */
 void out_begin(struct out *o);
 void out_end(struct out *o);
+/* JSON still held goes to fp now (a document a failed command left open);
+ * out_end does it. */
+void out_flush(struct out *o);
 
 void out_obj_open(struct out *o, const char *key);
 void out_obj_close(struct out *o);

@@ -65,10 +65,32 @@ void nk_ctx_release(struct nk_ctx *ctx)
 	ctx->ns_enumerated = false;
 }
 
+/* The document in one write(2) (stdio splits it at its buffer's size).
+ * Should the write fail, stdio writes the rest: its error flag and errno
+ * tell main and monitor what happened. */
+static void write_whole(const char *p, size_t n)
+{
+	ssize_t w = 0;
+
+	if (fflush(stdout))
+		return;
+	while (n && ((w = write(STDOUT_FILENO, p, n)) > 0 || (w < 0 && errno == EINTR))) {
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+		}
+	}
+	if (n) {
+		fwrite(p, 1, n, stdout);
+		fflush(stdout);
+	}
+}
+
 void nk_ctx_flush(struct nk_ctx *ctx)
 {
 	sigset_t hold, old;
 
+	out_flush(&ctx->out);
 	if (!ctx->json_mem) {
 		fflush(stdout);
 		return;
@@ -81,8 +103,7 @@ void nk_ctx_flush(struct nk_ctx *ctx)
 	sigaddset(&hold, SIGHUP);
 	sigaddset(&hold, SIGPIPE);
 	sigprocmask(SIG_BLOCK, &hold, &old);
-	fwrite(ctx->json_buf, 1, ctx->json_len, stdout);
-	fflush(stdout);
+	write_whole(ctx->json_buf, ctx->json_len);
 	rewind(ctx->json_mem);
 	ctx->json_len = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);

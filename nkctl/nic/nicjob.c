@@ -281,6 +281,9 @@ static bool reader_load(struct nk_ctx *ctx, struct nk_nic_reader *rd, struct nk_
 	if (!rd->j || !(rt = nk_ns_try_rtnl(ns)) || nk_link_lookup(rt, NULL, ifindex, &link, NULL, true))
 		return false;
 	rd->j->ns = ns;
+	/* What a lease shows of its NIC (reserved, RSS, rules) needs no
+	 * queue dump of the NIC: the scan's has the leases already. */
+	rd->j->have_queues = true;
 	rd->ok = !nk_nic_job_load(ctx, NULL, &link, rd->j);
 	return rd->ok;
 }

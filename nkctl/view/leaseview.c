@@ -26,15 +26,88 @@
 #include "rtnl.h"
 #include "stats.h"
 
-static void name_of(struct nk_ns *ns, int ifindex, char *buf, size_t len)
+/*
+ * The names of the leases' devices. A namespace with more than NAMES_BY_GET
+ * of them to name is asked for its links once, in a dump; one with fewer,
+ * a device at a time (a dump of a namespace of many devices to name one or
+ * two would cost more). Was: one RTM_GETLINK per lease and side, 500 for
+ * 250 leases of one NIC, the same NIC's name 250 times.
+ */
+#define NAMES_BY_GET 4
+
+struct names {
+	struct nk_ns *ns;
+	struct nk_link_list links; /* dumped: more than NAMES_BY_GET to name */
+	bool dumped;
+};
+
+static void name_of(struct names *nm, struct nk_ns *ns, int ifindex, char *buf, size_t len)
 {
 	struct nl_sock *s = nk_ns_try_rtnl(ns);
+	const struct nk_link *found;
 	struct nk_link l;
 	struct nl_err err;
 
 	buf[0] = '\0';
-	if (s && rtnl_link_get(s, NULL, ifindex, &l, &err) == 0)
+	if (nm && nm->dumped) {
+		found = nk_link_find(&nm->links, ifindex);
+		if (found)
+			snprintf(buf, len, "%s", found->ifname);
+	} else if (s && rtnl_link_get(s, NULL, ifindex, &l, &err) == 0) {
 		snprintf(buf, len, "%s", l.ifname);
+	}
+}
+
+/* How many names the leases from first on need in ns. */
+static size_t names_in(const struct nk_lease_list *l, size_t first, const struct nk_ns *ns)
+{
+	size_t n = 0;
+
+	for (size_t i = first; i < l->n; i++)
+		n += (l->v[i].nic_ns == ns) + (l->v[i].nk_ns == ns);
+	return n;
+}
+
+/* ns's names: dumped when it has many to give. NULL: none held (named a
+ * device at a time). */
+static struct names *names_of(struct names *nm, size_t *n, size_t cap,
+			      const struct nk_lease_list *l, size_t first, struct nk_ns *ns)
+{
+	struct nl_sock *s;
+	struct nl_err err;
+
+	for (size_t i = 0; i < *n; i++)
+		if (nm[i].ns == ns)
+			return &nm[i];
+	if (*n == cap || names_in(l, first, ns) <= NAMES_BY_GET)
+		return NULL;
+	nm[*n].ns = ns;
+	s = nk_ns_try_rtnl(ns);
+	nm[*n].dumped = s && !rtnl_link_dump(s, &nm[*n].links, &err);
+	return &nm[(*n)++];
+}
+
+/* Both sides' names of the leases from first on. */
+static int name_leases(struct nk_lease_list *l, size_t first)
+{
+	size_t n = 0, cap = 2 * (l->n - first);
+	struct names *nm = calloc(cap, sizeof(*nm));
+
+	if (!nm)
+		return -ENOMEM;
+	for (size_t i = first; i < l->n; i++) {
+		struct nk_lease_rec *r = &l->v[i];
+
+		name_of(names_of(nm, &n, cap, l, first, r->nic_ns), r->nic_ns, r->nic_ifindex,
+			r->nic_ifname, sizeof(r->nic_ifname));
+		if (r->nk_ns)
+			name_of(names_of(nm, &n, cap, l, first, r->nk_ns), r->nk_ns, r->nk_ifindex,
+				r->nk_ifname, sizeof(r->nk_ifname));
+	}
+	for (size_t i = 0; i < n; i++)
+		nk_link_list_free(&nm[i].links);
+	free(nm);
+	return 0;
 }
 
 static int add_lease(struct nk_ctx *ctx, struct nk_ns *nic_ns, const struct nk_queue *q,
@@ -47,15 +120,12 @@ static int add_lease(struct nk_ctx *ctx, struct nk_ns *nic_ns, const struct nk_q
 	memset(r, 0, sizeof(*r));
 	r->nic_ifindex = q->ifindex;
 	r->nic_queue = q->id;
-	name_of(nic_ns, q->ifindex, r->nic_ifname, sizeof(r->nic_ifname));
 	r->nk_ifindex = q->lease_ifindex;
 	r->nk_queue = q->lease_queue_id;
 	r->mp = q->have & QUEUE_HAVE_MP;
 	r->dmabuf = q->dmabuf;
 	nk_lease_set_ns(r, nic_ns, (q->have & QUEUE_HAVE_LEASE_NETNS_ID) ?
 			       nk_ns_by_nsid(ctx, nic_ns, q->lease_netns_id) : nic_ns);
-	if (r->nk_ns)
-		name_of(r->nk_ns, q->lease_ifindex, r->nk_ifname, sizeof(r->nk_ifname));
 	return 0;
 }
 
@@ -65,6 +135,7 @@ static int scan_one(struct nk_ctx *ctx, struct nk_ns *nic_ns, struct nk_lease_li
 	struct nk_queue_list qs;
 	struct nl_sock *s = nk_ns_try_netdev(nic_ns, &fam);
 	struct nl_err err;
+	size_t first = out->n;
 	int ret = 0;
 
 	if (!s || !genl_has_op(fam, NK_NETDEV_CMD_QUEUE_CREATE))
@@ -75,6 +146,8 @@ static int scan_one(struct nk_ctx *ctx, struct nk_ns *nic_ns, struct nk_lease_li
 		if (qs.v[i].have & QUEUE_HAVE_LEASE)
 			ret = add_lease(ctx, nic_ns, &qs.v[i], out);
 	nk_queue_list_free(&qs);
+	if (!ret && out->n > first)
+		ret = name_leases(out, first);
 	return ret;
 }
 
