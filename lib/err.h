@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Documented in nkctl(8), EXIT STATUS. Never renumber. */
 enum nk_exit {
@@ -42,6 +43,26 @@ int nk_error_errno(int err, const char *fmt, ...)
 
 /* "Warning: ..." on stderr; returns nothing. */
 void nk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * stderr's form (nkctl -j): each report one JSON object on a line of its own,
+ * {"error": {"message", "exit", "errno", "extack": {"msg", "bad-attr" or
+ * "miss-type"}}} or {"warning": {"message"}}, "message" being the text the
+ * line form prints after "Error: " or "Warning: " (doc/json.md, "Errors
+ * and warnings"). Off: the "Error: ..." and "Warning: ..." lines.
+ */
+void nk_report_json(bool on);
+
+/* One report, as nk_report_write prints it. */
+struct nk_report {
+	const char *label;          /* "Error" or "Warning" */
+	const char *message;        /* the line's text after the label */
+	int exit;                   /* an error's exit status */
+	int err;                    /* its errno, 0 if none */
+	const struct nl_err *nl;    /* its netlink error (extack), or NULL */
+};
+/* r to f, as a text line or (json) a JSON object on one line. */
+void nk_report_write(FILE *f, bool json, const struct nk_report *r);
 
 /*
  * Where the reports above go: stderr, or a sink a caller puts in place to
