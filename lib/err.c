@@ -61,6 +61,8 @@ void nk_sink_free(struct nk_sink *s)
 
 static void sink_put(struct nk_sink *s, const char *line, size_t n)
 {
+	if (s->drop)
+		return;
 	if (s->len + n + 1 > s->cap) {
 		size_t cap = (s->len + n + 1) * 2;
 		char *buf = realloc(s->buf, cap);

@@ -75,7 +75,12 @@ struct nk_sink {
 	char *buf;          /* the lines, each '\n' ended, "Error: " or "Warning: " first */
 	size_t len, cap;
 	bool nomem;         /* a line was lost for memory */
+	bool drop;          /* keeps nothing (NK_SINK_DROP) */
 };
+/* A sink that keeps nothing, for a caller to whom a failure is an answer,
+ * not news (a scan over namespaces, a feature or a lock only asked about):
+ * struct nk_sink none = NK_SINK_DROP, *was = nk_sink_use(&none); ... */
+#define NK_SINK_DROP { .drop = true }
 /* Reports go to s from now on (NULL: stderr); returns where they went. */
 struct nk_sink *nk_sink_use(struct nk_sink *s);
 void nk_sink_free(struct nk_sink *s);
