@@ -106,8 +106,11 @@ void nk_report_write(FILE *f, bool json, const struct nk_report *r)
 	}
 	/* Built whole, then written in one call: one object, one line. */
 	m = open_memstream(&buf, &len);
-	if (!m)
+	if (!m) {
+		/* no memory for the object: the words still go out */
+		fprintf(f, "%s: %s\n", r->label, r->message);
 		return;
+	}
 	out_init(&o, m, true, false);
 	out_begin(&o);
 	out_obj_open(&o, json_key(r->label));
