@@ -33,6 +33,8 @@
  *   - nkctl's documents of any shape: STATUS's lacking feature is one of
  *     its names, its free queues at most the document's queues; CHECK's
  *     steering judgement returns (json-c asserts on a non-array);
+ *   - a line of nkctl -j's stderr is the command's error only as an
+ *     {"error": {"message"}} object, its message NUL-terminated;
  *   - GC's reading of a device's alias: ours only with the tag and the
  *     network's owner word (name and NIC hash), its words NUL-terminated within their buffers.
  */
@@ -326,6 +328,18 @@ static void check_nk_docs(json_object *doc, const char *text)
 	check_prev_interfaces(doc, text);
 }
 
+/* text as a line of nkctl -j's stderr: the command's error only when it
+ * is an error object; its message NUL-terminated within the buffer. */
+static void check_error_line(const char *text)
+{
+	char msg[64];
+
+	memset(msg, 'x', sizeof(msg));
+	if (nk_error_line(text, msg, sizeof(msg)) &&
+	    (!strstr(text, "\"error\"") || !memchr(msg, '\0', sizeof(msg))))
+		die("nk_error_line", "took what is not an error object", text, strlen(text));
+}
+
 static void check_alias(const char *text)
 {
 	struct attachment a;
@@ -370,6 +384,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_ipam_error(text);
 	check_alias(text);
+	check_error_line(text);
 	json_object_put(plugin.ipam_conf);
 	json_object_put(plugin.conf);
 	free(text);

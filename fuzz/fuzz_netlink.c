@@ -25,7 +25,8 @@
  * "show leases" and "link del" print them (nk_print_link, nk_print_lease,
  * nk_print_deleted): as text and as JSON (pretty for inputs of odd length,
  * compact for the others). Each JSON document
- * must be valid JSON (jsoncheck.h) and each error exactly one Error: line;
+ * must be valid JSON (jsoncheck.h) and each error exactly one Error: line
+ * (with -j, one JSON error object on a line);
  * the harness aborts when not.
  *
  * The same buffer is then one datagram of notifications as "nkctl monitor"
@@ -115,7 +116,7 @@ static void check_error(const struct nlmsghdr *nlh, const struct nlmsghdr *req)
 	const struct nl_attr_space *space;
 	struct nl_err err;
 	char *buf = NULL;
-	size_t hdrlen, len = 0;
+	size_t hdrlen, len = 0, at;
 	FILE *m;
 	int ret, code, lines = 0;
 
@@ -147,6 +148,20 @@ static void check_error(const struct nlmsghdr *nlh, const struct nlmsghdr *req)
 		die("nk_error_nl", "not exactly one Error: line", buf, len);
 	if (code < NK_EXIT_USAGE || code > NK_EXIT_PERM)
 		die("nk_error_nl", "an exit status outside the documented ones", buf, len);
+	free(buf);
+	/* With -j: one valid JSON object on one line, an error's. */
+	m = open_memstream(&buf, &len);
+	if (!m)
+		abort();
+	stderr = m;
+	nk_report_json(true);
+	nk_error_nl(&err, "cannot list devices");
+	nk_report_json(false);
+	stderr = devnull;
+	fclose(m);
+	if (len < 12 || strncmp(buf, "{\"error\":{", 10) || memchr(buf, '\n', len) != buf + len - 1 ||
+	    strlen(buf) != len || jsoncheck(buf, len, &at))
+		die("nk_error_nl", "not exactly one JSON error object on a line", buf, len);
 	free(buf);
 }
 

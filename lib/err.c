@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "nl.h"
+#include "out.h"
 
 int nk_exit_from_errno(int err)
 {
@@ -60,6 +61,8 @@ void nk_sink_free(struct nk_sink *s)
 
 static void sink_put(struct nk_sink *s, const char *line, size_t n)
 {
+	if (s->drop)
+		return;
 	if (s->len + n + 1 > s->cap) {
 		size_t cap = (s->len + n + 1) * 2;
 		char *buf = realloc(s->buf, cap);
@@ -76,13 +79,99 @@ static void sink_put(struct nk_sink *s, const char *line, size_t n)
 	s->buf[s->len] = '\0';
 }
 
-/* One whole report line, '\n' ended, to the sink in place. */
-static void emit(const char *line, size_t n)
+/* stderr's form: text lines, or (-j) one JSON object a line. One per
+ * process, as stderr itself. */
+static bool json_now;
+
+void nk_report_json(bool on)
 {
-	if (sink_now)
+	json_now = on;
+}
+
+static const char *json_key(const char *label)
+{
+	return strcmp(label, "Error") ? "warning" : "error";
+}
+
+void nk_report_write(FILE *f, bool json, const struct nk_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	struct out o;
+
+	if (!json) {
+		fprintf(f, "%s: %s\n", r->label, r->message);
+		return;
+	}
+	/* Built whole, then written in one call: one object, one line. */
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		/* no memory for the object: the words still go out */
+		fprintf(f, "%s: %s\n", r->label, r->message);
+		return;
+	}
+	out_init(&o, m, true, false);
+	out_begin(&o);
+	out_obj_open(&o, json_key(r->label));
+	out_str(&o, "message", NULL, r->message);
+	if (!strcmp(r->label, "Error"))
+		out_uint(&o, "exit", NULL, (unsigned int)r->exit);
+	if (r->err > 0)
+		out_uint(&o, "errno", NULL, (unsigned int)r->err);
+	if (r->nl && (r->nl->msg[0] || r->nl->path[0])) {
+		out_obj_open(&o, "extack");
+		if (r->nl->msg[0])
+			out_str(&o, "msg", NULL, r->nl->msg);
+		if (r->nl->path[0])
+			out_str(&o, r->nl->missing ? "miss-type" : "bad-attr", NULL, r->nl->path);
+		out_obj_close(&o);
+	}
+	out_obj_close(&o);
+	out_end(&o);
+	if (!fclose(m))
+		fwrite(buf, 1, len, f);
+	free(buf);
+}
+
+/* One whole report to the sink in place: a sink keeps its text line. */
+static void emit(const struct nk_report *r)
+{
+	if (sink_now) {
+		char *line = NULL;
+		int n = asprintf(&line, "%s: %s\n", r->label, r->message);
+
+		if (n < 0)
+			sink_now->nomem = true;
+		else
+			sink_put(sink_now, line, (size_t)n);
+		free(line);
+	} else {
+		nk_report_write(stderr, json_now, r);
+	}
+}
+
+/* A line a sink kept ("Label: text\n"), on to the sink in place now. */
+static void emit_line(const char *line, size_t n)
+{
+	char label[16] = "Warning", *text;
+	const char *colon = memchr(line, ':', n);
+	struct nk_report r = { label, NULL, 0, 0, NULL };
+
+	if (sink_now) {
 		sink_put(sink_now, line, n);
-	else
-		fwrite(line, 1, n, stderr);
+		return;
+	}
+	text = strndup(line, n - (n && line[n - 1] == '\n'));
+	if (!text)
+		return;
+	r.message = text;
+	if (colon && (size_t)(colon - line) < sizeof(label) && colon[1] == ' ') {
+		snprintf(label, sizeof(label), "%.*s", (int)(colon - line), line);
+		r.message = text + (colon - line) + 2;
+	}
+	nk_report_write(stderr, json_now, &r);
+	free(text);
 }
 
 /* Each line of s that starts with label (with ": "), its text into fn. */
@@ -127,7 +216,7 @@ const char *nk_sink_last_error(const struct nk_sink *s, char *buf, size_t len)
 static void pass_on(const char *line, size_t n, void *arg)
 {
 	(void)arg;
-	emit(line, n);
+	emit_line(line, n);
 }
 
 void nk_sink_pass_others(const struct nk_sink *s)
@@ -195,32 +284,39 @@ static void vput_line(FILE *f, const char *fmt, va_list ap)
 	free(buf);
 }
 
-/* A report is built whole, then emitted as one line: a sink gets it whole. */
+/* A report's text is built whole, then emitted as one report: a sink gets
+ * it whole. */
 struct report {
 	FILE *f;
 	char *buf;
 	size_t len;
+	const char *label;
 };
 
 static FILE *report_begin(struct report *r, const char *label)
 {
 	r->buf = NULL;
 	r->len = 0;
+	r->label = label;
 	r->f = open_memstream(&r->buf, &r->len);
-	if (!r->f)
-		r->f = stderr;     /* no memory: straight out, as before */
-	fprintf(r->f, "%s: ", label);
+	if (!r->f) {
+		r->f = stderr;     /* no memory: straight out, as text */
+		fprintf(r->f, "%s: ", label);
+	}
 	return r->f;
 }
 
-static void report_end(struct report *r)
+static void report_end(struct report *r, int exit, int err, const struct nl_err *nl)
 {
-	fputc('\n', r->f);
-	if (r->f == stderr)
+	struct nk_report rep = { r->label, NULL, exit, err, nl };
+
+	if (r->f == stderr) {
+		fputc('\n', r->f);
 		return;
+	}
 	fclose(r->f);
-	if (r->buf)
-		emit(r->buf, r->len);
+	rep.message = r->buf ? r->buf : "";
+	emit(&rep);
 	free(r->buf);
 }
 
@@ -232,7 +328,7 @@ int nk_error(int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vput_line(report_begin(&r, "Error"), fmt, ap);
 	va_end(ap);
-	report_end(&r);
+	report_end(&r, code, 0, NULL);
 	return code;
 }
 
@@ -244,7 +340,7 @@ void nk_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vput_line(report_begin(&r, "Warning"), fmt, ap);
 	va_end(ap);
-	report_end(&r);
+	report_end(&r, 0, 0, NULL);
 }
 
 int nk_error_errno(int err, const char *fmt, ...)
@@ -257,7 +353,7 @@ int nk_error_errno(int err, const char *fmt, ...)
 	vput_line(f, fmt, ap);
 	va_end(ap);
 	fprintf(f, ": %s", strerror(err));
-	report_end(&r);
+	report_end(&r, nk_exit_from_errno(err), err, NULL);
 	return nk_exit_from_errno(err);
 }
 
@@ -276,7 +372,7 @@ int nk_error_nl(const struct nl_err *e, const char *fmt, ...)
 	put_line(f, e->msg[0] ? e->msg : strerror(e->code));
 	if (e->path[0])
 		fprintf(f, " (%s%s)", e->missing ? "missing attribute " : "", e->path);
-	report_end(&r);
+	report_end(&r, nk_exit_from_errno(e->code), e->code, e);
 	return nk_exit_from_errno(e->code);
 }
 

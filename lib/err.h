@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Documented in nkctl(8), EXIT STATUS. Never renumber. */
 enum nk_exit {
@@ -44,6 +45,26 @@ int nk_error_errno(int err, const char *fmt, ...)
 void nk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * stderr's form (nkctl -j): each report one JSON object on a line of its own,
+ * {"error": {"message", "exit", "errno", "extack": {"msg", "bad-attr" or
+ * "miss-type"}}} or {"warning": {"message"}}, "message" being the text the
+ * line form prints after "Error: " or "Warning: " (doc/json.md, "Errors
+ * and warnings"). Off: the "Error: ..." and "Warning: ..." lines.
+ */
+void nk_report_json(bool on);
+
+/* One report, as nk_report_write prints it. */
+struct nk_report {
+	const char *label;          /* "Error" or "Warning" */
+	const char *message;        /* the line's text after the label */
+	int exit;                   /* an error's exit status */
+	int err;                    /* its errno, 0 if none */
+	const struct nl_err *nl;    /* its netlink error (extack), or NULL */
+};
+/* r to f, as a text line or (json) a JSON object on one line. */
+void nk_report_write(FILE *f, bool json, const struct nk_report *r);
+
+/*
  * Where the reports above go: stderr, or a sink a caller puts in place to
  * collect them and decide what they are to it. A sweep undoing one record
  * of another NIC collects that record's reports, then says its trouble as
@@ -54,7 +75,12 @@ struct nk_sink {
 	char *buf;          /* the lines, each '\n' ended, "Error: " or "Warning: " first */
 	size_t len, cap;
 	bool nomem;         /* a line was lost for memory */
+	bool drop;          /* keeps nothing (NK_SINK_DROP) */
 };
+/* A sink that keeps nothing, for a caller to whom a failure is an answer,
+ * not news (a scan over namespaces, a feature or a lock only asked about):
+ * struct nk_sink none = NK_SINK_DROP, *was = nk_sink_use(&none); ... */
+#define NK_SINK_DROP { .drop = true }
 /* Reports go to s from now on (NULL: stderr); returns where they went. */
 struct nk_sink *nk_sink_use(struct nk_sink *s);
 void nk_sink_free(struct nk_sink *s);

@@ -101,6 +101,35 @@ own_err() {
 	done <<< "$1"
 	printf '%s' "$out"
 }
+# err_text JSON: nkctl -j's stderr (one {"error"} or {"warning"} object a
+# line, doc/json.md) as the same reports' text lines ("Error: MESSAGE"), so
+# that a check of ERR reads the same with and without -j. A line that is not
+# such an object is kept as it is (the schema check then fails on it).
+err_text() {
+	local line msg out="" re_e='^\{"error":\{"message":"(.*)","exit":[0-9]+[,}]' \
+		re_w='^\{"warning":\{"message":"(.*)"\}\}$'
+	while IFS= read -r line; do
+		if [[ $line =~ $re_e ]]; then
+			msg="Error: ${BASH_REMATCH[1]}"
+		elif [[ $line =~ $re_w ]]; then
+			msg="Warning: ${BASH_REMATCH[1]}"
+		else
+			out+="${out:+$'\n'}$line"
+			continue
+		fi
+		msg=${msg//\\\\/$'\x01'}
+		msg=${msg//\\\"/\"}
+		out+="${out:+$'\n'}${msg//$'\x01'/\\}"
+	done <<< "$1"
+	printf '%s' "$out"
+}
+# keep_json DIR TEXT: one more document (file) of nkctl's for the schema check
+keep_json() {
+	[ -d "$T_TMP/$1" ] || mkdir "$T_TMP/$1"
+	T_JSON=$((T_JSON + 1))
+	printf '%s\n' "$2" > "$T_TMP/$1/$T_JSON.json"
+	printf '%s\n' "$NK_ARGS" > "$T_TMP/$1/$T_JSON.cmd"
+}
 nk() {
 	NK_ARGS="$*"
 	"$NKCTL" "$@" > "$T_TMP/out" 2> "$T_TMP/err"
@@ -110,13 +139,16 @@ nk() {
 	# most of a second; tests call nk thousands of times)
 	OUT=$(< "$T_TMP/out")
 	ERR=$(< "$T_TMP/err")
-	[[ $ERR != *"Warning: sim"* ]] || ERR=$(own_err "$ERR")
-	if [ "${OUT:0:1}" = "{" ]; then
-		[ -d "$T_TMP/json" ] || mkdir "$T_TMP/json"
-		T_JSON=$((T_JSON + 1))
-		printf '%s\n' "$OUT" > "$T_TMP/json/$T_JSON.json"
-		printf '%s\n' "$*" > "$T_TMP/json/$T_JSON.cmd"
+	# -j: the reports are JSON objects, kept for the schema check (ERR_JSON),
+	# ERR their text
+	ERR_JSON=
+	if [ "${ERR:0:2}" = '{"' ]; then
+		ERR_JSON=$ERR
+		keep_json err-json "$ERR"
+		ERR=$(err_text "$ERR")
 	fi
+	[[ $ERR != *"Warning: sim"* ]] || ERR=$(own_err "$ERR")
+	[ "${OUT:0:1}" != "{" ] || keep_json json "$OUT"
 	case "${NKCTL_MEMCHECK:-}:$RC" in
 	sanitizers:98 | valgrind:99) fail "nkctl $*: the memory checker reported an error (exit status $RC): $ERR" ;;
 	esac
@@ -131,8 +163,9 @@ expect_rc() {
 	pass "$desc"
 }
 
-# expect_error N DESC ARGS...: exits N, exactly one "Error:" line and
-# nothing else on stderr, nothing on stdout even with -j.
+# expect_error N DESC ARGS...: with -j, exits N, exactly one error on stderr
+# (a JSON error object of exit N, ERR its "Error:" line) and nothing else,
+# nothing on stdout.
 expect_error() {
 	local want=$1 desc=$2
 	shift 2
@@ -141,6 +174,10 @@ expect_error() {
 	[ -z "$OUT" ] || fail "$desc: exit status $RC, but stdout not empty: $OUT"
 	case "$ERR" in *$'\n'*) fail "$desc: exit status $RC, but not one stderr line: $ERR" ;; esac
 	case "$ERR" in Error:*) ;; *) fail "$desc: exit status $RC, but stderr is not an Error: line: $ERR" ;; esac
+	case "$ERR_JSON" in
+	'{"error":{'*'"exit":'"$RC"[,}]*) ;;
+	*) fail "$desc: exit status $RC, but stderr is not one JSON error object of that exit: ${ERR_JSON:-$ERR}" ;;
+	esac
 	pass "$desc"
 }
 
@@ -163,10 +200,16 @@ json_valid() {
 
 done_testing() {
 	local n
-	if [ "$T_JSON" -gt 0 ]; then
+	if [ -d "$T_TMP/json" ]; then
 		n=$($PY "$TESTSUITE/helpers/jsoncheck.py" "$TESTSUITE/../doc/nkctl.schema.json" "$T_TMP/json") ||
 			fail "JSON output does not match doc/nkctl.schema.json: $n"
 		pass "$n JSON outputs match doc/nkctl.schema.json"
+	fi
+	# -j's errors and warnings on stderr, each object a line
+	if [ -d "$T_TMP/err-json" ]; then
+		n=$($PY "$TESTSUITE/helpers/jsoncheck.py" "$TESTSUITE/../doc/nkctl.schema.json" "$T_TMP/err-json") ||
+			fail "JSON reports on stderr do not match doc/nkctl.schema.json: $n"
+		pass "$n stderr JSON reports match doc/nkctl.schema.json"
 	fi
 	# the CNI plugin's answers, kept by cni_keep (testsuite/cni.sh)
 	if [ -d "$T_TMP/cni-json" ]; then

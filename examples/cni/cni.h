@@ -151,6 +151,9 @@ int nks_reply(struct nk_session *s, json_object **doc);
 int nks_run(struct nk_session *s, json_object **doc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int nks_end(struct nk_session *s);
+/* One line of nkctl -j's stderr: is it the command's error object? Its
+ * message into msg when it is (a warning never is). */
+bool nk_error_line(const char *line, char *msg, size_t len);
 
 /* podnet.c: rtnetlink in the pod's and the host's namespace */
 struct rtnl;

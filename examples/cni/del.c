@@ -41,7 +41,7 @@ static void del_leftover_holder(const struct plugin *p)
  * the runtime's next DEL tries again). */
 int unlease_in_pod(const struct plugin *p, char *why, size_t len)
 {
-	char wait[16], *out, *err, *msg;
+	char wait[16], *out, *err, *line, *save, msg[512] = "";
 	char *argv[] = { (char *)p->nkctl, "-j", "-force", "-n", (char *)p->netns, "unlease", "dev",
 			 (char *)p->holder, "wait", wait, NULL };
 	struct child c;
@@ -59,11 +59,12 @@ int unlease_in_pod(const struct plugin *p, char *why, size_t len)
 	/* The namespace went while nkctl entered it: as gone before. */
 	if (st && access(p->netns, F_OK))
 		st = 0;
-	if (st) {
-		msg = err ? strstr(err, "Error: ") : NULL;
-		snprintf(why, len, "unlease in the pod: %.*s", msg ? (int)strcspn(msg + 7, "\n") : 24,
-			 msg ? msg + 7 : "nkctl failed (no message)");
-	}
+	/* its error object, never a sweep's warning (nkctl -j's stderr) */
+	for (line = st && err ? strtok_r(err, "\n", &save) : NULL; line && !*msg;
+	     line = strtok_r(NULL, "\n", &save))
+		nk_error_line(line, msg, sizeof(msg));
+	if (st)
+		snprintf(why, len, "unlease in the pod: %s", *msg ? msg : "nkctl failed (no message)");
 	free(out);
 	free(err);
 	return st ? -1 : 0;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One nkctl process per CNI command: `nkctl -j -force -batch -` reads one
  * command per line and answers each with one JSON document on one line
- * (a failed line with {"error": {..., "status"}}, its message on stderr
- * first). -force: the batch goes on after a failure, and removing what is
+ * (a failed line with {"error": {..., "status"}}, its error object on
+ * stderr first: {"error": {"message", ...}}, told from a warning's
+ * {"warning": ...} by its shape). -force: the batch goes on after a failure, and removing what is
  * gone already succeeds, so teardown can be repeated. */
 #define _GNU_SOURCE     /* vasprintf */
 #include <errno.h>
@@ -62,18 +63,36 @@ int nks_send(struct nk_session *s, const char *fmt, ...)
 	return ret ? -1 : 0;
 }
 
-/* Moves the first whole "Error: " line of s->pend into s->err and drops
- * it with what came before it; false if there is none yet. */
+/* The command's own error in one line of nkctl -j's stderr: an object
+ * {"error": {"message", "exit", ...}} (doc/json.md), its message into msg.
+ * A warning ({"warning": ...}, e.g. a sweep's about another pod's NIC
+ * record) or anything else is not it, whatever its words. */
+bool nk_error_line(const char *line, char *msg, size_t len)
+{
+	json_object *d = json_tokener_parse(line), *e, *m;
+	bool hit = d && json_object_is_type(d, json_type_object) &&
+		   json_object_object_get_ex(d, "error", &e) &&
+		   json_object_is_type(e, json_type_object) &&
+		   json_object_object_get_ex(e, "message", &m) &&
+		   json_object_is_type(m, json_type_string);
+
+	if (hit)
+		snprintf(msg, len, "%s", json_object_get_string(m));
+	json_object_put(d);
+	return hit;
+}
+
+/* Moves the first whole error object's message of s->pend into s->err and
+ * drops it with what came before it; false if there is none yet. */
 static bool take_error(struct nk_session *s)
 {
 	char *line = s->pend, *end = s->pend + s->npend, *nl;
 
 	while ((nl = memchr(line, '\n', (size_t)(end - line)))) {
-		bool hit = !strncmp(line, "Error: ", 7);
+		bool hit;
 
 		*nl = '\0';
-		if (hit)
-			snprintf(s->err, sizeof(s->err), "%s", line + 7);
+		hit = nk_error_line(line, s->err, sizeof(s->err));
 		line = nl + 1;
 		if (hit) {
 			s->npend = (size_t)(end - line);

@@ -21,7 +21,8 @@ static int info_path(const struct plugin *p, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* mkdir -p of dir (absolute): 0 or -1. */
+/* mkdir -p of dir (absolute): 0 or -1. /run/nkctl, if made here, is 0700,
+ * as nkctl requires of it (its NIC state); the others 0755. */
 static int make_dirs(const char *dir)
 {
 	char d[600];
@@ -36,7 +37,7 @@ static int make_dirs(const char *dir)
 		char c = *s;
 
 		*s = '\0';
-		if (mkdir(d, 0755) && errno != EEXIST)
+		if (mkdir(d, strcmp(d, NK_CNI_RUN_DIR) ? 0755 : 0700) && errno != EEXIST)
 			return -1;
 		if (!(*s = c))
 			return 0;

@@ -273,7 +273,7 @@ static void run_command(const struct nk_binding *b, const struct nk_dmabuf *d, c
 					i ? "," : "", b->queues[i]);
 	setenv("NKCTL_QUEUES", queues, 1);
 	execvp(cmd[0], cmd);
-	fprintf(stderr, "Error: cannot run \"%s\": %s\n", cmd[0], strerror(errno));
+	nk_error_errno(errno, "cannot run \"%s\"", cmd[0]);
 	_exit(127);
 }
 

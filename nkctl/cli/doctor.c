@@ -51,7 +51,7 @@ static void check_kernel(struct dr_report *r)
 		enum nk_feature id = kernel_rows[i].id;
 		char msg[256];
 
-		if (nk_feature_need_quiet(r->ctx, id) == 0) {
+		if (nk_feature_has(r->ctx, id)) {
 			dr_check(r, "kernel", DR_OK, NULL, "%s (Linux %s+)", nk_feature_name(id),
 				 nk_feature_since(id));
 			continue;

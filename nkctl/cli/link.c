@@ -144,7 +144,7 @@ static int create_error(struct nk_ctx *ctx, const struct nl_err *err, const stru
 	bool no_kind = !err->msg[0] || strstr(err->msg, "Unknown device type");
 
 	if (err->code == EOPNOTSUPP && no_kind && (r->set & NKR_TXQ) && r->txqueues > 1 &&
-	    nk_feature_need_quiet(ctx, NK_FEAT_NETKIT) == 0)
+	    nk_feature_has(ctx, NK_FEAT_NETKIT))
 		return nk_error(NK_EXIT_UNSUPPORTED,
 				"netkit devices have one TX queue: \"txqueues %u\" is refused by this kernel",
 				r->txqueues);

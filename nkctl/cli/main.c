@@ -23,7 +23,7 @@
 
 /* The JSON contract's revision (doc/json.md): raised by one whenever a key
  * or a shape is added, so that a script can refuse an nkctl too old for it. */
-#define NK_JSON_CONTRACT 4
+#define NK_JSON_CONTRACT 5
 
 static void usage(void);
 static int cmd_version(struct nk_ctx *ctx, const void *args);
@@ -321,8 +321,11 @@ static int run_batch(struct nk_ctx *ctx, const char *name)
 		else
 			ret = run_words(ctx, n, words);
 		if (ret) {
-			/* The line's own Error: came first; this says where. */
-			fprintf(stderr, "Batch: %s:%lu failed (exit status %d)\n", name, lineno, ret);
+			/* The line's own error came first; this says where (in
+			 * JSON, the line's answer on stdout says it). */
+			if (!ctx->json)
+				fprintf(stderr, "Batch: %s:%lu failed (exit status %d)\n",
+					name, lineno, ret);
 			batch_error_doc(ctx, name, lineno, ret);
 			status = ret;
 			if (!ctx->force)
@@ -376,10 +379,12 @@ static int parse_options(struct nk_ctx *ctx, int *argc, char ***argv,
 		switch (o->id) {
 		case OPT_JSON:
 			ctx->json = true;
+			nk_report_json(true);
 			break;
 		case OPT_PRETTY:
 			ctx->pretty = true;
 			ctx->json = true;
+			nk_report_json(true);
 			break;
 		case OPT_STATS:
 			ctx->stats = true;

@@ -198,6 +198,13 @@ static void print_vanished(struct out *o, const struct nic_job *j, uint32_t n)
 static void print_queues(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases)
 {
 	uint32_t n = nk_nic_rx_count(j);
+	enum nk_look look = !(j->link.flags & IFF_UP) ? NK_LOOK_DOWN :
+			    j->have_queues ? NK_LOOK_SEEN : NK_LOOK_UNREADABLE;
+	struct nk_nic_seen seen;
+
+	/* the one judgement, from the queues read already (a record's
+	 * holder's namespace is not needed for its fate) */
+	nk_nic_seen_from(NULL, j->ns, j->link.ifindex, look, &j->queues, &seen);
 
 	out_arr_open(o, "queues");
 	for (uint32_t id = 0; id < n; id++) {
@@ -210,7 +217,7 @@ static void print_queues(struct out *o, const struct nic_job *j, const struct nk
 		out_bool(o, "reserved", NULL, reserved);
 		if (reserved)
 			out_text(o, " reserved");
-		if (nk_nic_lease_record_ended(&j->st, q, j->have_queues && (j->link.flags & IFF_UP)))
+		if (nk_nic_lease_record_ended(&j->st, &seen, id))
 			out_str(o, "lost", " (lost: %s: nkctl's record of an ended lease, undone by the next sweep or nic restore)", "lease");
 		else if (nk_nic_lost_rss(&j->st, &j->rss, j->rss_ret, id))
 			out_str(o, "lost", " (lost: %s: in RSS again; nic restore)", "rss");
@@ -227,6 +234,7 @@ static void print_queues(struct out *o, const struct nic_job *j, const struct nk
 	}
 	print_vanished(o, j, n);
 	out_arr_close(o);
+	nk_nic_seen_free(&seen);
 }
 
 /* What the driver supports, read here: it is only printed. */

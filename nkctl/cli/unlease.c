@@ -385,6 +385,12 @@ static int listed_holders(struct nk_ctx *ctx, const struct lease_job *j, const c
 			  struct holder_end *t, size_t *n)
 {
 	*n = 0;
+	/* A NIC that is down is left out of the queue dump: its queues' leases
+	 * are not seen, which is not "none" (fate.h), -force or not. */
+	if (!(j->nic->link.flags & IFF_UP) || !j->nic->have_queues)
+		return nk_error(NK_EXIT_EXISTS,
+				"\"%s\" is %s: whether its queues are leased cannot be seen; try again once it is up",
+				from, (j->nic->link.flags & IFF_UP) ? "unreadable" : "down");
 	for (size_t i = 0; i < j->n; i++) {
 		const struct nk_queue *q = nk_nic_rx_queue(j->nic, j->ids[i]);
 		size_t k = 0;

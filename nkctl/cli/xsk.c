@@ -118,8 +118,7 @@ static void warn_unreachable(const char *root, const char *pubdir)
 	struct stat st;
 
 	if (!stat(root, &st) && !(st.st_mode & S_IXOTH))
-		fprintf(stderr,
-			"Warning: %s is not searchable by other users (mode %04o): bind-mount %s where the VMM runs (a hostPath volume) to reach the pin\n",
+		nk_warn("%s is not searchable by other users (mode %04o): bind-mount %s where the VMM runs (a hostPath volume) to reach the pin",
 			root, (unsigned int)(st.st_mode & 07777), pubdir);
 }
 

@@ -373,24 +373,6 @@ static int ns_sock_error(const struct nk_ns *ns, const struct nl_err *err, const
 	return nk_error_nl(err, "cannot open %s socket in \"%s\"", what, nk_ns_name(ns));
 }
 
-struct nl_sock *nk_ns_try_rtnl(struct nk_ns *ns)
-{
-	struct nl_err err;
-
-	return ns_sock(ns, &ns->rtnl, NETLINK_ROUTE, &err) ? NULL : &ns->rtnl;
-}
-
-struct nl_sock *nk_ns_try_netdev(struct nk_ns *ns, const struct genl_family **fam)
-{
-	struct nl_err err;
-
-	if (ns_sock(ns, &ns->genl, NETLINK_GENERIC, &err) ||
-	    genl_resolve(&ns->genl, "netdev", &ns->netdev, &err))
-		return NULL;
-	*fam = &ns->netdev;
-	return &ns->genl;
-}
-
 int nk_ns_rtnl(struct nk_ns *ns, struct nl_sock **s)
 {
 	struct nl_err err;
@@ -412,6 +394,27 @@ int nk_ns_netdev(struct nk_ns *ns, struct nl_sock **s, const struct genl_family 
 	*s = &ns->genl;
 	*fam = &ns->netdev;
 	return 0;
+}
+
+/* A scan's sockets: the functions above with their reports dropped. */
+struct nl_sock *nk_ns_try_rtnl(struct nk_ns *ns)
+{
+	struct nk_sink none = NK_SINK_DROP, *was = nk_sink_use(&none);
+	struct nl_sock *s = NULL;
+
+	nk_ns_rtnl(ns, &s);
+	nk_sink_use(was);
+	return s;
+}
+
+struct nl_sock *nk_ns_try_netdev(struct nk_ns *ns, const struct genl_family **fam)
+{
+	struct nk_sink none = NK_SINK_DROP, *was = nk_sink_use(&none);
+	struct nl_sock *s = NULL;
+
+	nk_ns_netdev(ns, &s, fam);
+	nk_sink_use(was);
+	return s;
 }
 
 int nk_ctx_rtnl(struct nk_ctx *ctx, struct nl_sock **s)

@@ -125,7 +125,9 @@ int nk_ns_netdev(struct nk_ns *ns, struct nl_sock **s, const struct genl_family 
 int nk_ns_ethtool_family(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
 /* A socket in ns for the SIOCETHTOOL ioctl (n-tuple rules). */
 int nk_ns_ioctl(struct nk_ns *ns, int *fd);
-/* The same without a word on failure (NULL), for scans over namespaces. */
+/* The same for scans over namespaces (one out of reach is an answer to a
+ * scan, not news): its socket, or NULL with the report dropped (a
+ * NK_SINK_DROP sink in place around the call, lib/err.h). */
 struct nl_sock *nk_ns_try_rtnl(struct nk_ns *ns);
 struct nl_sock *nk_ns_try_netdev(struct nk_ns *ns, const struct genl_family **fam);
 /* The same in the command's own namespace. */

@@ -270,13 +270,13 @@ static const struct nk_feature_def features[NK_FEAT_N] = {
 				      .noun = "ethtool rss-set", .arg = NK_ETHTOOL_MSG_RSS_SET },
 };
 
-int nk_feature_need_quiet(struct nk_ctx *ctx, enum nk_feature id)
+bool nk_feature_has(struct nk_ctx *ctx, enum nk_feature id)
 {
 	const struct nk_feature_def *f = &features[id];
 	struct probe_env env = { ctx, NETKIT_UNKNOWN + 1 };
 	char detail[320] = "";
 
-	return f->probe(&env, f, detail, sizeof(detail)) == PROBE_NO ? -EOPNOTSUPP : 0;
+	return f->probe(&env, f, detail, sizeof(detail)) != PROBE_NO;
 }
 
 void nk_feature_missing(enum nk_feature id, char *buf, size_t len)
@@ -291,7 +291,7 @@ int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id)
 {
 	char msg[256];
 
-	if (!nk_feature_need_quiet(ctx, id))
+	if (nk_feature_has(ctx, id))
 		return 0;
 	nk_feature_missing(id, msg, sizeof(msg));
 	return nk_error(NK_EXIT_UNSUPPORTED, "%s", msg);

@@ -22,8 +22,9 @@ enum nk_feature {
 /* 0 when the kernel has it (or it cannot tell); else "this kernel has no
  * ... (needs Linux X+)" and the exit code. */
 int nk_feature_need(struct nk_ctx *ctx, enum nk_feature id);
-/* The same without a word: 0, or -EOPNOTSUPP when the kernel lacks it. */
-int nk_feature_need_quiet(struct nk_ctx *ctx, enum nk_feature id);
+/* Does the kernel have it? A question, not a requirement: nothing said
+ * (false also when the probe could not run). */
+bool nk_feature_has(struct nk_ctx *ctx, enum nk_feature id);
 /* The first Linux release with it, for messages that say more. */
 const char *nk_feature_since(enum nk_feature id);
 /* "this kernel has no NOUN (WHAT needs Linux X+)", as nk_feature_need says. */

@@ -14,20 +14,14 @@
 
 #include "doctornic.h"
 #include "nicrestore.h"
+#include "nicseen.h"
 #include "nicsupport.h"
 #include "xsksvc.h"
 #include "bindview.h"
 
 /* ---- leases ---- */
 
-static bool held_by_pod(const struct dr_pod *p, int ifindex)
-{
-	for (size_t i = 0; i < p->leases.n; i++)
-		if (p->leases.v[i].nk_ifindex == ifindex)
-			return true;
-	return false;
-}
-
+/* Does the pod lease NIC queue q (its leases as the lease scan listed them)? */
 static bool pod_leases(const struct dr_pod *p, const struct dr_nic *n, uint32_t q)
 {
 	for (size_t i = 0; i < p->leases.n; i++)
@@ -111,26 +105,29 @@ static void lease_again_fix(const struct dr_pod *p, const struct dr_nic *n, cons
 		 ns, name, ns, name, nq + 1, ns, name, n->link.ifname, pn, qs, rss ? " reserve" : "", steer);
 }
 
-/* Lease records of nkctl whose holder, in the pod's namespace, no longer
- * holds them (and whose queues the pod does not hold again). */
+/* Lease records of nkctl for a holder in the pod's namespace whose lease
+ * has ended, as the one judgement (fate.h) reads it from one look at the
+ * NIC: the sweep undoes exactly these. A NIC down or unreadable, or a lease
+ * whose namespace cannot be told, is no ended lease. */
 static size_t check_ended(struct dr_report *r, struct dr_pod *p, struct dr_nic *n)
 {
 	const struct nk_nic_state *st = &n->view->st;
+	struct nk_nic_seen seen;
 	size_t found = 0;
 
-	for (size_t i = 0; st->exists && i < st->nleases; i++) {
+	if (!st->exists || !st->nleases)
+		return 0;
+	nk_nic_seen_read(p->ctx, n->ns, n->link.ifindex, &seen);
+	for (size_t i = 0; i < st->nleases; i++) {
 		const struct nk_nic_lease *l = &st->leases[i];
 		uint32_t q[NK_NIC_LEASE_MAX * 2];
-		size_t nq, held = 0;
+		size_t nq;
 		char fix[DR_FIX_LEN], qs[128];
 
-		if (!nk_ns_is(p->pod_ns, l->ns_dev, l->ns_ino) || !dr_pod_device(p, l->ifindex) ||
-		    held_by_pod(p, l->ifindex))
+		if (!nk_ns_is(p->pod_ns, l->ns_dev, l->ns_ino) || !dr_pod_device(p, l->ifindex))
 			continue;
 		nq = record_queues(l, q, NK_ARRAY_SIZE(q));
-		for (size_t k = 0; k < nq; k++)
-			held += pod_leases(p, n, q[k]);
-		if (nq && held == nq)
+		if (nk_fate_of_queues(&seen, q, nq) != NK_FATE_ENDED)
 			continue;
 		found++;
 		fmt_queues(qs, sizeof(qs), q, nq);
@@ -140,6 +137,7 @@ static size_t check_ended(struct dr_report *r, struct dr_pod *p, struct dr_nic *
 			 "nkctl leased %s queue %s to ifindex %d of the pod's namespace: that lease has ended (the device is gone or holds it no more); its reservation and rules are still recorded",
 			 n->link.ifname, nq ? qs : "(unknown)", l->ifindex);
 	}
+	nk_nic_seen_free(&seen);
 	return found;
 }
 

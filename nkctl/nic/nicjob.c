@@ -39,10 +39,11 @@ static struct nk_nic_held *held(struct nk_ctx *ctx, const char *key, bool *in_or
 	return NULL;
 }
 
-/* The lock of key, waiting for it when may_wait and the order allows;
- * -EBUSY without a message when it is not waited for and another holds it
- * and quiet_busy. */
-static int hold(struct nk_ctx *ctx, const char *key, bool may_wait, bool quiet_busy)
+/* The lock of key, waiting for it when may_wait and the order allows.
+ * When the caller would not wait (!may_wait) and another holds it: -EBUSY,
+ * its report said to the sink in place (a sweep's collecting sink drops
+ * it: another command's busy NIC is not news to a sweep). */
+static int hold(struct nk_ctx *ctx, const char *key, bool may_wait)
 {
 	struct nk_nic_held *h;
 	bool in_order;
@@ -59,8 +60,10 @@ static int hold(struct nk_ctx *ctx, const char *key, bool may_wait, bool quiet_b
 	/* Locks are taken in the order of their keys; one out of order is only
 	 * tried, so that two commands never wait for each other. */
 	ret = nk_nic_lock(key, in_order && may_wait, &fd);
-	if (ret == -EWOULDBLOCK && quiet_busy)
+	if (ret == -EWOULDBLOCK && !may_wait) {
+		nk_error(NK_EXIT_EXISTS, "NIC %s is locked by another nkctl", key);
 		return -EBUSY;
+	}
 	if (ret == -EPERM)
 		return nk_error(NK_EXIT_PERM,
 				"%s must be a directory owned by this user with mode 0700 (no symlink); refusing to keep NIC state there",
@@ -80,7 +83,7 @@ static int hold(struct nk_ctx *ctx, const char *key, bool may_wait, bool quiet_b
 
 int nk_nic_hold(struct nk_ctx *ctx, const char *key)
 {
-	return hold(ctx, key, true, false);
+	return hold(ctx, key, true);
 }
 
 void nk_nic_unhold(struct nk_ctx *ctx, const char *key)
@@ -109,7 +112,7 @@ int nk_nic_job_lock(struct nk_ctx *ctx, struct nic_job *j)
 		ret = nk_error(NK_EXIT_FAIL, "internal error: a NIC lock asked before the NIC is known");
 	if (!ret) {
 		nk_nic_key(j->ns, &j->link, j->lock_key, sizeof(j->lock_key));
-		ret = hold(ctx, j->lock_key, !j->lock_if_free, j->lock_if_free);
+		ret = hold(ctx, j->lock_key, !j->lock_if_free);
 	}
 	if (!ret)
 		j->locked = ctx;

@@ -37,7 +37,7 @@ struct nic_job {
 	struct nk_ntuple_list rules;
 	int rules_ret;
 	bool no_rules;                      /* load and reread leave rules unread (the sweep) */
-	bool lock_if_free;                  /* lock: -EBUSY, silently, when another holds it */
+	bool lock_if_free;                  /* lock: no wait, -EBUSY when another holds it (reported to the sink in place) */
 	struct nk_nic_state st;
 	uint32_t ids[NK_MAX_QUEUES];        /* the queues the command is about */
 	size_t n;

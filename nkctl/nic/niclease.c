@@ -248,16 +248,6 @@ int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l)
 	return nk_nic_release(j, drop, ndrop);     /* the queues no other lease holds */
 }
 
-/* Is NIC queue q leased, and not to a namespace being deleted? Seen from the
- * NIC, a holder in another namespace has that namespace's nsid, allocated
- * on demand; a namespace that cleanup_net has begun to take apart has lost
- * its nsids first, so its leases read netns-id -1 until its devices go. */
-bool nk_nic_lease_lives(const struct nk_queue *q)
-{
-	return (q->have & QUEUE_HAVE_LEASE) &&
-	       !((q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id < 0);
-}
-
 int nk_nic_lease_rollback(struct nic_job *j)
 {
 	struct nk_nic_lease *l = j->new_record ? nk_nic_state_lease(&j->st, j->ids[0]) : NULL;

@@ -52,7 +52,5 @@ int nk_nic_undo_records(struct nic_job *j, const struct nk_nic_seen *seen,
 			const struct nk_undo_how *how, size_t *undone);
 /* Undo what lease record l brought: its rules and context, then its queues. */
 int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l);
-/* Is NIC queue q leased, and not to a namespace being deleted? */
-bool nk_nic_lease_lives(const struct nk_queue *q);
 
 #endif

@@ -21,16 +21,18 @@
 
 /* ---- what the NIC contradicts ---- */
 
-bool nk_nic_lease_record_ended(const struct nk_nic_state *st, const struct nk_queue *q,
-				bool readable)
+bool nk_nic_lease_record_ended(const struct nk_nic_state *st, const struct nk_nic_seen *seen,
+			       uint32_t id)
 {
-	bool recorded = false;
+	for (size_t i = 0; st->exists && i < st->nleases; i++) {
+		const struct nk_nic_lease *l = &st->leases[i];
 
-	for (size_t i = 0; st->exists && q && i < st->nleases; i++)
-		for (size_t k = 0; k < st->leases[i].nleased; k++)
-			recorded |= st->leases[i].leased[k] == q->id;
-	/* leased to a namespace being deleted: its lease still holds */
-	return recorded && readable && !(q->have & QUEUE_HAVE_LEASE);
+		for (size_t k = 0; k < l->nleased; k++)
+			if (l->leased[k] == id &&
+			    nk_fate_of_queues(seen, l->leased, l->nleased) == NK_FATE_ENDED)
+				return true;
+	}
+	return false;
 }
 
 bool nk_nic_lost_rss(const struct nk_nic_state *st, const struct nk_rss *rss, int rss_ret,

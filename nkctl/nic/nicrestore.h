@@ -38,10 +38,11 @@ int nk_nic_undo_ended_all(struct nic_job *j, const struct nk_nic_seen *seen, siz
 int nk_nic_restore(struct nic_job *j, struct nk_nic_restored *done);
 
 /* What the NIC contradicts in nkctl's record of it (nic show, doctor). */
-/* Does a lease record name NIC queue q, which shows no live lease
- * (readable: the queues were read from a NIC that is up)? */
-bool nk_nic_lease_record_ended(const struct nk_nic_state *st, const struct nk_queue *q,
-				bool readable);
+/* Does a lease record name NIC queue id, the record's lease ended as the
+ * one judgement reads it from seen (fate.h: never on a NIC down or
+ * unreadable, nor for a lease whose namespace cannot be told)? */
+bool nk_nic_lease_record_ended(const struct nk_nic_state *st, const struct nk_nic_seen *seen,
+			       uint32_t id);
 /* A reserved queue q the NIC's RSS table names again. */
 bool nk_nic_lost_rss(const struct nk_nic_state *st, const struct nk_rss *rss, int rss_ret,
 		     uint32_t q);

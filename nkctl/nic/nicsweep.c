@@ -184,26 +184,20 @@ static bool names_holder(const struct nk_nic_lease *l, const struct nk_ns *hns,
 static struct nk_ns *lease_moved_to(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 				    const struct nk_nic_lease *l, const struct nk_ns *hns)
 {
-	const struct genl_family *fam;
-	struct nl_sock *s = nk_ns_try_netdev(ns, &fam);
-	struct nk_queue_list q = { 0 };
 	struct nk_ns *where = NULL;
-	struct nl_err err;
+	struct nk_nic_seen seen;
 
-	if (!s || netdev_queue_dump(s, fam, ifindex, &q, &err))
-		return NULL;
-	for (size_t i = 0; i < q.n && !where; i++) {
-		const struct nk_queue *e = &q.v[i];
+	/* whose each queue's lease is, as the one look at the NIC tells it */
+	nk_nic_seen_read(ctx, ns, ifindex, &seen);
+	for (size_t k = 0; k < l->nleased && !where; k++) {
+		const struct nk_seen_queue *q = nk_seen_queue(&seen, l->leased[k]);
 
-		if (e->type != NK_NETDEV_QUEUE_TYPE_RX || !nk_nic_lease_lives(e) ||
-		    !nk_id_listed(l->leased, l->nleased, e->id))
-			continue;
-		where = (e->have & QUEUE_HAVE_LEASE_NETNS_ID) ?
-			nk_ns_by_nsid(ctx, ns, e->lease_netns_id) : ns;
-		if (where && nk_ns_is(where, hns->dev, hns->ino))
+		if (!q || !q->leased || q->ns_going || !q->holder.ns.known ||
+		    nk_ns_is(hns, q->holder.ns.dev, q->holder.ns.ino) ||
+		    nk_ns_find(ctx, q->holder.ns.dev, q->holder.ns.ino, &where))
 			where = NULL;
 	}
-	nk_queue_list_free(&q);
+	nk_nic_seen_free(&seen);
 	return where;
 }
 

@@ -382,8 +382,9 @@ static struct nk_redirect *prog_load(int action, const struct table *t)
 	struct nk_redirect *skel = nk_redirect__open();
 	int ret;
 
+	/* the callers' exit status is 2 whatever the errno: the report says so */
 	if (!skel) {
-		nk_error_errno(errno, "cannot load the redirect program");
+		nk_error(NK_EXIT_FAIL, "cannot load the redirect program: %s", strerror(errno));
 		return NULL;
 	}
 	bpf_program__set_autoload(skel->progs.nk_neigh, action == ACTION_NEIGH);
@@ -400,7 +401,8 @@ static struct nk_redirect *prog_load(int action, const struct table *t)
 	if (!ret)
 		ret = nk_redirect__load(skel);
 	if (ret) {
-		nk_error_errno(ret < 0 ? -ret : EINVAL, "cannot load the redirect program");
+		nk_error(NK_EXIT_FAIL, "cannot load the redirect program: %s",
+			 strerror(ret < 0 ? -ret : EINVAL));
 		nk_redirect__destroy(skel);
 		return NULL;
 	}

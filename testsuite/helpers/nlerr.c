@@ -29,8 +29,11 @@ int main(int argc, char **argv)
 	const struct nl_attr_space *space = &netdev_queue_space;
 	uint8_t cmd = NK_NETDEV_CMD_QUEUE_GET;
 
-	if (argc != 2)
-		return nk_error(NK_EXIT_USAGE, "usage: nlerr type-range|missing-id|lease-type");
+	/* -j after the case: the report as nkctl -j writes it */
+	if (argc == 3 && !strcmp(argv[2], "-j"))
+		nk_report_json(true);
+	else if (argc != 2)
+		return nk_error(NK_EXIT_USAGE, "usage: nlerr type-range|missing-id|lease-type [-j]");
 	if (nl_open(&s, NETLINK_GENERIC, &err) || genl_resolve(&s, "netdev", &fam, &err))
 		return nk_error_nl(&err, "netdev family");
 	if (!strcmp(argv[1], "lease-type"))

@@ -27,11 +27,14 @@ B
 expect_rc 3 "stops at the first failing line with its exit status" -n "$NS" -j -batch "$T_TMP/bad.batch"
 expect_eq "$(printf '%s\n' "$OUT" | sed -n 1p | jq -r '.devices[0].ifname')" vA "lines before it ran"
 expect_match "$ERR" "^Error: device \"nope0\" does not exist" "the line's own error"
-expect_match "$ERR" "Batch: $T_TMP/bad.batch:2 failed \\(exit status 3\\)" "names FILE:LINE"
 expect_eq "$(printf '%s\n' "$ERR" | grep -c '^Error:')" 1 "one Error: line for one failure"
+expect_eq "$(printf '%s\n' "$ERR_JSON" | jq -c .error)" '{"message":"device \"nope0\" does not exist","exit":3}' \
+	"with -j, stderr holds the error object and nothing else (the answer on stdout names FILE:LINE)"
 
 expect_eq "$(printf '%s\n' "$OUT" | sed -n 2p | jq -c .error)" "{\"file\":\"$T_TMP/bad.batch\",\"line\":2,\"status\":3}" \
 	"the failed line answers with an error document"
+expect_rc 3 "the same without -j" -n "$NS" -batch "$T_TMP/bad.batch"
+expect_match "$ERR" "Batch: $T_TMP/bad.batch:2 failed \\(exit status 3\\)" "names FILE:LINE"
 expect_rc 3 "-force goes on" -n "$NS" -j -force -batch "$T_TMP/bad.batch"
 expect_eq "$(printf '%s\n' "$OUT" | jq -r '.devices[0].ifname // "error \(.error.line)"' | tr '\n' ' ')" \
 	"vA error 2 vB " "the lines after it ran too; the Nth document answers the Nth line"

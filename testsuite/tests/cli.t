@@ -85,4 +85,10 @@ expect_match "$ERR" 'unknown command "de" for "nkctl show"' "error names the com
 need_root
 expect_error 3 "nonexistent namespace" -n "nkt-none-$$-$RANDOM" show
 expect_error 3 "nonexistent device" show dev nkt-nodev0
+# -j: the error is one JSON object (done_testing checks it against the
+# schema's error_report), its message the text form's words
+expect_eq "$ERR_JSON" '{"error":{"message":"device \"nkt-nodev0\" does not exist","exit":3}}' \
+	"-j: the error as a JSON object"
+expect_rc 3 "the same without -j" show dev nkt-nodev0
+expect_eq "$ERR" 'Error: device "nkt-nodev0" does not exist' "without -j: the Error: line of the same words"
 done_testing

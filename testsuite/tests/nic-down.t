@@ -94,6 +94,10 @@ expect_eq "$(a_state)" "$BEFORE" "and deleted nothing"
 expect_error 4 "unlease of the pod's holder, moved since its lease, while A is down" -n "$POD" -force unlease dev nkm
 expect_match "$ERR" "nkm\" holds $SIM queue 1, which nkctl cannot see" "its record names it as it was leased, and that counts"
 expect_eq "$(ip -n "$POD" -o link show nkm | grep -c nkm)" 1 "the pod's holder is still there"
+expect_error 4 "unlease from A's queues while A is down, -force too (a GC's line)" -n "$HOST" -force \
+	unlease from "$SIM" queue 2 holders nka
+expect_match "$ERR" "\"$SIM\" is down: whether its queues are leased cannot be seen" "not seen is not \"none leased\""
+expect_eq "$(a_state)" "$BEFORE" "and nothing of A's was touched"
 
 ip -n "$HOST" link set "$SIM" up
 expect_eq "$(a_leases)" '[[1,true,null],[2,true,null],[3,true,null]]' "A up, no command run: all seen again"

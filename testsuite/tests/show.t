@@ -102,7 +102,7 @@ if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
 		"$T_TMP/nkctl-user" -j redirect show > "$T_TMP/out" 2> "$T_TMP/err"
 	expect_eq "$?:$(cat "$T_TMP/out")" "6:" "redirect show without privileges: permission exit status, no document"
-	expect_match "$(cat "$T_TMP/err")" '^Error: reading BPF programs needs CAP_NET_ADMIN' "says what it needs"
+	expect_match "$(cat "$T_TMP/err")" '^\{"error":\{"message":"reading BPF programs needs CAP_NET_ADMIN.*"exit":6' "says what it needs (-j: the error object)"
 fi
 # -s: each device gains IFLA_STATS64 as ip -s link reads it. Traffic on lo
 # first, so the counters are not all zero; then nkctl and ip read in turn and

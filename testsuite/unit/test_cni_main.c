@@ -934,6 +934,50 @@ static void pod_info(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* nkctl -j's stderr: the command's error is the {"error"} object, never a
+ * sweep's {"warning"} whatever its words, nor a text line. */
+static void nkctl_error_object(void **state)
+{
+	char msg[64];
+
+	(void)state;
+	assert_true(nk_error_line("{\"error\":{\"message\":\"queue 3 is busy\",\"exit\":4}}",
+				  msg, sizeof(msg)));
+	assert_string_equal(msg, "queue 3 is busy");
+	assert_false(nk_error_line("{\"warning\":{\"message\":\"Error: sim1: queue 2: gone\"}}",
+				   msg, sizeof(msg)));
+	assert_false(nk_error_line("Error: a text line", msg, sizeof(msg)));
+	assert_false(nk_error_line("{\"error\":{\"file\":\"-\",\"line\":1,\"status\":4}}", msg,
+				   sizeof(msg)));
+	assert_false(nk_error_line("{\"error\":", msg, sizeof(msg)));
+	assert_false(nk_error_line("", msg, sizeof(msg)));
+}
+
+/* A session's failed line takes its own error object: a sweep's warning
+ * said first (on another pod's NIC, its words holding "Error: ") is not
+ * mistaken for it. */
+static void nkctl_session_error(void **state)
+{
+	char path[] = "/tmp/nkctl-unit-XXXXXX";
+	const char *script = "#!/bin/sh\nread line\n"
+		"echo '{\"warning\":{\"message\":\"sim9: Error: other pod\"}}' >&2\n"
+		"echo '{\"error\":{\"message\":\"device \\\"x\\\" does not exist\",\"exit\":3}}' >&2\n"
+		"echo '{\"error\":{\"file\":\"-\",\"line\":1,\"status\":3}}'\n";
+	struct nk_session s;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, script, strlen(script)), (ssize_t)strlen(script));
+	fchmod(fd, 0700);
+	close(fd);
+	assert_int_equal(nks_start(&s, path), 0);
+	assert_int_equal(nks_run(&s, NULL, "link del x"), 3);
+	assert_string_equal(s.err, "device \"x\" does not exist");
+	nks_end(&s);
+	unlink(path);
+}
+
 static void child_chatty(void **state)
 {
 	char *argv[] = { "/bin/sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x >&2; echo answer",
@@ -1019,6 +1063,8 @@ int main(void)
 		cmocka_unit_test(conf_ipam_version),
 		cmocka_unit_test(pod_info),
 		cmocka_unit_test(child_chatty),
+		cmocka_unit_test(nkctl_error_object),
+		cmocka_unit_test(nkctl_session_error),
 		cmocka_unit_test(child_dies_with_parent),
 	};
 

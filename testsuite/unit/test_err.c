@@ -7,6 +7,7 @@
 #include "unit.h"
 
 #include "err.h"
+#include "nl.h"
 
 static void collects_whole_lines(void **state)
 {
@@ -75,6 +76,76 @@ static void one_line_whatever_the_words(void **state)
 	nk_sink_free(&s);
 }
 
+/* -j: a report is one JSON object on a line, its message the text form's. */
+static void json_error_document(void **state)
+{
+	struct nl_err e = { .code = EINVAL, .msg = "Device doesn't support \"DMA\"",
+			    .path = "queues.id", .missing = false };
+	struct capture c;
+
+	(void)state;
+	nk_report_json(true);
+	capture_begin(&c, 2);
+	assert_int_equal(nk_error_nl(&e, "bind-rx on %s", "eth0"), NK_EXIT_FAIL);
+	e.missing = true;
+	e.msg[0] = '\0';
+	nk_error_nl(&e, NULL);
+	nk_error_errno(ENODEV, "no \\ %s", "x\ny");
+	nk_error(NK_EXIT_USAGE, "plain");
+	nk_warn("sim1: %s", "kept");
+	capture_end(&c);
+	nk_report_json(false);
+	assert_string_equal(c.text,
+		"{\"error\":{\"message\":\"bind-rx on eth0: Device doesn't support \\\"DMA\\\" (queues.id)\","
+		"\"exit\":2,\"errno\":22,\"extack\":{\"msg\":\"Device doesn't support \\\"DMA\\\"\","
+		"\"bad-attr\":\"queues.id\"}}}\n"
+		"{\"error\":{\"message\":\"Invalid argument (missing attribute queues.id)\",\"exit\":2,"
+		"\"errno\":22,\"extack\":{\"miss-type\":\"queues.id\"}}}\n"
+		"{\"error\":{\"message\":\"no \\\\ x\\\\ny: No such device\",\"exit\":3,\"errno\":19}}\n"
+		"{\"error\":{\"message\":\"plain\",\"exit\":1}}\n"
+		"{\"warning\":{\"message\":\"sim1: kept\"}}\n");
+}
+
+/* The form is stderr's: a sink keeps text lines (its last error is read
+ * back), and what it passes on is written in stderr's form. */
+static void json_sink_keeps_text(void **state)
+{
+	struct nk_sink s = { 0 }, *was;
+	struct capture c;
+	char msg[64];
+
+	(void)state;
+	nk_report_json(true);
+	was = nk_sink_use(&s);
+	nk_warn("other");
+	nk_error(NK_EXIT_FAIL, "the reason");
+	nk_sink_use(was);
+	assert_string_equal(s.buf, "Warning: other\nError: the reason\n");
+	assert_string_equal(nk_sink_last_error(&s, msg, sizeof(msg)), "the reason");
+	capture_begin(&c, 2);
+	nk_sink_pass_others(&s);
+	nk_warn("sim2: %s", msg);
+	capture_end(&c);
+	nk_report_json(false);
+	assert_string_equal(c.text, "{\"warning\":{\"message\":\"other\"}}\n"
+			     "{\"warning\":{\"message\":\"sim2: the reason\"}}\n");
+	nk_sink_free(&s);
+}
+
+/* Without -j the text form is as it always was. */
+static void text_form_unchanged(void **state)
+{
+	struct nl_err e = { .code = EINVAL, .msg = "bad", .path = "queues.id" };
+	struct capture c;
+
+	(void)state;
+	capture_begin(&c, 2);
+	nk_error_nl(&e, "bind-rx");
+	nk_warn("w");
+	capture_end(&c);
+	assert_string_equal(c.text, "Error: bind-rx: bad (queues.id)\nWarning: w\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -82,6 +153,9 @@ int main(void)
 		cmocka_unit_test(nothing_dropped),
 		cmocka_unit_test(passes_the_others_on),
 		cmocka_unit_test(one_line_whatever_the_words),
+		cmocka_unit_test(json_error_document),
+		cmocka_unit_test(json_sink_keeps_text),
+		cmocka_unit_test(text_form_unchanged),
 	};
 
 	return cmocka_run_group_tests_name("err (the reports' sink)", tests, NULL, NULL);
