@@ -15,13 +15,14 @@
  * itself, never sendto), reclaiming completions then.
  *
  *   xsk-vmm DEV QUEUE PIN INDEX [rx N] [tx N DSTMAC SRCIP DSTIP] [idle MS]
- *           [ready FILE] [copy]
+ *           [first MS] [ready FILE] [copy]
  *
  * rx N: wait for N frames (default 0); tx N ...: send N UDP datagrams
  * (port 9999 to 9998) from SRCIP to DSTIP in frames to DSTMAC; idle MS:
  * give up after MS without a received frame or a completion (default
- * 3000; 30 s before the first event); ready FILE: created once the socket
- * is in the map. Prints one JSON object: received, sent, completed,
+ * 3000); first MS: the same before the first one (default 30000); ready FILE: created once the socket
+ * is in the map. Prints one JSON object: received, pps (frames a second
+ * from the first to the last received), sent, completed,
  * polls (poll() calls), readable (how many said POLLIN), tx_spins (POLLOUT
  * returns that completed nothing: where QEMU would spin), and the
  * socket's drop counters.
@@ -52,7 +53,6 @@
 #endif
 
 #define BATCH 64            /* QEMU's AF_XDP_BATCH_SIZE */
-#define FIRST_WAIT_MS 30000
 
 struct vmm {
 	struct xsk_socket *xsk;
@@ -70,13 +70,14 @@ struct opts {
 	uint32_t queue, index, rx, tx;
 	uint8_t dmac[6];
 	struct in_addr sip, dip;
-	int idle_ms;
+	int idle_ms, first_ms;
 	bool copy;
 };
 
 struct counts {
 	uint32_t received, sent, completed;
 	unsigned long polls, readable, tx_spins;
+	double first, last;   /* ms: the first and last frames received */
 };
 
 static int fail(const char *step, int err)
@@ -267,7 +268,7 @@ static void run(struct vmm *v, const struct opts *o, struct counts *c)
 	while (c->sent < o->tx && tx_one(v, o, c->sent))
 		c->sent++;
 	while (c->received < o->rx || c->sent < o->tx || v->outstanding) {
-		int wait = any ? o->idle_ms : FIRST_WAIT_MS, r;
+		int wait = any ? o->idle_ms : o->first_ms, r;
 
 		if (now_ms() - last > wait)
 			break;
@@ -280,9 +281,11 @@ static void run(struct vmm *v, const struct opts *o, struct counts *c)
 			uint32_t n = rx_batch(v);
 
 			c->readable++;
+			if (n && !c->received)
+				c->first = now_ms();
 			c->received += n;
 			if (n)
-				last = now_ms(), any = true;
+				last = c->last = now_ms(), any = true;
 		}
 		if (p.revents & POLLOUT) {
 			uint32_t done = complete_tx(v);
@@ -315,7 +318,7 @@ static int parse_mac(const char *s, uint8_t *mac)
 static int usage(void)
 {
 	fprintf(stderr, "usage: xsk-vmm DEV QUEUE PIN INDEX [rx N] [tx N DSTMAC SRCIP DSTIP] "
-			"[idle MS] [ready FILE] [copy]\n");
+			"[idle MS] [first MS] [ready FILE] [copy]\n");
 	return 1;
 }
 
@@ -328,6 +331,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	o->pin = argv[3];
 	o->index = (uint32_t)strtoul(argv[4], NULL, 0);
 	o->idle_ms = 3000;
+	o->first_ms = 30000;
 	for (int i = 5; i < argc; i++) {
 		if (!strcmp(argv[i], "rx") && i + 1 < argc) {
 			o->rx = (uint32_t)strtoul(argv[++i], NULL, 0);
@@ -339,6 +343,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			i += 2;
 		} else if (!strcmp(argv[i], "idle") && i + 1 < argc) {
 			o->idle_ms = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "first") && i + 1 < argc) {
+			o->first_ms = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "ready") && i + 1 < argc) {
 			o->ready = argv[++i];
 		} else if (!strcmp(argv[i], "copy")) {
@@ -372,10 +378,12 @@ int main(int argc, char **argv)
 		close(open(o.ready, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
 	run(&v, &o, &c);
 	getsockopt(xsk_socket__fd(v.xsk), SOL_XDP, XDP_STATISTICS, &st, &len);
-	printf("{\"received\":%u,\"sent\":%u,\"completed\":%u,\"polls\":%lu,\"readable\":%lu,"
+	printf("{\"received\":%u,\"pps\":%.0f,\"sent\":%u,\"completed\":%u,\"polls\":%lu,\"readable\":%lu,"
 	       "\"tx_spins\":%lu,\"rx_dropped\":%llu,\"rx_ring_full\":%llu,"
 	       "\"rx_fill_ring_empty\":%llu,\"tx_invalid\":%llu}\n",
-	       c.received, c.sent, c.completed, c.polls, c.readable, c.tx_spins,
+	       c.received,
+	       c.received > 1 && c.last > c.first ? (c.received - 1) * 1e3 / (c.last - c.first) : 0.0,
+	       c.sent, c.completed, c.polls, c.readable, c.tx_spins,
 	       (unsigned long long)st.rx_dropped, (unsigned long long)st.rx_ring_full,
 	       (unsigned long long)st.rx_fill_ring_empty_descs,
 	       (unsigned long long)st.tx_invalid_descs);
