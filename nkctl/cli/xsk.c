@@ -525,10 +525,10 @@ static int cmd_xsk_show(struct nk_ctx *ctx, const void *args)
 
 static const struct nk_cmd xsk_cmds[] = {
 	{ "attach", cmd_xsk_attach, NULL, &xsk_attach_params, NULL,
-	  "prepare the leased queues of a single netkit device for AF_XDP sockets" },
+	  "prepare the leased queues of a single netkit device for AF_XDP sockets, and bring it up" },
 	{ "detach", cmd_xsk_detach, NULL, &xsk_detach_params, NULL,
 	  "remove what attach prepared (the XDP program goes with the NIC's last)" },
 	{ "show", cmd_xsk_show, NULL, &xsk_show_params, NULL,
-	  "queues prepared for AF_XDP: pin, owner, mode, NIC queue, copy or zero-copy" },
+	  "queues prepared for AF_XDP: pin, owner, mode, holder up, NIC queue, copy or zero-copy, TX" },
 };
 const struct nk_table nk_xsk_table = NK_TABLE("nkctl xsk", xsk_cmds);
