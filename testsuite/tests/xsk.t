@@ -57,12 +57,10 @@ expect_eq "$(printf '%s' "$OUT" | jq -r ".leases[] | select(.id == 6) | .[\"xsk-
 # its own /sys.
 vmmdir=/run/nkctl-xsk-test.$$
 mkdir -m 0755 "$vmmdir" "$vmmdir.ready" && chmod 0777 "$vmmdir.ready" && defer "rm -rf $vmmdir $vmmdir.ready"
-as_user() { # UID ARGS...: xsk-rx ARGS as UID, the holders' maps in $vmmdir
+as_user() { # UID ARGS...: the helper as a VMM of UID in HOST, the maps in $vmmdir
 	local u=$1
 	shift
-	nsenter --net="/run/netns/$HOST" unshare --mount --propagation private sh -c \
-		'mount --bind /sys/fs/bpf/nkctl-xsk "$0" && u=$1 && shift && exec setpriv --reuid "$u" --regid "$u" --clear-groups --inh-caps +net_raw --ambient-caps +net_raw "$@"' \
-		"$vmmdir" "$u" "$XSKRX" "$@"
+	as_vmm "$HOST" "$vmmdir" "$u" "$XSKRX" "$@"
 }
 vpin=$vmmdir/${pin##*/}
 ready=$vmmdir.ready/ready
