@@ -48,7 +48,7 @@ expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"'
 expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev nkx
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .pin, .program]]')" "[[\"nkx\",\"$pin\",true]]" "show lists it"
 nk -n "$HOST" -j show leases
-expect_eq "$(printf '%s' "$OUT" | jq -r ".leases[] | select(.id == 6) | .[\"xsk-map\"]")" "$pin" "show leases names the holder's map"
+expect_eq "$(printf '%s' "$OUT" | jq -r --arg nic "$SIM" '.leases[] | select(.id == 6 and .ifname == $nic) | .["xsk-map"]')" "$pin" "show leases names the holder's map"
 
 # The VMM's side, unprivileged but for CAP_NET_RAW (AF_XDP sockets need it).
 # /sys/fs/bpf is mode 0700 (as systemd mounts it): the VMM sees the holders'
