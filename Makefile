@@ -110,6 +110,18 @@ $(FAKEBIND): $(filter-out $(BUILD)/obj/lib/devmem.o,$(OBJS)) $(BUILD)/obj/testsu
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(DEPS_LIBS)
 
+# A test VMM making the calls of QEMU's af-xdp backend through libxdp
+# (libxdp-dev, a test-only dependency): left out where libxdp is missing
+# (xsk-vmm.t then says SKIP).
+XSKVMM := $(BUILD)/helpers/xsk-vmm
+ifneq ($(shell $(or $(PKG_CONFIG),pkg-config) --exists libxdp 2>/dev/null && echo y),)
+HELPERS += $(XSKVMM)
+endif
+$(XSKVMM): $(BUILD)/obj/testsuite/helpers/xsk-vmm.o
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(shell $(or $(PKG_CONFIG),pkg-config) --libs libxdp) $(DEPS_LIBS)
+
 # A container runtime's side of CNI for the plugin's tests: libcni (Go),
 # built offline in GOPATH mode against Debian's packaged sources, static so
 # that it runs in the VM too. Left out where Go or libcni is missing (the test

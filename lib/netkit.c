@@ -159,6 +159,18 @@ int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err)
 	return nl_talk(s, nlh, sizeof(*ifi), &netkit_link_space, NULL, NULL, err);
 }
 
+int rtnl_link_set_up(struct nl_sock *s, int ifindex, struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, RTM_NEWLINK, NLM_F_ACK);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	ifi->ifi_flags = IFF_UP;
+	ifi->ifi_change = IFF_UP;
+	return nl_talk(s, nlh, sizeof(*ifi), &netkit_link_space, NULL, NULL, err);
+}
+
 /* What is the same on both sides: asked for, it must come back as asked. */
 static const char *side_free_mismatch(const struct netkit_req *r, const struct nk_link *l,
 				      char *got, size_t got_len)

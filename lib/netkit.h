@@ -44,6 +44,8 @@ int netkit_create(struct nl_sock *s, const struct netkit_req *r, struct nl_err *
 int netkit_change(struct nl_sock *s, int ifindex, const struct nk_netkit *attrs,
 		  struct nl_err *err);
 int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err);
+/* ip link set dev IFINDEX up. */
+int rtnl_link_set_up(struct nl_sock *s, int ifindex, struct nl_err *err);
 
 /*
  * Compare what the kernel reports with what was asked for: kernels drop

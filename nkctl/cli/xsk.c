@@ -31,6 +31,7 @@
 #include "leaseview.h"
 #include "lookup.h"
 #include "netdev.h"
+#include "netkit.h"
 #include "nicseen.h"
 #include "routes.h"
 #include "xsksvc.h"
@@ -195,7 +196,12 @@ static int attach_one(struct nk_ctx *ctx, const char *root, const struct nk_leas
 	return ret;
 }
 
-static void print_holder(struct out *o, const char *dev, const char *pin, const struct stat *st)
+/* up: the holder's IFF_UP, which its sockets need (net/xdp/xsk.c checks
+ * the bound device in poll, sendmsg and recvmsg: a socket of a holder that
+ * is down is never readable, and its kick fails ENETDOWN); -1: not known
+ * (a holder in a namespace this command is not in), left out. */
+static void print_holder(struct out *o, const char *dev, const char *pin, const struct stat *st,
+			 int up)
 {
 	char mode[8];
 
@@ -204,7 +210,19 @@ static void print_holder(struct out *o, const char *dev, const char *pin, const 
 	out_str(o, "pin", " pin %s", pin);
 	out_uint(o, "owner", " owner %" PRIu64, st->st_uid);
 	out_uint(o, "group", " group %" PRIu64, st->st_gid);
-	out_str(o, "mode", " mode %s\n", mode);
+	out_str(o, "mode", " mode %s", mode);
+	if (up >= 0)
+		out_bool(o, "up", NULL, up);
+	out_text(o, up ? "\n" : ", DOWN: its sockets are never readable in poll() and cannot send (ip link set dev HOLDER up)\n");
+}
+
+/* How a socket through the queue can send, on 7.3: zero-copy through the
+ * NIC's queue where the NIC has AF_XDP zero-copy; in copy mode not at all
+ * (the holder has one TX queue and netkit's single device drops what it
+ * transmits: doc/kernel-notes.md). */
+static const char *tx_word(const struct xsk_queue *q)
+{
+	return q->zerocopy ? "zerocopy" : "none";
 }
 
 static void print_queue(struct out *o, const struct xsk_queue *q)
@@ -214,7 +232,8 @@ static void print_queue(struct out *o, const struct xsk_queue *q)
 	out_str(o, "nic", " nic %s", q->nic);
 	out_uint(o, "nic-queue", " queue %" PRIu64, q->nic_queue);
 	out_str(o, "xdp", " xdp %s", q->native ? "native" : "skb");
-	out_str(o, "bind", " bind %s\n", q->zerocopy ? "zerocopy" : "copy");
+	out_str(o, "bind", " bind %s", q->zerocopy ? "zerocopy" : "copy");
+	out_str(o, "tx", " tx %s\n", tx_word(q));
 	out_obj_close(o);
 }
 
@@ -269,6 +288,22 @@ static int holder_leases(struct nk_ctx *ctx, const struct nk_link *l, const stru
 	return 0;
 }
 
+/* The holder up, last (its slots are written): a VMM's socket is woken in
+ * poll() and can kick its TX ring only on a device that is up. */
+static int holder_up(struct nk_ctx *ctx, struct nk_link *l)
+{
+	struct nl_err err = { 0 };
+	struct nl_sock *rt;
+	int ret = nk_ctx_rtnl(ctx, &rt);
+
+	if (ret)
+		return ret;
+	if (rtnl_link_set_up(rt, l->ifindex, &err))
+		return nk_error_nl(&err, "cannot bring \"%s\" up", l->ifname);
+	l->flags |= IFF_UP;
+	return 0;
+}
+
 static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 {
 	const struct xsk_args *a = args;
@@ -304,6 +339,8 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		ret = nk_error_errno(ENOMEM, "xsk attach");
 	for (size_t i = 0; !ret && i < held.n; i++, done++)
 		ret = attach_one(ctx, root, &held.v[i], pin, &acc, cookie, &q[i]);
+	if (!ret && !(l.flags & IFF_UP))
+		ret = holder_up(ctx, &l);
 	if (!ret && stat(pin, &st))
 		ret = nk_error_errno(errno, "cannot read %s", pin);
 	if (!ret && acc.uid)
@@ -312,7 +349,7 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		out_begin(&ctx->out);
 		out_arr_open(&ctx->out, "xsk");
 		out_obj_open(&ctx->out, NULL);
-		print_holder(&ctx->out, l.ifname, pin, &st);
+		print_holder(&ctx->out, l.ifname, pin, &st, 1);
 		out_arr_open(&ctx->out, "queues");
 		for (size_t i = 0; i < done; i++)
 			print_queue(&ctx->out, &q[i]);
@@ -404,14 +441,16 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 		struct xsk_queue xq = { 0 };
 		char name[IF_NAMESIZE + 16];
 		struct nl_sock *hrt;
+		int up;
 
 		if (!s.holder)
 			continue;
 		if (f->holder && (s.holder != (uint32_t)f->holder || s.holder_netns != f->cookie))
 			continue;
 		hrt = s.holder_netns == f->cookie ? nk_ns_try_rtnl(f->here) : NULL;
+		up = -1;
 		if (hrt && !nk_link_lookup(hrt, NULL, (int)s.holder, &h, NULL, true))
-			snprintf(name, sizeof(name), "%s", h.ifname);
+			snprintf(name, sizeof(name), "%s", h.ifname), up = !!(h.flags & IFF_UP);
 		else
 			snprintf(name, sizeof(name), "ifindex%u", s.holder);
 		holder_pin(root, s.holder_netns, s.holder, pin);
@@ -423,7 +462,7 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 		xq.zerocopy = features & NK_XDP_ACT_XSK_ZEROCOPY;
 		xq.native = features & NK_XDP_ACT_BASIC;
 		out_obj_open(&ctx->out, NULL);
-		print_holder(&ctx->out, name, pin, &st);
+		print_holder(&ctx->out, name, pin, &st, up);
 		out_arr_open(&ctx->out, "queues");
 		print_queue(&ctx->out, &xq);
 		out_arr_close(&ctx->out);
@@ -485,10 +524,10 @@ static int cmd_xsk_show(struct nk_ctx *ctx, const void *args)
 
 static const struct nk_cmd xsk_cmds[] = {
 	{ "attach", cmd_xsk_attach, NULL, &xsk_attach_params, NULL,
-	  "prepare the leased queues of a single netkit device for AF_XDP sockets" },
+	  "prepare the leased queues of a single netkit device for AF_XDP sockets, and bring it up" },
 	{ "detach", cmd_xsk_detach, NULL, &xsk_detach_params, NULL,
 	  "remove what attach prepared (the XDP program goes with the NIC's last)" },
 	{ "show", cmd_xsk_show, NULL, &xsk_show_params, NULL,
-	  "queues prepared for AF_XDP: pin, owner, mode, NIC queue, copy or zero-copy" },
+	  "queues prepared for AF_XDP: pin, owner, mode, holder up, NIC queue, copy or zero-copy, TX" },
 };
 const struct nk_table nk_xsk_table = NK_TABLE("nkctl xsk", xsk_cmds);

@@ -16,6 +16,7 @@
 #include "nicrestore.h"
 #include "nicseen.h"
 #include "nicsupport.h"
+#include "lookup.h"
 #include "xsksvc.h"
 #include "bindview.h"
 
@@ -391,8 +392,24 @@ static void xsk_fix(struct dr_pod *p, const struct dr_nic *n, const struct nk_le
 		 (unsigned int)st.st_gid, (unsigned int)(st.st_mode & 0777));
 }
 
-/* A queue xsk attach prepared: nkctl's program still on the NIC, and a
- * consumer's socket bound (else its frames go to the stack). */
+/* The holder of a prepared queue is down: 1 (and the fix), 0 when up or
+ * not to be seen. A socket bound to it is never readable in poll() and its
+ * TX kick fails (net/xdp/xsk.c checks the bound device's IFF_UP). */
+static int xsk_holder_down(struct dr_pod *p, const struct nk_lease_rec *l, char *fix, size_t len)
+{
+	struct nl_sock *rt = l->nk_ns ? nk_ns_try_rtnl(l->nk_ns) : NULL;
+	char ip[DR_IP_LEN];
+	struct nk_link h;
+
+	if (!rt || nk_link_lookup(rt, NULL, l->nk_ifindex, &h, NULL, true) || (h.flags & IFF_UP))
+		return 0;
+	snprintf(fix, len, "%slink set dev %s up", dr_ip(p->ctx, l->nk_ns, ip, sizeof(ip)), h.ifname);
+	return 1;
+}
+
+/* A queue xsk attach prepared: nkctl's program still on the NIC, the
+ * holder up and a consumer's socket bound (else its frames go to the
+ * stack). */
 static void check_xsk(struct dr_report *r, struct dr_pod *p, const struct dr_nic *n,
 		      const struct nk_lease_rec *l)
 {
@@ -408,6 +425,12 @@ static void check_xsk(struct dr_report *r, struct dr_pod *p, const struct dr_nic
 			 "queue %u of %s is prepared for AF_XDP but the XDP program on %s is %s",
 			 l->nk_queue, l->nk_ifname, n->link.ifname,
 			 n->link.xdp_prog_id ? "not nkctl's" : "gone");
+		return;
+	}
+	if (xsk_holder_down(p, l, fix, sizeof(fix))) {
+		dr_check(r, "xsk", DR_FAIL, fix,
+			 "queue %u of %s is prepared for AF_XDP but %s is down: a VMM's socket is never readable in poll() and cannot send",
+			 l->nk_queue, l->nk_ifname, l->nk_ifname);
 		return;
 	}
 	if (!(l->mp & QUEUE_HAVE_XSK)) {

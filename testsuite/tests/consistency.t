@@ -208,6 +208,12 @@ last=$(sed -n '/^## Revisions/,/^## /p' "$top/doc/json.md" | grep -o '^| [0-9]* 
 [ -n "$last" ] && [ "$last" = "$rev" ] || fail "doc/json.md's last revision is $last, nkctl's $rev"
 pass "the JSON revision $rev agrees"
 
+# One QEMU command line for a VM on a leased queue: the same in README,
+# nkctl-xsk(8) and doc/kernel-notes.md.
+qemu_lines=$(grep -h '^qemu-system-x86_64 .*-netdev af-xdp' "$top/README.md" "$top/man/nkctl-xsk.8.scd" \
+	"$top/doc/kernel-notes.md" | sort | uniq -c)
+expect_eq "$(printf '%s\n' "$qemu_lines" | awk '{ print $1 }')" 3 "one QEMU af-xdp line, the same in README, nkctl-xsk(8) and kernel-notes"
+
 # Relative links of the docs name files that exist.
 for md in "$top"/README.md "$top"/doc/*.md "$top"/examples/cni/README.md; do
 	[ -f "$md" ] || continue

@@ -10,7 +10,8 @@
 # attach again, detach, and redirect prune heal; in the end no pin, no XDP
 # program on the NIC, no map of nkctl's. Then prune with the holder gone
 # behind nkctl's back and with the NIC gone; attaches and detaches at once,
-# seen by monitor (xsk, xdp); doctor's xsk check and its fixes.
+# seen by monitor (xsk, xdp); doctor's xsk check and its fixes (a holder
+# down among them).
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq strace bpftool
@@ -220,6 +221,16 @@ XDP
 else
 	echo "# no clang: another XDP program in nkctl's place is not exercised"
 fi
+# The holder down (as link add and lease leave it): a VMM's socket is never
+# readable in poll() and cannot send; doctor fails it, its fix heals it.
+ip -n "$POD" link set vm0 down
+xsk_check
+expect_eq "$(printf '%s' "$XC" | jq -r '.[0][0]')" fail "doctor: a prepared queue's holder down is a failure"
+FIX=$(printf '%s' "$XC" | jq -r '.[0][1]')
+expect_match "$FIX" "^ip -n .* link set dev vm0 up\$" "doctor's fix brings the holder up"
+eval "$FIX" || fail "the fix failed"
+xsk_check
+expect_eq "$XC" '[["warn",null]]' "doctor: the holder up again"
 expect_rc 0 "unlease" -n "$POD" unlease dev vm0
 expect_eq "$(snapshot) $(echo $podpins)" "$BASE $podpins" "unlease: nothing left"
 done_testing

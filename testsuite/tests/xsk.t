@@ -48,7 +48,7 @@ expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"'
 expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev nkx
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .pin, .program]]')" "[[\"nkx\",\"$pin\",true]]" "show lists it"
 nk -n "$HOST" -j show leases
-expect_eq "$(printf '%s' "$OUT" | jq -r ".leases[] | select(.id == 6) | .[\"xsk-map\"]")" "$pin" "show leases names the holder's map"
+expect_eq "$(printf '%s' "$OUT" | jq -r --arg nic "$SIM" '.leases[] | select(.id == 6 and .ifname == $nic) | .["xsk-map"]')" "$pin" "show leases names the holder's map"
 
 # The VMM's side, unprivileged but for CAP_NET_RAW (AF_XDP sockets need it).
 # /sys/fs/bpf is mode 0700 (as systemd mounts it): the VMM sees the holders'
@@ -57,12 +57,10 @@ expect_eq "$(printf '%s' "$OUT" | jq -r ".leases[] | select(.id == 6) | .[\"xsk-
 # its own /sys.
 vmmdir=/run/nkctl-xsk-test.$$
 mkdir -m 0755 "$vmmdir" "$vmmdir.ready" && chmod 0777 "$vmmdir.ready" && defer "rm -rf $vmmdir $vmmdir.ready"
-as_user() { # UID ARGS...: xsk-rx ARGS as UID, the holders' maps in $vmmdir
+as_user() { # UID ARGS...: the helper as a VMM of UID in HOST, the maps in $vmmdir
 	local u=$1
 	shift
-	nsenter --net="/run/netns/$HOST" unshare --mount --propagation private sh -c \
-		'mount --bind /sys/fs/bpf/nkctl-xsk "$0" && u=$1 && shift && exec setpriv --reuid "$u" --regid "$u" --clear-groups --inh-caps +net_raw --ambient-caps +net_raw "$@"' \
-		"$vmmdir" "$u" "$XSKRX" "$@"
+	as_vmm "$HOST" "$vmmdir" "$u" "$XSKRX" "$@"
 }
 vpin=$vmmdir/${pin##*/}
 ready=$vmmdir.ready/ready
