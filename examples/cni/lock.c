@@ -37,12 +37,14 @@ int attachment_lock_path(const char *id, const char *ifname, char *buf, size_t l
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* Its directory, 0700 (and /run/nkctl before it for the default). */
+/* Its directory, 0700 (and /run/nkctl before it for the default, 0700 as
+ * nkctl wants its run directory: made 0755 here, nkctl's first NIC lock
+ * after it refused to keep state there). */
 static int make_lock_dir(void)
 {
 	const char *d = lock_dir();
 
-	if (!strcmp(d, CNI_LOCK_DIR) && mkdir(NK_CNI_RUN_DIR, 0755) && errno != EEXIST)
+	if (!strcmp(d, CNI_LOCK_DIR) && mkdir(NK_CNI_RUN_DIR, 0700) && errno != EEXIST)
 		return -errno;
 	return mkdir(d, 0700) && errno != EEXIST ? -errno : 0;
 }
