@@ -44,6 +44,9 @@ int netkit_create(struct nl_sock *s, const struct netkit_req *r, struct nl_err *
 int netkit_change(struct nl_sock *s, int ifindex, const struct nk_netkit *attrs,
 		  struct nl_err *err);
 int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err);
+/* RTM_DELLINK of every device of group (not 0) in the socket's namespace,
+ * as one unregistration: one wait for the kernel's grace periods for all. */
+int rtnl_link_del_group(struct nl_sock *s, uint32_t group, struct nl_err *err);
 
 /*
  * Compare what the kernel reports with what was asked for: kernels drop
