@@ -136,7 +136,7 @@ expect_whole live "$LIVE" "$LIVE_HOST" "$LIVE_SNAP" "after $KR killed ADDs"
 # (which lists none of them) runs while the runtime deletes the first of them
 # and adds and deletes other pods, each ADD taking the lowest free queue:
 # one GC has just freed, or one a DEL has.
-GR=$(rounds 3)
+GR=$(rounds 2)
 for r in $(seq "$GR"); do
 	SNS=()
 	for i in 1 2 3; do
