@@ -12,7 +12,8 @@
  * from NIC queue LIST holders ...` of every stale pod's queues (nkctl finds
  * each holder in its pod's namespace, waiting for memory providers as DEL's
  * unlease does; where that fails, each pod's own line), then every host
- * side whose holder went joins GC's own device group (gc_group) and one
+ * side whose holder went (or that has none: a network without queues)
+ * joins GC's own device group (gc_group) and one
  * `link del group` deletes them all in one kernel operation (one wait for
  * the grace periods, not one per pod; DEL's lines for the others, and for
  * all where that line fails, as with an nkctl without it); meanwhile the
@@ -464,8 +465,10 @@ uint32_t gc_group(long pid)
 	return CNI_GC_GROUP_BASE | ((uint32_t)pid & CNI_GC_GROUP_PIDS);
 }
 
-/* The host sides whose holders the batch deleted (ended) and that are
- * there (host_alive) into group: grouped[i] says which joined. */
+/* The host sides that are there (host_alive) and need no line but their
+ * link del (their holders deleted by the batch, ended, or a network
+ * without queues, so without holders) into group: grouped[i] says which
+ * joined. */
 static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *grouped, uint32_t group)
 {
 	struct rtnl *r = rtnl_open_in(-1);
@@ -476,7 +479,7 @@ static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *groupe
 		int ifindex;
 
 		grouped[i] = false;
-		if (!r || !ended[i] || !g->stale[i].host_alive)
+		if (!r || !(ended[i] || !g->p->queues) || !g->stale[i].host_alive)
 			continue;
 		ifindex = rtnl_ifindex(r, q.host);
 		grouped[i] = ifindex > 0 && !rtnl_link_set_group(r, ifindex, group);
