@@ -2,7 +2,8 @@
 # tier: vm
 # timeout: 300
 # CNI GC on a busy node (issue 39), through libcni for ADD/DEL and the plugin
-# itself for GC, host-local IPAM, a 6-queue pool of an 8-queue netdevsim NIC:
+# itself for GC, host-local IPAM, a 6-queue pool of an 8-queue netdevsim NIC
+# (and, first, GC of a network without queues: its host sides deleted by group):
 #  - killed ADDs: an ADD killed (with everything it started but host-local)
 #    at a random moment while a DEL of it and a GC that does not list it run
 #    beside it, rounds of it (rounds: a share in make check-all). The test
@@ -77,6 +78,27 @@ expect_only() {
 	expect_eq "$n" "$1" "$2: $1 leases left"
 	expect_eq "$(reservations)" "$1" "$2: $1 IPAM reservations left"
 }
+
+# A network without queues: GC's group delete takes its stale host sides
+# (no holder, so link del is all they need); the valid pod stays whole.
+conf 1.1.0 | jq -c '.name = "plain" | del(.queues) | .ipam.dataDir += "-plain"' > "$T_TMP/plain.json"
+cni_conflist "$T_TMP/plain.conflist" "$(jq -c '.cniVersion = "1.0.0"' "$T_TMP/plain.json")"
+ns_new PA
+ns_new PB
+for p in a b; do
+	[ "$p" = a ] && ns=$PA || ns=$PB
+	cni ADD "plain$p" "/run/netns/$ns" "$T_TMP/plain.conflist"
+	[ "$RC" = 0 ] || fail "ADD plain$p: $OUT $(cat "$T_TMP/cni.err")"
+done
+OUT=$(jq -c '. + {"cni.dev/valid-attachments": [{containerID: "plaina", ifname: "eth0"}]}' "$T_TMP/plain.json" |
+	nsenter --net="/run/netns/$HOST" env CNI_COMMAND=GC CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" "$PLUGIN" 2> "$T_TMP/gc.err")
+expect_eq "$? $OUT" "0 " "GC of a network without queues, one pod of two valid"
+expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk[0-9a-f]\{10\}@')" 1 "its stale pair is gone, the valid one stays"
+expect_eq "$(ip -n "$PB" -o link show | grep -vc ': lo:')" 0 "the stale pod is empty"
+cni CHECK plaina "/run/netns/$PA" "$T_TMP/plain.conflist"
+expect_eq "$RC $OUT" "0 " "the valid pod passes CHECK"
+cni DEL plaina "/run/netns/$PA" "$T_TMP/plain.conflist"
+expect_eq "$RC" 0 "its DEL"
 
 # The live pod, valid in every GC.
 ns_new LIVE
