@@ -59,7 +59,7 @@ host_of() { printf '%s' "$1" | jq -r '.interfaces[0].name'; }
 expect_whole() {
 	local now
 	now=$(snap "$1" "$2" "$3")
-	expect_match "$now" '^[0-9]+: nl[0-9a-f]{10} \[[1-6]\] \[\[' "$5: pod $1 has its holder, a lease and a NIC route"
+	expect_match "$now" '^[0-9]+: nl[0-9a-f]{10}(@NONE)? \[[1-6]\] \[\[' "$5: pod $1 has its holder, a lease and a NIC route"
 	expect_eq "$now" "$4" "$5: pod $1's holder, lease and NIC route untouched"
 	cni CHECK "$1" "/run/netns/$2"
 	expect_eq "$RC $OUT" "0 " "$5: pod $1 passes CHECK"
