@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cni.h"
@@ -298,14 +299,13 @@ static void pool_collect(const struct gc *g, struct ipam_pool *pl, size_t k)
 	ipam_free(&pl->run[k]);
 }
 
-/* Collect the runs that have finished (every run, waiting, with wait) and
- * start DELs in the free slots. */
-static void pool_step(const struct gc *g, struct ipam_pool *pl, bool wait)
+/* Collect the runs that have finished and start DELs in the free slots. */
+static void pool_step(const struct gc *g, struct ipam_pool *pl)
 {
 	char msg[400];
 
 	for (size_t k = 0; k < GC_IPAM_PARALLEL; k++) {
-		if (pl->run[k].started && (wait || child_exited(&pl->run[k].c)))
+		if (pl->run[k].started && child_exited(&pl->run[k].c))
 			pool_collect(g, pl, k);
 		if (pl->run[k].started || pl->gc || pl->next >= g->n)
 			continue;
@@ -323,19 +323,26 @@ static void pool_begin(const struct gc *g, struct ipam_pool *pl)
 	pl->gc = ipam_speaks_1_1(g->p);
 	if (pl->gc && ipam_start(g->p, "GC", g->p->conf_text, &pl->run[0], pl->why, sizeof(pl->why)))
 		pl->code = CNI_ERR_STEP;
-	pool_step(g, pl, false);
+	pool_step(g, pl);
 }
 
-/* Every run finished: 0, or the first failure's code. */
+/* Every run finished: 0, or the first failure's code. A slot is refilled
+ * as soon as its run ends (looked at every GC_IPAM_TICK_MS), not in slot
+ * order: waiting for slot 0 while slot 5's run has ended left that slot
+ * idle, and host-local's DELs ran in batches. */
+#define GC_IPAM_TICK_MS 5
 static int pool_end(const struct gc *g, struct ipam_pool *pl)
 {
+	const struct timespec tick = { 0, GC_IPAM_TICK_MS * 1000 * 1000 };
 	bool busy = true;
 
 	while (busy) {
-		pool_step(g, pl, true);
+		pool_step(g, pl);
 		busy = !pl->gc && pl->next < g->n;
 		for (size_t k = 0; k < GC_IPAM_PARALLEL; k++)
 			busy |= pl->run[k].started;
+		if (busy)
+			nanosleep(&tick, NULL);
 	}
 	return pl->code;
 }
@@ -511,7 +518,7 @@ static void gc_teardown(const struct gc *g, struct nk_session *s, const bool *en
 			ret = teardown_nk(&q, s, ended[i] && g->stale[i].host_alive, why, sizeof(why));
 		if (ret && !*first)
 			snprintf(first, len, "%s (container %s): %.600s", q.host, q.id, why);
-		pool_step(g, pool, false);
+		pool_step(g, pool);
 	}
 }
 
