@@ -296,6 +296,18 @@ int nk_params_find(const struct nk_params *p, const char *kw)
 	return -1;
 }
 
+/* A rule's member: a keyword, or the positional word by its META ("link
+ * del { NAME | group DEVGROUP }"). */
+static int rule_find(const struct nk_params *p, const char *kw)
+{
+	int i = nk_params_find(p, kw);
+
+	for (size_t k = 0; i < 0 && p && k < p->n; k++)
+		if (!p->v[k].kw && p->v[k].meta && !strcmp(p->v[k].meta, kw))
+			i = (int)k;
+	return i;
+}
+
 bool nk_params_has(const struct nk_params *p, const char *word)
 {
 	return nk_params_find(p, word) >= 0;
@@ -390,7 +402,7 @@ static int check_rule(const struct nk_params *p, const struct nk_rule *r, uint64
 
 	names[0] = '\0';
 	for (k = 0; k < NK_RULE_MAX && r->kws[k]; k++) {
-		int i = nk_params_find(p, r->kws[k]);
+		int i = rule_find(p, r->kws[k]);
 
 		if (i < 0)
 			continue;
@@ -661,7 +673,7 @@ static const struct nk_rule *group_of(const struct nk_params *p, size_t idx, siz
 			continue;
 		*first = SIZE_MAX;
 		for (size_t k = 0; k < NK_RULE_MAX && rule->kws[k]; k++) {
-			int i = nk_params_find(p, rule->kws[k]);
+			int i = rule_find(p, rule->kws[k]);
 
 			if (i >= 0 && (size_t)i < *first)
 				*first = (size_t)i;
@@ -708,7 +720,7 @@ static void group_item(const struct nk_params *p, const struct nk_rule *rule, ch
 	buf[0] = '\0';
 	append(buf, len, &used, "%s", one_of ? "{ " : "[ ");
 	for (size_t k = 0; k < NK_RULE_MAX && rule->kws[k]; k++) {
-		int i = nk_params_find(p, rule->kws[k]);
+		int i = rule_find(p, rule->kws[k]);
 
 		if (i < 0)
 			continue;

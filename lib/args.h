@@ -76,7 +76,8 @@ struct nk_param {
 /* May the keyword be given more than once (NKP_LIST, a repeatable custom)? */
 bool nk_param_repeats(const struct nk_param *d);
 
-/* Rules between keywords, checked after parsing, named by their keywords. */
+/* Rules between keywords, checked after parsing, named by their keywords
+ * (the positional word by its META). */
 enum nk_rule_kind {
 	NK_RULE_EXCLUSIVE,            /* at most one of kws */
 	NK_RULE_ONE_OF,               /* exactly one of kws */

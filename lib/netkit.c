@@ -33,6 +33,7 @@ static const struct nl_attr_desc link_attrs[] = {
 	{ IFLA_ADDRESS, "address", NULL, 0 },
 	{ IFLA_MTU, "mtu", NULL, 0 },
 	{ IFLA_NET_NS_FD, "net-ns-fd", NULL, 0 },
+	{ IFLA_GROUP, "group", NULL, 0 },
 	{ IFLA_NUM_TX_QUEUES, "num-tx-queues", NULL, 0 },
 	{ IFLA_NUM_RX_QUEUES, "num-rx-queues", NULL, 0 },
 	{ IFLA_LINKINFO, "linkinfo", &info_space, 0 },
@@ -168,6 +169,18 @@ int rtnl_link_set_up(struct nl_sock *s, int ifindex, struct nl_err *err)
 	ifi->ifi_index = ifindex;
 	ifi->ifi_flags = IFF_UP;
 	ifi->ifi_change = IFF_UP;
+	return nl_talk(s, nlh, sizeof(*ifi), &netkit_link_space, NULL, NULL, err);
+}
+
+/* No ifindex and no name: the kernel (rtnl_group_dellink) checks that every
+ * member can be deleted, then deletes them all in one unregister. */
+int rtnl_link_del_group(struct nl_sock *s, uint32_t group, struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, RTM_DELLINK, NLM_F_ACK);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	ifi->ifi_family = AF_UNSPEC;
+	mnl_attr_put_u32(nlh, IFLA_GROUP, group);
 	return nl_talk(s, nlh, sizeof(*ifi), &netkit_link_space, NULL, NULL, err);
 }
 

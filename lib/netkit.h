@@ -46,6 +46,9 @@ int netkit_change(struct nl_sock *s, int ifindex, const struct nk_netkit *attrs,
 int rtnl_link_del(struct nl_sock *s, int ifindex, struct nl_err *err);
 /* ip link set dev IFINDEX up. */
 int rtnl_link_set_up(struct nl_sock *s, int ifindex, struct nl_err *err);
+/* RTM_DELLINK of every device of group (not 0) in the socket's namespace,
+ * as one unregistration: one wait for the kernel's grace periods for all. */
+int rtnl_link_del_group(struct nl_sock *s, uint32_t group, struct nl_err *err);
 
 /*
  * Compare what the kernel reports with what was asked for: kernels drop

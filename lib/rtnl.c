@@ -142,6 +142,10 @@ int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 		l->link_netnsid = (int32_t)nl_get_sint(a.tb[IFLA_LINK_NETNSID]);
 		l->have |= LINK_HAVE_LINK_NETNSID;
 	}
+	if (a.tb[IFLA_GROUP]) {
+		l->group = (uint32_t)nl_get_uint(a.tb[IFLA_GROUP]);
+		l->have |= LINK_HAVE_GROUP;
+	}
 	if (a.tb[IFLA_ADDRESS])
 		l->addr_len = get_hwaddr(a.tb[IFLA_ADDRESS], l->addr, sizeof(l->addr));
 	if (a.tb[IFLA_STATS64])

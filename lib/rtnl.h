@@ -38,6 +38,7 @@ enum {
 	LINK_HAVE_OPERSTATE = 1 << 5,
 	LINK_HAVE_XDP = 1 << 6,
 	LINK_HAVE_STATS64 = 1 << 7,
+	LINK_HAVE_GROUP = 1 << 8,
 };
 
 /* IFLA_STATS64: the counters ip -s link prints (LINK_HAVE_STATS64). */
@@ -58,6 +59,7 @@ struct nk_link {
 	uint32_t mtu, num_rx_queues, num_tx_queues;
 	int32_t link;            /* IFLA_LINK: netkit/veth peer ifindex */
 	int32_t link_netnsid;
+	uint32_t group;          /* IFLA_GROUP: the device group, 0 the default (LINK_HAVE_GROUP) */
 	char ifname[IF_NAMESIZE];
 	char kind[16];           /* IFLA_INFO_KIND, "" when none */
 	uint8_t addr[32];

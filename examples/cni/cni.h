@@ -166,6 +166,8 @@ int rtnl_link_state(struct rtnl *r, const char *ifname, char *mac, size_t mac_le
 		    unsigned int *flags, unsigned int *mtu);
 int rtnl_link_up(struct rtnl *r, int ifindex);
 int rtnl_link_set_alias(struct rtnl *r, int ifindex, const char *alias);
+/* IFLA_GROUP: the device's group (0, the default, to leave one). */
+int rtnl_link_set_group(struct rtnl *r, int ifindex, uint32_t group);
 /* fn for every device of the namespace that has an alias. */
 typedef void (*rtnl_alias_fn)(const char *ifname, const char *alias, void *data);
 int rtnl_link_aliases(struct rtnl *r, rtnl_alias_fn fn, void *data);
@@ -259,6 +261,16 @@ int unlease_in_pod(const struct plugin *p, char *why, size_t len);
 /* nkctl's and the holder's part of teardown: 0, or -1 with why. gc: the
  * host side is there and the batch ended the holder's leases. */
 int teardown_nk(const struct plugin *p, struct nk_session *s, bool gc, char *why, size_t len);
+/* What teardown_nk does after nkctl's lines (a leftover holder, the pod's
+ * information file): 0, or -1 with why. */
+int teardown_rest(const struct plugin *p, char *why, size_t len);
+/* GC's device group: its stale host sides join it and go in one `link del
+ * group`. 0x6e800000 plus the plugin's process id (below 2^22, the kernel's
+ * PID_MAX_LIMIT): never 0 nor the small numbers operators give groups, and
+ * two GCs at once never share one. */
+#define CNI_GC_GROUP_BASE 0x6e800000u
+#define CNI_GC_GROUP_PIDS 0x3fffffu
+uint32_t gc_group(long pid);
 int cmd_gc(struct plugin *p);
 
 #endif

@@ -81,6 +81,7 @@ int teardown_nk(const struct plugin *p, struct nk_session *s, bool gc, char *why
 	static const char *const all[] = { "NIC route", "unlease", "egress redirect", "link del" };
 	const char *const *what = gc ? all + 3 : all;
 	size_t n = gc ? 1 : 4;
+	char rest[64];
 	int ret = 0;
 
 	if (!gc) {
@@ -94,12 +95,23 @@ int teardown_nk(const struct plugin *p, struct nk_session *s, bool gc, char *why
 			snprintf(why, len, "%s: %s", what[i], s->err);
 			ret = -1;
 		}
-	del_leftover_holder(p);
-	if (pod_info_remove(p) && !ret) {
-		snprintf(why, len, "cannot remove the pod's information file");
+	if (teardown_rest(p, rest, sizeof(rest)) && !ret) {
+		snprintf(why, len, "%s", rest);
 		ret = -1;
 	}
 	return ret;
+}
+
+/* teardown_nk's part without nkctl, after its lines: a holder nkctl's
+ * unlease left, the pod's information file. 0, or -1 with why. */
+int teardown_rest(const struct plugin *p, char *why, size_t len)
+{
+	del_leftover_holder(p);
+	if (pod_info_remove(p)) {
+		snprintf(why, len, "cannot remove the pod's information file");
+		return -1;
+	}
+	return 0;
 }
 
 /* teardown_nk; with ipam, the IPAM plugin's DEL runs meanwhile. */

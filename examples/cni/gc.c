@@ -9,16 +9,22 @@
  * it (and so the alias), not the NIC side nor its address: the pod's
  * information file (ADD writes one for pods with queues) still names it.
  * All of them go in one nkctl process: one `show leases`, one `unlease
- * from NIC queue LIST` of every stale pod's queues (nkctl finds each holder
- * in its pod's namespace, waiting for memory providers as DEL's unlease
- * does; where that fails, each pod's own line), each host side's link del
- * (DEL's other lines where the unlease did not run); meanwhile the IPAM
- * plugin's GC where its VERSION lists 1.1.0, else its DEL for each, several
- * at once. */
+ * from NIC queue LIST holders ...` of every stale pod's queues (nkctl finds
+ * each holder in its pod's namespace, waiting for memory providers as DEL's
+ * unlease does; where that fails, each pod's own line), then every host
+ * side whose holder went (or that has none: a network without queues)
+ * joins GC's own device group (gc_group) and one
+ * `link del group` deletes them all in one kernel operation (one wait for
+ * the grace periods, not one per pod; DEL's lines for the others, and for
+ * all where that line fails, as with an nkctl without it); meanwhile the
+ * IPAM plugin's GC where its VERSION lists 1.1.0, else its DEL for each,
+ * several at once. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cni.h"
 
@@ -293,14 +299,13 @@ static void pool_collect(const struct gc *g, struct ipam_pool *pl, size_t k)
 	ipam_free(&pl->run[k]);
 }
 
-/* Collect the runs that have finished (every run, waiting, with wait) and
- * start DELs in the free slots. */
-static void pool_step(const struct gc *g, struct ipam_pool *pl, bool wait)
+/* Collect the runs that have finished and start DELs in the free slots. */
+static void pool_step(const struct gc *g, struct ipam_pool *pl)
 {
 	char msg[400];
 
 	for (size_t k = 0; k < GC_IPAM_PARALLEL; k++) {
-		if (pl->run[k].started && (wait || child_exited(&pl->run[k].c)))
+		if (pl->run[k].started && child_exited(&pl->run[k].c))
 			pool_collect(g, pl, k);
 		if (pl->run[k].started || pl->gc || pl->next >= g->n)
 			continue;
@@ -318,19 +323,26 @@ static void pool_begin(const struct gc *g, struct ipam_pool *pl)
 	pl->gc = ipam_speaks_1_1(g->p);
 	if (pl->gc && ipam_start(g->p, "GC", g->p->conf_text, &pl->run[0], pl->why, sizeof(pl->why)))
 		pl->code = CNI_ERR_STEP;
-	pool_step(g, pl, false);
+	pool_step(g, pl);
 }
 
-/* Every run finished: 0, or the first failure's code. */
+/* Every run finished: 0, or the first failure's code. A slot is refilled
+ * as soon as its run ends (looked at every GC_IPAM_TICK_MS), not in slot
+ * order: waiting for slot 0 while slot 5's run has ended left that slot
+ * idle, and host-local's DELs ran in batches. */
+#define GC_IPAM_TICK_MS 5
 static int pool_end(const struct gc *g, struct ipam_pool *pl)
 {
+	const struct timespec tick = { 0, GC_IPAM_TICK_MS * 1000 * 1000 };
 	bool busy = true;
 
 	while (busy) {
-		pool_step(g, pl, true);
+		pool_step(g, pl);
 		busy = !pl->gc && pl->next < g->n;
 		for (size_t k = 0; k < GC_IPAM_PARALLEL; k++)
 			busy |= pl->run[k].started;
+		if (busy)
+			nanosleep(&tick, NULL);
 	}
 	return pl->code;
 }
@@ -455,6 +467,61 @@ static void gc_unlease_each(struct gc *g, struct nk_session *s, json_object *lea
 	}
 }
 
+uint32_t gc_group(long pid)
+{
+	return CNI_GC_GROUP_BASE | ((uint32_t)pid & CNI_GC_GROUP_PIDS);
+}
+
+/* The host sides that are there (host_alive) and need no line but their
+ * link del (their holders deleted by the batch, ended, or a network
+ * without queues, so without holders) into group: grouped[i] says which
+ * joined. */
+static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *grouped, uint32_t group)
+{
+	struct rtnl *r = rtnl_open_in(-1);
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		struct plugin q = as_attachment(g->p, &g->stale[i]);
+		int ifindex;
+
+		grouped[i] = false;
+		if (!r || !(ended[i] || !g->p->queues) || !g->stale[i].host_alive)
+			continue;
+		ifindex = rtnl_ifindex(r, q.host);
+		grouped[i] = ifindex > 0 && !rtnl_link_set_group(r, ifindex, group);
+		n += grouped[i];
+	}
+	rtnl_close(r);
+	return n;
+}
+
+/* Every stale attachment's devices and files gone: the grouped host sides
+ * in one `link del group` (each one's own link del where that line fails),
+ * the others through DEL's lines; the IPAM pool stepped meanwhile. The
+ * first failure into first. */
+static void gc_teardown(const struct gc *g, struct nk_session *s, const bool *ended,
+			bool *grouped, struct ipam_pool *pool, char *first, size_t len)
+{
+	uint32_t group = gc_group((long)getpid());
+	bool one = gc_group_hosts(g, ended, grouped, group) &&
+		   !nks_run(s, NULL, "link del group %u", group);
+	char why[768];
+
+	for (size_t i = 0; i < g->n; i++) {
+		struct plugin q = as_attachment(g->p, &g->stale[i]);
+		int ret;
+
+		if (grouped[i] && one)
+			ret = teardown_rest(&q, why, sizeof(why));
+		else  /* link del alone where the host side takes the redirects */
+			ret = teardown_nk(&q, s, ended[i] && g->stale[i].host_alive, why, sizeof(why));
+		if (ret && !*first)
+			snprintf(first, len, "%s (container %s): %.600s", q.host, q.id, why);
+		pool_step(g, pool);
+	}
+}
+
 int cmd_gc(struct plugin *p)
 {
 	struct gc g = { .p = p, .valid = valid_list(p) };
@@ -462,8 +529,8 @@ int cmd_gc(struct plugin *p)
 	json_object *leases = NULL;
 	struct ipam_pool pool;
 	struct nk_session s;
-	char why[768] = "", first[768] = "";
-	bool session, *ended;
+	char first[768] = "";
+	bool session, *ended, *grouped;
 	int code;
 
 	attachment_owner(p, g.owner, sizeof(g.owner));
@@ -488,7 +555,8 @@ int cmd_gc(struct plugin *p)
 	if (session && p->queues && nks_run(&s, &leases, "show leases"))
 		leases = NULL; /* each falls back to its own unlease in the pod */
 	ended = calloc(g.n ? g.n : 1, sizeof(*ended));
-	if (!ended) {
+	grouped = calloc(g.n ? g.n : 1, sizeof(*grouped));
+	if (!ended || !grouped) {
 		json_object_put(leases);
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
@@ -499,16 +567,10 @@ int cmd_gc(struct plugin *p)
 	/* The addresses of the attachments whose leases ended are released
 	 * while nkctl deletes their devices (DEL does the same). */
 	pool_begin(&g, &pool);
-	for (size_t i = 0; i < g.n; i++) {
-		struct plugin q = as_attachment(p, &g.stale[i]);
-
-		/* link del alone only where the host side is there to take the
-		 * redirects with it (not a pod found by its information file) */
-		if (teardown_nk(&q, &s, ended[i] && g.stale[i].host_alive, why, sizeof(why)) && !*first)
-			snprintf(first, sizeof(first), "%s (container %s): %s", q.host, q.id, why);
-		pool_step(&g, &pool, false);
-	}
+	if (session)
+		gc_teardown(&g, &s, ended, grouped, &pool, first, sizeof(first));
 	free(ended);
+	free(grouped);
 	if (session)
 		nks_end(&s);
 	code = pool_end(&g, &pool);

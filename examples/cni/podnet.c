@@ -215,6 +215,15 @@ int rtnl_link_set_alias(struct rtnl *r, int ifindex, const char *alias)
 	return ack(r, (struct nlmsghdr *)buf);
 }
 
+int rtnl_link_set_group(struct rtnl *r, int ifindex, uint32_t group)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	link_msg(r, buf, RTM_NEWLINK, NLM_F_ACK, ifindex);
+	mnl_attr_put_u32((struct nlmsghdr *)buf, IFLA_GROUP, group);
+	return ack(r, (struct nlmsghdr *)buf);
+}
+
 struct alias_walk {
 	rtnl_alias_fn fn;
 	void *data;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* nkctl link add | set | del | show: netkit devices over rtnetlink. */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -354,20 +355,33 @@ static int cmd_link_set(struct nk_ctx *ctx, const void *args)
 struct name_args {
 	const char *name;
 };
+struct del_args {
+	const char *name;
+	uint32_t group;
+};
+enum { D_NAME, D_GROUP };
 static const struct nk_param del_params[] = {
-	{ NULL, NKP_IFNAME, offsetof(struct name_args, name), "NAME", 0, 0, NULL, true, NULL },
+	[D_NAME] = { NULL, NKP_IFNAME, offsetof(struct del_args, name), "NAME", 0, 0, NULL, false,
+		     NULL },
+	/* as ip link delete group: 0 is every device's default group */
+	[D_GROUP] = { "group", NKP_U32, offsetof(struct del_args, group), "DEVGROUP", 1, UINT32_MAX,
+		      NULL, false, NULL },
+};
+static const struct nk_rule del_rules[] = {
+	{ NK_RULE_ONE_OF, { "NAME", "group", NULL } },
 };
 static const struct nk_params link_del_params = {
-	NK_PARAMS("link del", struct name_args, del_params)
+	NK_PARAMS("link del", struct del_args, del_params),
+	NK_RULES(del_rules),
 };
 
 /* -force: deleting what is already gone succeeds (CNI DEL), with the same
  * document. */
-static int nothing_deleted(struct nk_ctx *ctx, const char *name)
+static int nothing_deleted(struct nk_ctx *ctx, const char *what)
 {
 	out_begin(&ctx->out);
 	out_arr_open(&ctx->out, "deleted");
-	out_text(&ctx->out, "nothing to delete: \"%s\" does not exist\n", name);
+	out_text(&ctx->out, "nothing to delete: %s\n", what);
 	out_arr_close(&ctx->out);
 	out_arr_open(&ctx->out, "detached");
 	out_arr_close(&ctx->out);
@@ -375,9 +389,132 @@ static int nothing_deleted(struct nk_ctx *ctx, const char *name)
 	return NK_EXIT_OK;
 }
 
+/* What link del and link del group do after the kernel deleted: the NIC
+ * side of the leases that ended (a Warning where that fails, retried by the
+ * next command: the devices are gone, so the document is printed), AF_XDP
+ * attaches of those queues, the document, nkctl's redirects of the devices
+ * gone. */
+static int after_del(struct nk_ctx *ctx, const struct nk_link *l, const struct nk_link *peer,
+		     size_t n, const struct nk_gone *gone, size_t ngone)
+{
+	int ret = nk_nic_unlease_stale(ctx);
+
+	if (ret)
+		return ret;
+	nk_xsk_sweep(ctx, false, NULL);
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "deleted");
+	for (size_t i = 0; i < n; i++)
+		nk_print_deleted(&ctx->out, &l[i], peer[i].ifindex ? &peer[i] : NULL);
+	out_arr_close(&ctx->out);
+	out_text(&ctx->out, "\n");
+	nk_redirect_forget(ctx, gone, ngone);
+	out_end(&ctx->out);
+	return NK_EXIT_OK;
+}
+
+/* ---- link del group ---- */
+
+/* The netkit devices of group g in rt's namespace into m (a pair's two
+ * sides both in it: the first only, which takes the other), with their
+ * peers; a member that is not netkit is refused (5), none is -ENODEV. */
+struct group_del {
+	struct nk_link_list all;
+	struct nk_link *l, *peer, *there;
+	struct nk_gone *gone;
+	size_t n, ngone;
+};
+
+static bool taken_with(const struct group_del *m, const struct nk_link *l)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->peer[i].ifindex == l->ifindex && !(m->l[i].have & LINK_HAVE_LINK_NETNSID))
+			return true;
+	return false;
+}
+
+static int group_members(struct nk_ctx *ctx, struct nk_ns *here, struct nl_sock *rt, uint32_t g,
+			 struct group_del *m)
+{
+	struct nl_err err;
+	size_t cap;
+
+	if (rtnl_link_dump(rt, &m->all, &err))
+		return nk_error_nl(&err, "cannot list the devices");
+	cap = m->all.n ? m->all.n : 1;
+	m->l = calloc(cap, sizeof(*m->l));
+	m->peer = calloc(cap, sizeof(*m->peer));
+	m->there = calloc(cap, sizeof(*m->there));
+	m->gone = calloc(cap * NK_GONE_MAX, sizeof(*m->gone));
+	if (!m->l || !m->peer || !m->there || !m->gone)
+		return nk_error(NK_EXIT_FAIL, "out of memory");
+	for (size_t i = 0; i < m->all.n; i++) {
+		const struct nk_link *l = &m->all.v[i];
+
+		if (l->group != g || taken_with(m, l))
+			continue;
+		if (!nk_link_is_netkit(l))
+			return nk_error(NK_EXIT_UNSUPPORTED,
+					"group %u has \"%s\", which is not a netkit device%s%s%s; nkctl deletes only netkit devices: nothing was deleted",
+					g, l->ifname, l->kind[0] ? " (kind " : "", l->kind,
+					l->kind[0] ? ")" : "");
+		m->l[m->n] = *l;
+		if (!nk_peer_of(rt, &m->l[m->n], &m->peer[m->n]))
+			memset(&m->peer[m->n], 0, sizeof(m->peer[m->n]));
+		m->n++;
+	}
+	/* the notes of the redirects to forget, once the list stands still */
+	for (size_t i = 0; i < m->n; i++)
+		m->ngone += nk_gone_of(ctx, here, &m->l[i], m->peer[i].ifindex ? &m->peer[i] : NULL,
+				       &m->there[i], m->gone + m->ngone);
+	return m->n ? 0 : -ENODEV;
+}
+
+static void group_del_free(struct group_del *m)
+{
+	nk_link_list_free(&m->all);
+	free(m->l);
+	free(m->peer);
+	free(m->there);
+	free(m->gone);
+}
+
+/* Every netkit device of the group (and each one's peer, wherever it is)
+ * deleted by one RTM_DELLINK: the kernel checks all, then unregisters them
+ * together, so a hundred pods' host sides wait for one grace period, not a
+ * hundred. Devices that join the group meanwhile go too: the group is the
+ * caller's to keep to itself. */
+static int cmd_link_del_group(struct nk_ctx *ctx, uint32_t g)
+{
+	struct group_del m = { 0 };
+	char what[64];
+	struct nk_ns *here;
+	struct nl_sock *rt;
+	struct nl_err err;
+	int ret;
+
+	snprintf(what, sizeof(what), "group %u has no devices", g);
+	ret = nk_ns_here(ctx, &here);
+	if (!ret)
+		ret = nk_ctx_rtnl(ctx, &rt);
+	if (!ret)
+		ret = group_members(ctx, here, rt, g, &m);
+	if (ret == -ENODEV)
+		ret = ctx->force ? nothing_deleted(ctx, what) :
+				   nk_error(NK_EXIT_NOTFOUND, "%s", what);
+	else if (!ret && rtnl_link_del_group(rt, g, &err))
+		ret = err.code == ENODEV && ctx->force ? nothing_deleted(ctx, what) :
+			err.code == ENODEV ? nk_error(NK_EXIT_NOTFOUND, "%s", what) :
+			nk_error_nl(&err, "cannot delete group %u", g);
+	else if (!ret)
+		ret = after_del(ctx, m.l, m.peer, m.n, m.gone, m.ngone);
+	group_del_free(&m);
+	return ret;
+}
+
 static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 {
-	const struct name_args *a = args;
+	const struct del_args *a = args;
 	struct nk_link l, peer = { 0 }, there;
 	struct nk_gone gone[NK_GONE_MAX];
 	struct nk_ns *here;
@@ -385,8 +522,12 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 	struct nl_err err;
 	bool has_peer;
 	size_t ngone;
+	char what[64];
 	int ret;
 
+	if (!a->name)
+		return cmd_link_del_group(ctx, a->group);
+	snprintf(what, sizeof(what), "\"%s\" does not exist", a->name);
 	ret = nk_ns_here(ctx, &here);
 	if (!ret)
 		ret = nk_ctx_rtnl(ctx, &rt);
@@ -394,7 +535,7 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 		return ret;
 	ret = get_netkit(rt, a->name, &l, ctx->force);
 	if (ret == -ENODEV)
-		return nothing_deleted(ctx, a->name);
+		return nothing_deleted(ctx, what);
 	if (ret)
 		return ret;
 	has_peer = nk_peer_of(rt, &l, &peer);
@@ -403,25 +544,14 @@ static int cmd_link_del(struct nk_ctx *ctx, const void *args)
 	ngone = nk_gone_of(ctx, here, &l, has_peer ? &peer : NULL, &there, gone);
 	if (rtnl_link_del(rt, l.ifindex, &err)) {
 		if (err.code == ENODEV && ctx->force)
-			return nothing_deleted(ctx, a->name);
+			return nothing_deleted(ctx, what);
 		return nk_error_nl(&err, "cannot delete \"%s\"", a->name);
 	}
 	/* A lease holder's leases ended with it: their NIC side (rules,
-	 * reservation, RSS context) goes too, as with unlease. What fails there
-	 * is a Warning, retried by the next command: the device is gone, so
-	 * this command's document is printed. */
-	ret = nk_nic_unlease_stale(ctx);
-	if (ret)
-		return ret;
-	nk_xsk_sweep(ctx, false, NULL);  /* AF_XDP attaches of the queues that ended */
-	out_begin(&ctx->out);
-	out_arr_open(&ctx->out, "deleted");
-	nk_print_deleted(&ctx->out, &l, has_peer ? &peer : NULL);
-	out_arr_close(&ctx->out);
-	out_text(&ctx->out, "\n");
-	nk_redirect_forget(ctx, gone, ngone);
-	out_end(&ctx->out);
-	return NK_EXIT_OK;
+	 * reservation, RSS context) goes too, as with unlease. */
+	if (!has_peer)
+		memset(&peer, 0, sizeof(peer));
+	return after_del(ctx, &l, &peer, 1, gone, ngone);
 }
 
 /* ---- link show ---- */
@@ -446,7 +576,7 @@ static const struct nk_cmd link_cmds[] = {
 	{ "set", cmd_link_set, NULL, &link_set_params, NULL,
 	  "change the default policies (through the primary device)" },
 	{ "del", cmd_link_del, NULL, &link_del_params, NULL,
-	  "delete a netkit device (and its peer); with -force a missing one is not an error" },
+	  "delete a netkit device (and its peer), or every one of a device group at once; with -force a missing one is not an error" },
 	{ "show", cmd_link_show, NULL, &link_show_params, NULL,
 	  "the netkit devices of the namespace, as in show" },
 };

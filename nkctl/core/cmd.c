@@ -219,6 +219,26 @@ static void list_needs(const char *path, const struct nk_params *p)
 	}
 }
 
+/* either PATH META KW: a one-of rule between the positional word META and
+ * keyword KW ("link del { NAME | group DEVGROUP }"): completion offers KW
+ * where the positional word goes. */
+static void list_either(const char *path, const struct nk_params *p)
+{
+	for (size_t r = 0; r < p->nrules; r++) {
+		const struct nk_rule *rule = &p->rules[r];
+		const char *pos = NULL;
+
+		if (rule->kind != NK_RULE_ONE_OF)
+			continue;
+		for (size_t k = 0; k < NK_RULE_MAX && rule->kws[k]; k++)
+			if (nk_params_find(p, rule->kws[k]) < 0)
+				pos = rule->kws[k];
+		for (size_t k = 0; pos && k < NK_RULE_MAX && rule->kws[k]; k++)
+			if (nk_params_find(p, rule->kws[k]) >= 0)
+				printf("either\t%s\t%s\t%s\n", path, pos, rule->kws[k]);
+	}
+}
+
 /* arg PATH KW META KIND CHOICES: KIND is value, flag, repeat or rest; the
  * choices (space-separated) are what completion offers for the value. An
  * empty field is "-" (a shell's read folds runs of tabs). */
@@ -252,7 +272,9 @@ void nk_table_list(const struct nk_table *t, const char *prefix)
 		printf("cmd\t%s\n", path);
 		for (size_t k = 0; c->params && k < c->params->n; k++)
 			list_param(path, &c->params->v[k]);
-		if (c->params)
+		if (c->params) {
 			list_needs(path, c->params);
+			list_either(path, c->params);
+		}
 	}
 }

@@ -138,6 +138,7 @@ expect_match "$(comp nkctl redirect attach dev lo to lo '')" '(^| )replace( |$)'
 expect_match "$(comp nkctl redirect '')" '(^| )prune( |$)' "redirect prune"
 expect_match "$(comp nkctl -j --pr)" '^--pretty $' "global options"
 expect_match "$(comp nkctl link del '')" '(^| )lo( |$)' "interface names for a positional NAME"
+expect_eq "$(comp nkctl link del gr)" "group " "a keyword that may stand in the positional NAME's place (link del group)"
 expect_eq "$(comp nkctl link add '' | tr -d " ")" "" "no existing names for a new device"
 ns_new NS
 expect_match "$(comp nkctl -n '')" "(^| )$NS( |$)" "namespace names for -n"

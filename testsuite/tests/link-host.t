@@ -49,6 +49,17 @@ expect_rc 0 "the veth is still there" -n "$NS" -j show dev vA
 expect_error 3 "link del of a missing device" -n "$NS" link del nope0
 expect_rc 0 "link del -force of a missing device succeeds" -n "$NS" -j -force link del nope0
 expect_eq "$OUT" '{"deleted":[],"detached":[]}' "nothing deleted, same shape"
+# link del group: as ip link delete group, one request for the whole group.
+expect_error 1 "link del takes a name or a group, not both" -n "$NS" link del vA group 7
+expect_error 1 "link del group 0 (every device's default) is refused" -n "$NS" link del group 0
+expect_error 3 "link del of an empty group" -n "$NS" link del group 2000000007
+expect_rc 0 "link del -force of an empty group succeeds" -n "$NS" -j -force link del group 2000000007
+expect_eq "$OUT" '{"deleted":[],"detached":[]}' "nothing deleted, same shape"
+ip -n "$NS" link set dev vA group 2000000007 || fail "veth into group"
+expect_error 5 "link del group refuses a group with a veth" -n "$NS" link del group 2000000007
+expect_match "$ERR" 'vA.*not a netkit device.*nothing was deleted' "the error names the veth"
+expect_rc 0 "the veth is still there" -n "$NS" -j show dev vA
+ip -n "$NS" link set dev vA group 0 || fail "veth out of the group"
 expect_rc 0 "link show lists netkit devices only" -n "$NS" -j link show
 expect_eq "$OUT" '{"devices":[]}' "no netkit devices on the host"
 expect_error 5 "link show of a veth" -n "$NS" link show vA

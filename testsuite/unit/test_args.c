@@ -604,6 +604,58 @@ static void params_usage(void **state)
 	assert_non_null(strstr(buf, "..."));
 }
 
+/* A one-of rule may name the positional word by its META: "link del
+ * { NAME | group DEVGROUP }". */
+struct oargs {
+	const char *name;
+	uint32_t group;
+};
+static const struct nk_param oparams[] = {
+	{ NULL, NKP_IFNAME, offsetof(struct oargs, name), "NAME", 0, 0, NULL, false, NULL },
+	{ "group", NKP_U32, offsetof(struct oargs, group), "DEVGROUP", 1, UINT32_MAX, NULL, false,
+	  NULL },
+};
+static const struct nk_rule orules[] = {
+	{ NK_RULE_ONE_OF, { "NAME", "group", NULL } },
+};
+static const struct nk_params op = {
+	NK_PARAMS("link del", struct oargs, oparams), NK_RULES(orules),
+};
+
+static int oparse(struct oargs *a, char *err, size_t errlen, int argc, char **argv)
+{
+	struct capture c;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	capture_begin(&c, 2);
+	ret = nk_parse_params(&op, argc, argv, a, NULL);
+	copy_text(err, errlen, capture_end(&c));
+	return ret;
+}
+
+static void params_one_of_positional(void **state)
+{
+	char *name[] = { "nk0" }, *group[] = { "group", "7" }, *both[] = { "nk0", "group", "7" };
+	struct oargs a;
+	char err[512], buf[256];
+
+	(void)state;
+	assert_int_equal(oparse(&a, err, sizeof(err), 1, name), 0);
+	assert_string_equal(a.name, "nk0");
+	assert_int_equal(oparse(&a, err, sizeof(err), 2, group), 0);
+	assert_null(a.name);
+	assert_int_equal(a.group, 7);
+	assert_int_equal(oparse(&a, err, sizeof(err), 3, both), NK_EXIT_USAGE);
+	assert_non_null(strstr(err, "exclude each other"));
+	assert_int_equal(oparse(&a, err, sizeof(err), 0, NULL), NK_EXIT_USAGE);
+	assert_non_null(strstr(err, "needs either \"NAME\" or \"group DEVGROUP\""));
+	/* a keyword's lookup never takes the META for a keyword */
+	assert_false(nk_params_has(&op, "NAME"));
+	nk_params_usage(&op, buf, sizeof(buf), 0, 4);
+	assert_string_equal(buf, "{ NAME | group DEVGROUP }");
+}
+
 static void wrap_columns(void **state)
 {
 	char buf[1024], text[600];
@@ -675,6 +727,7 @@ int main(void)
 		cmocka_unit_test(params_help),
 		cmocka_unit_test(params_find),
 		cmocka_unit_test(params_usage),
+		cmocka_unit_test(params_one_of_positional),
 		cmocka_unit_test(wrap_columns),
 	};
 

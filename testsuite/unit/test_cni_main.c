@@ -888,6 +888,18 @@ static void gc_info_file(void **state)
  * answer: both are read to the end, none blocks. */
 /* The pod's information file: the holder and each lease's two queue ids,
  * from the lease's reply; DEL's removal, twice. */
+/* GC's device group: never 0, in its own range, one per process id. */
+static void gc_device_group(void **state)
+{
+	(void)state;
+	assert_int_equal(gc_group(1), CNI_GC_GROUP_BASE | 1);
+	assert_int_equal(gc_group(4194303), CNI_GC_GROUP_BASE | 0x3fffff);
+	assert_true(gc_group(0) != 0);
+	assert_true(gc_group(1234) != gc_group(1235));
+	/* ip's parser takes groups below 2^31 */
+	assert_true(gc_group(4194303) < 0x80000000u);
+}
+
 static void pod_info(void **state)
 {
 	char dir[] = "/tmp/nkcni-unit-XXXXXX", sub[64], path[128], target[128], why[256], buf[512];
@@ -1061,6 +1073,7 @@ int main(void)
 		cmocka_unit_test(attachment_locks),
 		cmocka_unit_test(gc_info_file),
 		cmocka_unit_test(conf_ipam_version),
+		cmocka_unit_test(gc_device_group),
 		cmocka_unit_test(pod_info),
 		cmocka_unit_test(child_chatty),
 		cmocka_unit_test(nkctl_error_object),
