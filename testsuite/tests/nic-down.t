@@ -16,8 +16,7 @@
 # no nkctl command run, show leases sees them again, xsk show lists the slot
 # with A's program, and unlease then takes everything of A's away. Truth from
 # nlprobe.py, ip and the pins. unlease from ... holders refuses a queue
-# whose holder is not one of those named. A pod's namespace deleted while its
-# holder's lease lives keeps the NIC side until the kernel ends the lease.
+# whose holder is not one of those named.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq
@@ -121,33 +120,4 @@ expect_rc 0 "unlease from queue 2 naming nka" -n "$HOST" unlease from "$SIM" que
 expect_rc 0 "unlease vma" -n "$HOST" unlease dev vma
 expect_eq "$(a_state)" "$indir_before [] xdp:none holders:0 slots: maps:0" "then nothing of A's is left"
 
-# The namespace-teardown window: a pod's namespace deleted while its holder's
-# lease is alive. The kernel ends the lease when the namespace's cleanup
-# unregisters the holder, and cleanups run one batch after another: a
-# namespace of many devices deleted just before keeps the pod's in the window
-# for seconds (its lease still dumped, its namespace out of reach, then its
-# netns-id -1). Sweeps meanwhile keep the lease's rule and reservation; once
-# the kernel has ended it, the next command undoes them.
-ns_new POD
-nk -n "$HOST" link add nkt type single rxqueues 2
-expect_rc 0 "a pod's steered lease" -n "$HOST" lease dev nkt from "$SIM" queue 1 reserve steer dst 10.9.0.7
-ip -n "$HOST" link set nkt netns "$POD" || fail "cannot move nkt into the pod"
-ns_new BIG
-for i in $(seq 2000); do echo "link add d$i type dummy"; done | ip -n "$BIG" -batch - || fail "2000 dummies"
-ip netns del "$BIG"
-ip netns del "$POD"
-alive=0
-for _ in $(seq 30); do
-	"$NKCTL" -n "$HOST" -force unlease dev nkgone > /dev/null 2>&1 # a sweep of the NIC's records
-	# the lease first: one still there was alive through the sweep
-	l=$(nlp queues "$idx" | jq -c '[.[] | select(.lease) | .id]')
-	[ "$l" = "[]" ] && break
-	[ "$(rules)" = '[["10.9.0.7",1]]' ] && [ "$(indir | jq 'index(1)')" = null ] ||
-		fail "the pod's namespace going, its lease alive ($l): its rule or reservation was undone: $(rules) $(indir)"
-	alive=$((alive + 1))
-done
-[ "$alive" -gt 0 ] || fail "the window was missed: the lease had ended before the first sweep"
-pass "the pod's namespace going: $alive sweeps while its lease lived kept its rule and reservation"
-expect_rc 0 "the next command, once the kernel ended the lease" -n "$HOST" -force unlease dev nkgone
-expect_eq "$(rules) $(indir)" "[] $indir_before" "undid its rule and reservation"
 done_testing
