@@ -55,3 +55,16 @@ cni_bg() {
 		echo "$RC" > "$4.rc"
 	) &
 }
+
+# kill_add PID: a runtime's ADD (its own process group, PID its leader)
+# killed: SIGKILL to every process of the group but the IPAM plugin's
+# host-local, which writes a reservation in two steps, and killed between
+# them leaves a file DEL cannot match (its own crash safety, not the
+# plugin's); then PID reaped.
+kill_add() {
+	local p
+	for p in $(pgrep -g "$1"); do
+		[ "$(cat "/proc/$p/comm" 2> /dev/null)" = host-local ] || kill -KILL "$p" 2> /dev/null
+	done
+	wait "$1" 2> /dev/null
+}

@@ -133,10 +133,7 @@ for r in $(seq "$KR"); do
 	gpid=$!
 	sleep "$d2"
 	kill -0 "$pid" 2> /dev/null && killed=$((killed + 1))
-	for p in $(pgrep -g "$pid"); do
-		[ "$(cat "/proc/$p/comm" 2> /dev/null)" = host-local ] || kill -KILL "$p" 2> /dev/null
-	done
-	wait "$pid" 2> /dev/null
+	kill_add "$pid"
 	# the whole group: a child may finish the syscall it is in after the kill
 	for _ in $(seq 300); do
 		[ -z "$(pgrep -g "$pid")" ] && break

@@ -191,13 +191,7 @@ for r in $(seq "$KR"); do
 	pid=$!
 	sleep "$delay"
 	kill -0 "$pid" 2> /dev/null && killed=$((killed + 1))
-	# Everything the ADD started but the IPAM plugin: host-local writes a
-	# reservation in two steps, and killed between them leaves a file DEL
-	# cannot match (its own crash safety, not the plugin's).
-	for p in $(pgrep -g "$pid"); do
-		[ "$(cat "/proc/$p/comm" 2> /dev/null)" = host-local ] || kill -KILL "$p" 2> /dev/null
-	done
-	wait "$pid" 2> /dev/null
+	kill_add "$pid"
 	cni DEL kill$r "/run/netns/${PODS[3]}" "$T_TMP/dual.conflist"
 	echo "# round $r: killed after $delay s, DEL status $RC"
 	[ "$RC" = 0 ] || fail "DEL after ADD killed after $delay s: $OUT $(cat "$T_TMP/cni.err")"
