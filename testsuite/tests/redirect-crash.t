@@ -38,13 +38,13 @@ routes_of() { # routes_of TARGET: its prefixes on vN, sorted, as the last check'
 # syscalls of their own: the killed command is the binary itself there. The
 # plain build tries every kill point; the memory-checking passes are there for
 # memory behaviour, which the checks and heals around each point show alike:
-# they try every STRIDEth point (10th with the sanitizers, 40th under
+# they try every STRIDEth point (10th with the sanitizers, 80th under
 # valgrind, where each costs about 9 s; a full pass would take most of CI's
 # time). The sanitizer build's leak check needs ptrace, which strace holds: it
 # is off for the killed command, else no run would ever complete.
 case "${NKCTL_MEMCHECK:-}" in
 sanitizers) STRIDE=10 ;;
-valgrind) STRIDE=40 ;;
+valgrind) STRIDE=80 ;;
 *) STRIDE=1 ;;
 esac
 killed() {
