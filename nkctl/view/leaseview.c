@@ -129,6 +129,26 @@ static int add_lease(struct nk_ctx *ctx, struct nk_ns *nic_ns, const struct nk_q
 	return 0;
 }
 
+/* A namespace whose leases could not be read: its NICs' records say them. */
+static int note_unread(struct nk_lease_list *out, struct nk_ns *ns)
+{
+	struct nk_ns **slot = nk_grow(&out->unread, &out->nunread, &out->capunread,
+				      sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = ns;
+	return 0;
+}
+
+static bool was_unread(const struct nk_lease_list *l, const struct nk_ns *ns)
+{
+	for (size_t i = 0; i < l->nunread; i++)
+		if (l->unread[i] == ns)
+			return true;
+	return false;
+}
+
 static int scan_one(struct nk_ctx *ctx, struct nk_ns *nic_ns, struct nk_lease_list *out)
 {
 	const struct genl_family *fam;
@@ -141,7 +161,7 @@ static int scan_one(struct nk_ctx *ctx, struct nk_ns *nic_ns, struct nk_lease_li
 	if (!s || !genl_has_op(fam, NK_NETDEV_CMD_QUEUE_CREATE))
 		return 0; /* no leases on this kernel */
 	if (netdev_queue_dump(s, fam, 0, &qs, &err))
-		return 0;
+		return note_unread(out, nic_ns);
 	for (size_t i = 0; i < qs.n && !ret; i++)
 		if (qs.v[i].have & QUEUE_HAVE_LEASE)
 			ret = add_lease(ctx, nic_ns, &qs.v[i], out);
@@ -193,16 +213,18 @@ static int add_recorded(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_ni
 	return 0;
 }
 
-/* One NIC record: its leases when its NIC is where it was last seen and is
- * down (the scan's dump left it out; a NIC gone ends its leases with its
- * holders, one up was in the scan's dump). The link the record is checked
- * against says it: no queue dump of its own. */
+/* One NIC record: its leases when its NIC is where it was last seen and the
+ * scan could not see it: down (the dump leaves it out), or up in a
+ * namespace whose dump failed. A NIC gone ends its leases with its holders;
+ * one up in a namespace dumped was in the scan. The link the record is
+ * checked against says it: no queue dump of its own. */
 static int add_unseen_of(struct nk_ctx *ctx, const char *name, struct nk_lease_list *out)
 {
 	struct nk_nic_state *st = calloc(1, sizeof(*st));
 	struct nk_ns *ns = NULL;
 	struct nl_sock *rt;
 	struct nk_link link;
+	enum nk_look look;
 	int ret = 0;
 
 	if (!st)
@@ -210,11 +232,15 @@ static int add_unseen_of(struct nk_ctx *ctx, const char *name, struct nk_lease_l
 	if (nk_nic_state_read(name, st) || !st->exists || !st->nleases ||
 	    nk_ns_find(ctx, st->ns_dev, st->ns_ino, &ns) || !ns || !(rt = nk_ns_try_rtnl(ns)) ||
 	    nk_link_lookup(rt, NULL, st->ifindex, &link, NULL, true) ||
-	    !nk_nic_state_is_of(st, ns, &link) || (link.flags & IFF_UP))
+	    !nk_nic_state_is_of(st, ns, &link))
+		goto out;
+	look = !(link.flags & IFF_UP) ? NK_LOOK_DOWN :
+	       was_unread(out, ns) ? NK_LOOK_UNREADABLE : NK_LOOK_SEEN;
+	if (look == NK_LOOK_SEEN)
 		goto out;
 	snprintf(st->ifname, sizeof(st->ifname), "%s", link.ifname);
 	for (size_t i = 0; i < st->nleases && !ret; i++)
-		ret = add_recorded(ctx, ns, st, &st->leases[i], NK_LOOK_DOWN, out);
+		ret = add_recorded(ctx, ns, st, &st->leases[i], look, out);
 out:
 	nk_nic_state_free(st);
 	free(st);
@@ -236,6 +262,7 @@ void nk_lease_scan_unseen(struct nk_ctx *ctx, struct nk_lease_list *out)
 void nk_lease_list_free(struct nk_lease_list *l)
 {
 	free(l->v);
+	free(l->unread);
 	memset(l, 0, sizeof(*l));
 }
 

@@ -55,6 +55,10 @@ struct nk_lease_rec {
 struct nk_lease_list {
 	struct nk_lease_rec *v;
 	size_t n, cap;
+	/* namespaces whose queue dump failed in the scan: their NICs' leases
+	 * were not seen, which is not "none" (nk_lease_scan_unseen) */
+	struct nk_ns **unread;
+	size_t nunread, capunread;
 };
 
 /* unlease waits this long by default for a memory provider to go (the
@@ -66,8 +70,9 @@ struct nk_lease_list {
  * at namespaces of ctx. */
 int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out);
 void nk_lease_list_free(struct nk_lease_list *l);
-/* Append the leases nkctl's NIC records name on NICs that are down (the
- * kernel's dump leaves them out), each marked unseen: for a reader that
+/* Append the leases nkctl's NIC records name on NICs the scan could not
+ * see (down: the kernel's dump leaves them out; up, but the dump of its
+ * namespace failed), each marked unseen with the look: for a reader that
  * must not take "not in the dump" for "ended" (show leases, unlease). */
 void nk_lease_scan_unseen(struct nk_ctx *ctx, struct nk_lease_list *out);
 /* Copy the leases held by netkit device ifindex of hns out of all into
