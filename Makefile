@@ -302,10 +302,11 @@ check-vm: all $(HELPERS)
 check-all:
 	testsuite/check-all
 
-# check-all with every kill point and every round of the race tests (check-all
-# runs a share of them, a different one each day).
+# check-all with every kill point, every round of the race tests and every
+# command line under valgrind (check-all runs a share of them, a different
+# one each day).
 check-full:
-	NKCTL_KILL_SHARE=1 NKCTL_ROUND_SHARE=1 testsuite/check-all
+	NKCTL_KILL_SHARE=1 NKCTL_ROUND_SHARE=1 NKCTL_VALGRIND_SHARE=1 testsuite/check-all
 
 check-valgrind: all $(HELPERS)
 	NKCTL=$(abspath testsuite/valgrind/nkctl) NKCTL_REAL=$(abspath $(BIN)) NKCTL_MEMCHECK=valgrind \

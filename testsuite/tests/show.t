@@ -138,13 +138,16 @@ expect_rc 0 "show -s text" -n "$NS" -s show dev lo
 expect_match "$OUT" '^    RX: bytes [0-9]+ packets [0-9]+ ' "text RX line"
 expect_match "$OUT" '^    TX: bytes [0-9]+ packets [0-9]+ ' "text TX line"
 
-# Rates: 10 pings in the 2 s interval are about 5 packets a second on lo
-# (each echo is two packets there: request and reply).
-ip netns exec "$NS" ping -c 10 -i 0.18 -W 1 127.0.0.1 > /dev/null 2>&1 &
+# Rates: a ping every 0.2 s is about 10 packets a second on lo (each echo
+# is two packets there: request and reply). The pinger runs before and past
+# the interval: a loaded machine may start it late, or nkctl early.
+ip netns exec "$NS" ping -c 40 -i 0.2 -W 1 127.0.0.1 > /dev/null 2>&1 &
 pinger=$!
 defer "kill $pinger 2>/dev/null"
+sleep 0.5
 expect_rc 0 "show interval" -n "$NS" -j show dev lo interval 2 count 2
-wait $pinger
+kill "$pinger" 2>/dev/null
+wait "$pinger" 2>/dev/null
 expect_eq "$(printf '%s\n' "$OUT" | wc -l)" 2 "count 2: two documents, one a line"
 first=$(printf '%s\n' "$OUT" | head -n 1)
 printf '%s' "$first" > "$T_TMP/rate.json"
