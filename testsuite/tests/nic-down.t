@@ -6,7 +6,8 @@
 # AF_XDP-prepared lease (holder vma, xsk attach) and a pod's lease (holder
 # nkm, moved into the pod after its lease); then what a node does on
 # NIC B and beside it (a steered lease and its unlease, a pair's link add and
-# link del, redirect prune, -force unlease of a holder that is gone): nothing
+# link del, redirect prune, -force unlease of a holder that is gone, a CNI
+# DEL of a pod of B's network): nothing
 # of A's is touched (its RSS table, its rule, its XDP program, the slot's
 # directory, the holder map's pin, both holders). show leases lists A's
 # leases as not seen (seen false, nic-state down, from nkctl's records);
@@ -14,15 +15,19 @@
 # and deletes nothing, also in the pod,
 # where the record names the moved holder by its name. After A is up, with
 # no nkctl command run, show leases sees them again, xsk show lists the slot
-# with A's program, and unlease then takes everything of A's away. Truth from
+# with A's program, an AF_XDP socket on the VM's holder receives the frames
+# steered to the VM's address, and unlease then takes everything of A's away. Truth from
 # nlprobe.py, ip and the pins. unlease from ... holders refuses a queue
 # whose holder is not one of those named.
 . "$TESTSUITE/lib.sh"
+. "$TESTSUITE/cni.sh"
 need_root
-need_cmd jq
+need_cmd jq python3
+XSKRX=$NKCTL_HELPERS/xsk-rx
+[ -x "$XSKRX" ] || skip "no $XSKRX (make helpers)"
 
-ns_new HOST
-sim_new SIM "$HOST" 4
+topo_nic_remote 4
+ip -n "$REMOTE" route add 10.77.0.5/32 via 10.10.2.1
 sim_new B "$HOST" 4
 need_sim_rss "$HOST" "$SIM"
 idx=$(ifindex_of "$HOST" "$SIM")
@@ -51,15 +56,26 @@ indir_before=$(indir)
 nk -n "$HOST" link add nka type single rxqueues 2
 expect_rc 0 "a reserved, steered lease of $SIM queue 2" -n "$HOST" lease dev nka from "$SIM" queue 2 reserve steer dst 10.9.0.2
 nk -n "$HOST" link add vma type single rxqueues 2
-expect_rc 0 "a VM's lease of $SIM queue 3" -n "$HOST" lease dev vma from "$SIM" queue 3 reserve
-expect_rc 0 "xsk attach" -n "$HOST" xsk attach dev vma user 4242 mode 0600
+expect_rc 0 "a VM's lease of $SIM queue 3, steered to the VM's address" -n "$HOST" -j lease dev vma from "$SIM" queue 3 reserve steer dst 10.77.0.5
+vmq=$(printf '%s' "$OUT" | jq '.leases[0].lease.queue.id')
+expect_rc 0 "xsk attach" -n "$HOST" -j xsk attach dev vma user 4242 mode 0600
+vmpin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
+# A pod of another network, on B, through the CNI plugin (its DEL comes
+# while A is down).
+cni_conflist "$T_TMP/nk.conflist" "$(jq -cn --arg nic "$B" --arg dir "$IPAMDIR" '{
+	cniVersion: "1.0.0", name: "nkb", type: "nkctl-cni", nic: $nic, queues: "2-3",
+	ipam: {type: "host-local", dataDir: $dir, ranges: [[{subnet: "10.21.0.0/16"}]]}}')"
+ns_new PODB
+cni ADD podb "/run/netns/$PODB"
+[ "$RC" = 0 ] || fail "CNI ADD of a pod on $B: $OUT $(cat "$T_TMP/cni.err")"
+pass "a pod of B's network added through the CNI plugin"
 # A pod's holder, leased here and moved into the pod as the CNI plugin does.
 ns_new POD
 nk -n "$HOST" link add nkm type single rxqueues 2
 expect_rc 0 "a pod's lease of $SIM queue 1" -n "$HOST" lease dev nkm from "$SIM" queue 1 reserve
 ip -n "$HOST" link set nkm netns "$POD" || fail "cannot move nkm into the pod"
 BEFORE=$(a_state)
-expect_match "$BEFORE" '\[\["10.9.0.2",2\]\] xdp:[1-9] holders:2 slots:.*link.* maps:1' "A has its rule, program, holders, slot and map"
+expect_match "$BEFORE" '\[\["10.77.0.5",3\],\["10.9.0.2",2\]\] xdp:[1-9] holders:2 slots:.*link.* maps:1' "A has its rules, program, holders, slot and map"
 expect_eq "$(a_leases)" '[[1,true,null],[2,true,null],[3,true,null]]' "show leases: all seen"
 
 # A monitor of links and leases, from before A goes down to after it is up.
@@ -85,6 +101,10 @@ expect_rc 0 "a pair added" -n "$HOST" link add nkp peer nkq
 expect_rc 0 "and deleted (its sweep)" -n "$HOST" link del nkp
 expect_rc 0 "redirect prune" -n "$HOST" redirect prune
 expect_rc 0 "unlease of a holder that is gone, with -force" -n "$HOST" -force unlease dev nkgone
+cni DEL podb "/run/netns/$PODB"
+[ "$RC" = 0 ] || fail "CNI DEL of the pod on $B: $OUT $(cat "$T_TMP/cni.err")"
+pass "CNI DEL of the pod on $B"
+expect_eq "$(ip -n "$PODB" -o link show | grep -vc ': lo:')" 0 "the pod on $B is gone whole"
 expect_eq "$(a_state)" "$BEFORE" "nothing of A's was touched: table, rule, program, holders, slot, map"
 
 expect_error 4 "unlease of A's holder while A is down" -n "$HOST" unlease dev nka
@@ -104,6 +124,21 @@ expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev vma
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .program, (.queues[0] | .["nic-queue"])]]')" \
 	'[["vma",true,3]]' "xsk show: the slot is there, with A's program"
 expect_eq "$(a_state)" "$BEFORE" "everything of A's as before"
+# A VM's socket on the holder's queue receives, with no nkctl command run
+# since A came up (nsenter: ip netns exec mounts a /sys without the pins).
+rm -f "$T_TMP/ready"
+nsenter --net="/run/netns/$HOST" "$XSKRX" vma "$vmq" "$vmpin" 20 3000 "$T_TMP/ready" > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
+rx_pid=$!
+for _ in $(seq 100); do [ -e "$T_TMP/ready" ] || ! kill -0 $rx_pid 2>/dev/null && break; sleep 0.1; done
+[ -e "$T_TMP/ready" ] || fail "the AF_XDP socket did not get ready: $(cat "$T_TMP/rx.err")"
+ip netns exec "$REMOTE" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(20):
+    s.sendto(b"vm %d" % i, ("10.77.0.5", 9999))
+'
+wait $rx_pid
+expect_eq "$(jq .received "$T_TMP/rx.json")" 20 "A up: the VM's socket receives the 20 datagrams steered to it"
 sleep 3     # the monitor's periodic re-dump, after up
 kill "$mpid"
 wait "$mpid" 2> /dev/null
