@@ -56,6 +56,14 @@ cni_bg() {
 	) &
 }
 
+# cni_add_killable CONTAINER NETNS CONFLIST OUT: an ADD through libcni in a
+# process group of its own (setsid), as a runtime's that kill_add can kill
+# whole; its stdout and stderr in OUT, its PID in $!.
+cni_add_killable() {
+	setsid nsenter --net="/run/netns/$HOST" env CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" \
+		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" add "$3" "$1" "$2" eth0 > "$4" 2>&1 &
+}
+
 # kill_add PID: a runtime's ADD (its own process group, PID its leader)
 # killed: SIGKILL to every process of the group but the IPAM plugin's
 # host-local, which writes a reservation in two steps, and killed between

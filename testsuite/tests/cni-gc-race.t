@@ -35,10 +35,12 @@ gc_bg() {
 	shift
 	valid=$(printf '%s\n' "$@" | jq -Rc '{containerID: ., ifname: "eth0"}' | jq -sc .)
 	(
+		echo "$EPOCHREALTIME" > "$out.t0"
 		conf 1.1.0 | jq -c --argjson v "$valid" '. + {"cni.dev/valid-attachments": $v}' |
 			nsenter --net="/run/netns/$HOST" env CNI_COMMAND=GC CNI_PATH="$T_TMP/bin" \
 			NKCTL="$NKCTL" "$PLUGIN" > "$out" 2> "$out.err"
 		echo $? > "$out.rc"
+		echo "$EPOCHREALTIME" > "$out.t1"
 	) &
 }
 
@@ -122,9 +124,7 @@ killed=0
 for r in $(seq "$KR"); do
 	d1=$(awk -v s="$RANDOM" -v t="$took" 'BEGIN { srand(s); printf "%.2f", 0.05 + rand() * t * 0.45 }')
 	d2=$(awk -v s="$RANDOM" -v t="$took" 'BEGIN { srand(s); printf "%.2f", 0.05 + rand() * t * 0.45 }')
-	setsid nsenter --net="/run/netns/$HOST" env CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" \
-		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" add "$T_TMP/nk.conflist" kill$r \
-		"/run/netns/$K" eth0 > "$T_TMP/kill.out" 2>&1 &
+	cni_add_killable "kill$r" "/run/netns/$K" "$T_TMP/nk.conflist" "$T_TMP/kill.out"
 	pid=$!
 	sleep "$d1"
 	cni_bg DEL "kill$r" "/run/netns/$K" "$T_TMP/kdel"
@@ -170,6 +170,7 @@ for r in $(seq "$GR"); do
 	gpid=$!
 	cni_bg DEL "stale${r}1" "/run/netns/${SNS[1]}" "$T_TMP/sdel"
 	dpid=$!
+	c0=$EPOCHREALTIME
 	for j in 1 2 3; do
 		cni ADD "churn$r$j" "/run/netns/${CNS[$j]}"
 		[ "$RC" = 0 ] || fail "round $r: ADD churn pod $j beside GC: $OUT $(cat "$T_TMP/cni.err")"
@@ -178,8 +179,14 @@ for r in $(seq "$GR"); do
 		cni DEL "churn$r$((j - 1))" "/run/netns/${CNS[$((j - 1))]}"
 		[ "$RC" = 0 ] || fail "round $r: DEL churn pod $((j - 1)) beside GC: $OUT $(cat "$T_TMP/cni.err")"
 	done
+	c1=$EPOCHREALTIME
 	wait "$gpid" "$dpid"
 	echo "# round $r: GC $(cat "$T_TMP/cgc.rc") $(cat "$T_TMP/cgc"), stale DEL $(cat "$T_TMP/sdel.rc")"
+	# GC ran while the churn did: [GC's start, end] and [churn's start, end] meet.
+	both=$(awk -v g0="$(cat "$T_TMP/cgc.t0")" -v g1="$(cat "$T_TMP/cgc.t1")" -v c0="$c0" -v c1="$c1" \
+		'BEGIN { a = g0 > c0 ? g0 : c0; b = g1 < c1 ? g1 : c1; printf "%.2f", b - a }')
+	awk -v b="$both" 'BEGIN { exit !(b > 0) }' && pass "round $r: GC and the churn overlapped ($both s)" ||
+		fail "round $r: GC ran outside the churn (overlap $both s): the round tested nothing"
 	expect_eq "$(cat "$T_TMP/cgc.rc") $(cat "$T_TMP/sdel.rc")" "0 0" "round $r: GC and the stale pod's DEL beside churn succeed"
 	expect_only 2 "round $r: GC beside churn"
 	for i in 1 2; do

@@ -185,9 +185,7 @@ killed=0
 KR=$(rounds 10)
 for r in $(seq "$KR"); do
 	delay=$(awk -v s="$RANDOM" -v t="$took" 'BEGIN { srand(s); printf "%.2f", 0.05 + rand() * (t * 0.9 - 0.05) }')
-	setsid nsenter --net="/run/netns/$HOST" env CNI_PATH="$T_TMP/bin" NKCTL="$NKCTL" \
-		NKCTL_CNI_CACHE="$T_TMP/cache" "$CNITOOL" add "$T_TMP/dual.conflist" kill$r \
-		"/run/netns/${PODS[3]}" eth0 > "$T_TMP/kill.out" 2>&1 &
+	cni_add_killable "kill$r" "/run/netns/${PODS[3]}" "$T_TMP/dual.conflist" "$T_TMP/kill.out"
 	pid=$!
 	sleep "$delay"
 	kill -0 "$pid" 2> /dev/null && killed=$((killed + 1))
