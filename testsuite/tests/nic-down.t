@@ -28,7 +28,7 @@ need_sim_rss "$HOST" "$SIM"
 idx=$(ifindex_of "$HOST" "$SIM")
 pindir=$(ns_pindir "$HOST")
 cookie=${pindir##*-}
-defer "rm -f /sys/fs/bpf/nkctl-xsk/ns$cookie-dev*"
+defer "rm -rf /sys/fs/bpf/nkctl-xsk/ns$cookie-dev*"
 nlprobe_serve "$HOST"
 indir() { nlp rss "$idx" | jq -c .indir; }
 rules() { nlp ntuple "$SIM" | jq -c '[.rules[] | [.["dst-ip"], .action]] | sort'; }
@@ -52,7 +52,7 @@ nk -n "$HOST" link add nka type single rxqueues 2
 expect_rc 0 "a reserved, steered lease of $SIM queue 2" -n "$HOST" lease dev nka from "$SIM" queue 2 reserve steer dst 10.9.0.2
 nk -n "$HOST" link add vma type single rxqueues 2
 expect_rc 0 "a VM's lease of $SIM queue 3" -n "$HOST" lease dev vma from "$SIM" queue 3 reserve
-expect_rc 0 "xsk attach" -n "$HOST" xsk attach dev vma user 4242 mode 0600
+expect_rc 0 "xsk attach" -n "$HOST" xsk attach dev vma user 4231 mode 0600
 # A pod's holder, leased here and moved into the pod as the CNI plugin does.
 ns_new POD
 nk -n "$HOST" link add nkm type single rxqueues 2
