@@ -158,6 +158,17 @@ expect_rc 0 "xsk show" -n "$HOST" -j xsk show
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .queues[0].nic, .queues[0]["nic-queue"], .program]] | sort')" \
 	"$(jq -cn --arg a "$SIM" --arg b "$SIM2" '[["nka",$a,2,true],["nkb",$a,3,true],["nkc",$b,3,true]] | sort')" \
 	"show lists the three, each NIC's program there"
+# The NIC's link taken away: a detach of one holder there keeps the NIC's
+# maps and the other holder's map (its slot still names it); attach again
+# puts the program back on them.
+bpftool link detach pinned "$pindir/xsk$sim_idx/link" || fail "bpftool link detach"
+expect_rc 0 "detach nka, the NIC's link dead" -n "$HOST" xsk detach dev nka
+[ -e "/sys/fs/bpf/nkctl-xsk/ns$cookie-dev$(ifindex_of "$HOST" nkb)/map" ] && [ -e "$pindir/xsk$sim_idx/slots" ] ||
+	fail "a detach on a NIC whose link is dead took the other holder's map or the NIC's maps"
+pass "a detach on a NIC whose link is dead keeps the other holder's map and the NIC's maps"
+expect_rc 0 "attach nka again" -n "$HOST" xsk attach dev nka
+[[ $(ip -n "$HOST" link show "$SIM") == *prog/xdp* ]] || fail "attach did not put the program back"
+pass "attach again puts the program back on the NIC"
 at_once detach "^detached @"
 expect_eq "$(snapshot) / $(xsk_state "$SIM2")" \
 	"$BASE / xdp none; pins /sys/fs/bpf/nkctl-xsk/ns$cookie-dev* $pindir/xsk*" \

@@ -207,8 +207,13 @@ expect_rc 0 "unlease vm1" -n "$HOST" unlease dev vm1
 # link del too; detach by hand first.
 nk -n "$HOST" link add nky type single rxqueues 2
 expect_rc 0 "lease again" -n "$HOST" -j lease dev nky from "$SIM" queue 6
+# an older nkctl's pin, a file where the holder's directory goes
+old=/sys/fs/bpf/nkctl-xsk/ns${pindir##*-}-dev$(ifindex_of "$HOST" nky)
+bpftool map create "$old" type xskmap key 4 value 4 entries 256 name old || fail "cannot pin a map at $old"
 expect_rc 0 "attach" -n "$HOST" -j xsk attach dev nky
 pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
+expect_match "$ERR" "replaced $old: a pin of an older nkctl" "attach says it replaced an older nkctl's pin"
+expect_eq "$pin" "$old/map" "the holder's directory in its place"
 expect_rc 0 "detach" -n "$HOST" xsk detach dev nky
 [ ! -e "$pin" ] && [ "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" = none ] ||
 	fail "detach left the pin or the program"
