@@ -202,6 +202,25 @@ expect_rc 0 "attach vm1 for the same user" -n "$HOST" -j xsk attach dev vm1 user
 dir1=$(printf '%s' "$OUT" | jq -r '.xsk[0].dir')
 vm_rx $VMM "$dir1" vm1 "$q1" 20 "$T_TMP/vm1.json"
 expect_eq "$(jq .received "$T_TMP/vm1.json")" 20 "vm1's socket gets 20 of 20 ($(cat "$T_TMP/vm1.json"))"
+
+# A lease read by attach, then ended (its holder deleted by ip) before the
+# slot is written: attach checks it again under the NIC directory's lock,
+# held here meanwhile, and writes nothing.
+nk -n "$HOST" link add vm2 type single rxqueues 2
+expect_rc 0 "vm2 leases NIC queue 5" -n "$HOST" lease dev vm2 from "$SIM" queue 5
+dir2=/sys/fs/bpf/nkctl-xsk/ns${pindir##*-}-dev$(ifindex_of "$HOST" vm2)
+exec {lfd}< "$pindir/xsk$sim_idx"
+flock -x $lfd || fail "cannot lock the NIC's directory"
+"$NKCTL" -n "$HOST" xsk attach dev vm2 > /dev/null 2> "$T_TMP/vm2.err" {lfd}<&- &
+ap=$!
+for _ in $(seq 100); do [ -e "$dir2/map" ] && break; sleep 0.1; done  # its leases read
+ip -n "$HOST" link del vm2
+exec {lfd}<&-
+wait $ap
+expect_eq "$? $(cat "$T_TMP/vm2.err")" "3 Error: queue 5 of \"$SIM\" is no longer leased to the holder" \
+	"attach refuses a lease that ended before the slot was written"
+expect_eq "$(bpftool -j map lookup pinned "$pindir/xsk$sim_idx/slots" key 5 0 0 0 | jq -c '.formatted.value.holder // .value')" 0 \
+	"queue 5's slot is empty"
 expect_rc 0 "unlease vm1" -n "$HOST" unlease dev vm1
 
 # link del too; detach by hand first.
