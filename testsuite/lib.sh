@@ -287,18 +287,18 @@ topo_nic_remote() {
 	ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0
 }
 
-# as_vmm NS DIR UID CMD [ARGS...]: CMD as UID, a VMM's way: no privilege but
-# CAP_NET_RAW (AF_XDP sockets), its memlock limit raised (the UMEM is
-# charged to it), in network namespace NS, with /sys/fs/bpf/nkctl-xsk (the
-# holders' maps; /sys/fs/bpf is 0700) bind-mounted at DIR as a KubeVirt
-# launcher gets it (a hostPath volume). nsenter, not ip netns exec, which
-# mounts its own /sys.
+# as_vmm NS SRC DIR UID CMD [ARGS...]: CMD as UID, a VMM's way: no privilege
+# but CAP_NET_RAW (AF_XDP sockets), its memlock limit raised (the UMEM is
+# charged to it), in network namespace NS, with SRC (its holder's own
+# directory, as xsk attach prints it: /sys/fs/bpf is 0700) bind-mounted at
+# DIR as a KubeVirt launcher gets it (a hostPath volume), and nothing else
+# of bpffs. nsenter, not ip netns exec, which mounts its own /sys.
 as_vmm() {
-	local ns=$1 dir=$2 u=$3
-	shift 3
+	local ns=$1 src=$2 dir=$3 u=$4
+	shift 4
 	nsenter --net="/run/netns/$ns" unshare --mount --propagation private sh -c \
-		'mount --bind /sys/fs/bpf/nkctl-xsk "$0" && ulimit -l unlimited && u=$1 && shift && exec setpriv --reuid "$u" --regid "$u" --clear-groups --inh-caps +net_raw --ambient-caps +net_raw "$@"' \
-		"$dir" "$u" "$@"
+		'mount --bind "$0" "$1" && ulimit -l unlimited && u=$2 && shift 2 && exec setpriv --reuid "$u" --regid "$u" --clear-groups --inh-caps +net_raw --ambient-caps +net_raw "$@"' \
+		"$src" "$dir" "$u" "$@"
 }
 
 # state_files DIR: the entries of nkctl's state directory DIR, sorted, one a

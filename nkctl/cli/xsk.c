@@ -39,6 +39,7 @@
 struct xsk_args {
 	const char *dev, *user, *group, *mode;
 	uint32_t queue;
+	bool share;
 };
 
 #define XP(kw, type, field, meta, min, max, req) \
@@ -49,6 +50,7 @@ static const struct nk_param attach_params[] = {
 	XP("user", NKP_STRING, user, "USER", 0, 0, false),
 	XP("group", NKP_STRING, group, "GROUP", 0, 0, false),
 	XP("mode", NKP_STRING, mode, "MODE", 0, 0, false),
+	XP("share", NKP_FLAG, share, NULL, 0, 0, false),
 };
 static const struct nk_params xsk_attach_params = {
 	NK_PARAMS("xsk attach", struct xsk_args, attach_params)
@@ -113,14 +115,15 @@ static int parse_access(const struct xsk_args *a, struct xsk_access *acc)
 }
 
 /* bpffs is mounted 0700 as a rule (systemd, nkctl itself): a VMM that is
- * not root reaches the pin only through a bind mount of the directory. */
-static void warn_unreachable(const char *root, const char *pubdir)
+ * not root reaches the pin only through a bind mount of its holder's
+ * directory. */
+static void warn_unreachable(const char *root, const char *dir)
 {
 	struct stat st;
 
 	if (!stat(root, &st) && !(st.st_mode & S_IXOTH))
 		nk_warn("%s is not searchable by other users (mode %04o): bind-mount %s where the VMM runs (a hostPath volume) to reach the pin",
-			root, (unsigned int)(st.st_mode & 07777), pubdir);
+			root, (unsigned int)(st.st_mode & 07777), dir);
 }
 
 /* What one attached queue is, for printing. */
@@ -156,17 +159,38 @@ static uint32_t nic_rx_queues(const struct nk_lease_rec *r)
 	return nic.num_rx_queues;
 }
 
+/* Under the NIC directory's lock, before the slot is written: the queue
+ * still leased to the holder (the lease read before may have ended since),
+ * by the one judgement; the slot it replaces, of a holder whose lease
+ * ended, into *old. */
+static int slot_recheck(struct nk_ctx *ctx, const struct xsk_nic *n, const struct nk_lease_rec *r,
+			const struct nk_holder_id *h, struct nk_xsk_slot *old)
+{
+	struct nk_nic_seen seen;
+	enum nk_fate fate;
+
+	memset(old, 0, sizeof(*old));
+	if (bpf_map_lookup_elem(n->fd[XPIN_SLOTS], &r->nic_queue, old))
+		memset(old, 0, sizeof(*old));
+	nk_nic_seen_read(ctx, r->nic_ns, r->nic_ifindex, &seen);
+	fate = nk_fate_of_slot(&seen, r->nic_queue, h);
+	nk_nic_seen_free(&seen);
+	if (fate == NK_FATE_ENDED)
+		return nk_error(NK_EXIT_NOTFOUND, "queue %u of \"%s\" is no longer leased to the holder",
+				r->nic_queue, r->nic_ifname);
+	return 0;
+}
+
 static int attach_one(struct nk_ctx *ctx, const char *root, const struct nk_lease_rec *r,
-		      const char *pin, const struct xsk_access *acc, uint64_t cookie,
+		      const struct nk_holder_id *h, int map_fd, uint64_t cookie,
 		      struct xsk_queue *out)
 {
-	struct nk_xsk_slot s = { r->nk_queue, (uint32_t)r->nk_ifindex, cookie };
+	struct nk_xsk_slot s = { r->nk_queue, (uint32_t)r->nk_ifindex, cookie }, old;
 	char nsdir[NS_LEN];
 	struct xsk_nic n;
 	uint64_t features;
-	int ret, map_fd = -1;
+	int ret;
 
-	(void)ctx;
 	ret = nic_features(r, &features);
 	if (ret)
 		return ret;
@@ -184,15 +208,17 @@ static int attach_one(struct nk_ctx *ctx, const char *root, const struct nk_leas
 		ret = xsk_nic_make(&n, r->nic_ns, r->nic_ifindex, r->nic_ifname, out->native,
 				   nic_rx_queues(r));
 	if (!ret)
-		ret = holder_map(pin, acc, &map_fd);
+		ret = slot_recheck(ctx, &n, r, h, &old);
 	if (!ret && slot_set(&n, r->nic_queue, map_fd, &s))
 		ret = nk_error_errno(errno, "cannot prepare queue %u of \"%s\"", r->nic_queue,
 				     r->nic_ifname);
 	if (ret && !nic_used(&n))
 		xsk_nic_unpin(&n);
-	if (map_fd >= 0)
-		close(map_fd);
 	xsk_nic_close(&n);
+	/* the holder the queue went to before (deleted behind nkctl's back)
+	 * loses its map when no NIC names it any more */
+	if (!ret && old.holder && (old.holder != s.holder || old.holder_netns != cookie))
+		holder_unpin_unnamed(root, old.holder, old.holder_netns, NULL);
 	return ret;
 }
 
@@ -203,11 +229,16 @@ static int attach_one(struct nk_ctx *ctx, const char *root, const struct nk_leas
 static void print_holder(struct out *o, const char *dev, const char *pin, const struct stat *st,
 			 int up)
 {
-	char mode[8];
+	char mode[8], dir[PIN_LEN];
+	char *slash;
 
 	snprintf(mode, sizeof(mode), "%04o", (unsigned int)(st->st_mode & 0777));
+	snprintf(dir, sizeof(dir), "%s", pin);
+	if ((slash = strrchr(dir, '/')))
+		*slash = 0;
 	out_str(o, "ifname", "%s", dev);
 	out_str(o, "pin", " pin %s", pin);
+	out_str(o, "dir", NULL, dir);
 	out_uint(o, "owner", " owner %" PRIu64, st->st_uid);
 	out_uint(o, "group", " group %" PRIu64, st->st_gid);
 	out_str(o, "mode", " mode %s", mode);
@@ -304,19 +335,82 @@ static int holder_up(struct nk_ctx *ctx, struct nk_link *l)
 	return 0;
 }
 
+/* Another live holder's map with the same owner: refused unless share.
+ * One that a slot still names may be of a holder deleted behind nkctl's
+ * back (libvirt deletes a VM's holder with ip): the sweep judges, and the
+ * owners are asked again. */
+static int owner_check(struct nk_ctx *ctx, const char *root, const struct nk_link *l,
+		       uint64_t cookie, const struct xsk_access *acc, bool share)
+{
+	char other[PIN_LEN];
+	int ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc->uid, share, other);
+
+	if (ret > 0) {
+		nk_xsk_sweep(ctx, false, NULL);
+		ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc->uid, share, other);
+	}
+	if (ret < 0)
+		return nk_error_errno(-ret, "cannot read the NICs' AF_XDP slots");
+	if (ret)
+		return nk_error(NK_EXIT_EXISTS,
+				"user %u already owns the map of another holder (%s): its VMM could open both (share allows it)",
+				(unsigned int)acc->uid, other);
+	return 0;
+}
+
+/* The holder's directory and map, with its owner; a fresh map (a new
+ * owner, or the pin did not fit) gets every NIC queue already going to the
+ * holder (through another attach) pointed at it before the directory is
+ * the owner's. */
+static int holder_prepare(struct nk_ctx *ctx, const char *root, const struct nk_link *l,
+			  uint64_t cookie, const struct xsk_access *acc, int *map_fd)
+{
+	struct remove_what w = { .holder = (uint32_t)l->ifindex, .cookie = cookie,
+				 .all_queues = true, .repoint = true };
+	char dir[PIN_LEN];
+	bool fresh;
+	int ret;
+
+	holder_dir(root, cookie, (uint32_t)l->ifindex, dir);
+	ret = holder_map(dir, acc, map_fd, &fresh);
+	if (!ret && fresh) {
+		w.map_fd = *map_fd;
+		remove_everywhere(ctx, root, &w);
+		ret = holder_dir_give(dir, acc);
+	}
+	return ret;
+}
+
+static void print_attached(struct nk_ctx *ctx, const struct nk_link *l, const char *pin,
+			   const struct stat *st, const struct xsk_queue *q, size_t n)
+{
+	out_begin(&ctx->out);
+	out_arr_open(&ctx->out, "xsk");
+	out_obj_open(&ctx->out, NULL);
+	print_holder(&ctx->out, l->ifname, pin, st, 1);
+	out_arr_open(&ctx->out, "queues");
+	for (size_t i = 0; i < n; i++)
+		print_queue(&ctx->out, &q[i]);
+	out_arr_close(&ctx->out);
+	out_obj_close(&ctx->out);
+	out_arr_close(&ctx->out);
+	out_end(&ctx->out);
+}
+
 static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 {
 	const struct xsk_args *a = args;
 	struct nk_lease_list all = { 0 }, held = { 0 };
 	struct xsk_queue *q = NULL;
-	char root[ROOT_LEN], pubdir[DIR_LEN], pin[PIN_LEN];
+	char root[ROOT_LEN], pubdir[DIR_LEN], pin[PIN_LEN], dir[PIN_LEN];
 	unsigned long long cookie;
+	struct nk_holder_id h;
 	struct nk_ns *here;
 	struct xsk_access acc;
 	struct nk_link l;
 	struct stat st;
 	size_t done = 0;
-	int ret, publock = -1;
+	int ret, publock = -1, map_fd = -1;
 
 	ret = parse_access(a, &acc);
 	if (!ret)
@@ -334,30 +428,30 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 	if (!ret)
 		ret = ns_cookie_of(here, root, &cookie);
 	if (!ret)
-		holder_pin(root, cookie, (uint32_t)l.ifindex, pin);
+		ret = owner_check(ctx, root, &l, cookie, &acc, a->share);
+	if (!ret)
+		ret = holder_prepare(ctx, root, &l, cookie, &acc, &map_fd);
 	if (!ret && !(q = calloc(held.n, sizeof(*q))))
 		ret = nk_error_errno(ENOMEM, "xsk attach");
+	h = (struct nk_holder_id){ .ifindex = l.ifindex };
+	if (!ret)
+		h.ns = nk_ns_id_of(here);
 	for (size_t i = 0; !ret && i < held.n; i++, done++)
-		ret = attach_one(ctx, root, &held.v[i], pin, &acc, cookie, &q[i]);
+		ret = attach_one(ctx, root, &held.v[i], &h, map_fd, cookie, &q[i]);
 	if (!ret && !(l.flags & IFF_UP))
 		ret = holder_up(ctx, &l);
+	if (!ret)
+		holder_pin(root, cookie, (uint32_t)l.ifindex, pin);
 	if (!ret && stat(pin, &st))
 		ret = nk_error_errno(errno, "cannot read %s", pin);
-	if (!ret && acc.uid)
-		warn_unreachable(root, pubdir);
-	if (!ret) {
-		out_begin(&ctx->out);
-		out_arr_open(&ctx->out, "xsk");
-		out_obj_open(&ctx->out, NULL);
-		print_holder(&ctx->out, l.ifname, pin, &st, 1);
-		out_arr_open(&ctx->out, "queues");
-		for (size_t i = 0; i < done; i++)
-			print_queue(&ctx->out, &q[i]);
-		out_arr_close(&ctx->out);
-		out_obj_close(&ctx->out);
-		out_arr_close(&ctx->out);
-		out_end(&ctx->out);
+	if (!ret && acc.uid) {
+		holder_dir(root, cookie, (uint32_t)l.ifindex, dir);
+		warn_unreachable(root, dir);
 	}
+	if (!ret)
+		print_attached(ctx, &l, pin, &st, q, done);
+	if (map_fd >= 0)
+		close(map_fd);
 	if (publock >= 0)
 		close(publock);
 	free(q);

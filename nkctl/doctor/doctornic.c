@@ -375,8 +375,8 @@ static void check_xdp(struct dr_report *r, struct dr_pod *p, const struct dr_nic
 
 /* The attach that heals a queue whose program is gone (it reuses the
  * NIC's maps: the other holders' queues stay), with the pin's owner, group
- * and mode as they are (attach sets them); a program that is not nkctl's
- * goes first. */
+ * and mode as they are (attach sets them; share when that owner has another
+ * live holder's map too); a program that is not nkctl's goes first. */
 static void xsk_fix(struct dr_pod *p, const struct dr_nic *n, const struct nk_lease_rec *l,
 		    const char *pin, char *fix, size_t len)
 {
@@ -387,9 +387,10 @@ static void xsk_fix(struct dr_pod *p, const struct dr_nic *n, const struct nk_le
 	if (n->link.xdp_prog_id)
 		snprintf(off, sizeof(off), "%slink set dev %s xdp off && ",
 			 dr_ip(p->ctx, n->ns, ip, sizeof(ip)), n->link.ifname);
-	snprintf(fix, len, "%snkctl %sxsk attach dev %s user %u group %u mode %04o", off,
+	snprintf(fix, len, "%snkctl %sxsk attach dev %s user %u group %u mode %04o%s", off,
 		 dr_ns_arg(p->ctx, l->nk_ns, ns, sizeof(ns)), l->nk_ifname, (unsigned int)st.st_uid,
-		 (unsigned int)st.st_gid, (unsigned int)(st.st_mode & 0777));
+		 (unsigned int)st.st_gid, (unsigned int)(st.st_mode & 0777),
+		 nk_xsk_pin_shared(pin, st.st_uid) ? " share" : "");
 }
 
 /* The holder of a prepared queue is down: 1 (and the fix), 0 when up or

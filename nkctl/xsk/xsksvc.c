@@ -21,6 +21,7 @@
 #include "netdev.h"
 #include "netns.h"
 #include "nicseen.h"
+#include "xskfit.h"
 #include "xsksvc.h"
 #include "xsk.skel.h"
 
@@ -254,9 +255,29 @@ int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie)
 	return 0;
 }
 
-void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf)
+void holder_dir(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf)
 {
 	snprintf(buf, PIN_LEN, "%s/" XSK_PUBLIC_DIR "/ns%llu-dev%u", root, cookie, ifindex);
+}
+
+void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf)
+{
+	snprintf(buf, PIN_LEN, "%s/" XSK_PUBLIC_DIR "/ns%llu-dev%u/" XSK_MAP_NAME, root, cookie,
+		 ifindex);
+}
+
+/* The holder's directory and the map in it gone (an older nkctl's pin of
+ * the same name, a file, too); true when there was one. */
+static bool holder_unpin(const char *dir)
+{
+	char pin[PIN_LEN];
+	bool had;
+
+	snprintf(pin, sizeof(pin), "%.200s/" XSK_MAP_NAME, dir);
+	had = !unlink(pin);
+	if (rmdir(dir) && errno == ENOTDIR)
+		had = !unlink(dir);
+	return had;
 }
 
 /* ---- slots ---- */
@@ -339,30 +360,107 @@ bool nic_used(const struct xsk_nic *n)
 	return used;
 }
 
+static bool named_anywhere(const char *root, uint32_t holder, uint64_t cookie);
+
+void holder_unpin_unnamed(const char *root, uint32_t holder, uint64_t cookie,
+			  struct nk_xsk_pruned *pruned)
+{
+	char dir[PIN_LEN], pin[PIN_LEN];
+
+	if (named_anywhere(root, holder, cookie))
+		return;
+	holder_dir(root, cookie, holder, dir);
+	holder_pin(root, cookie, holder, pin);
+	if (holder_unpin(dir))
+		pruned_add(pruned, pin);
+}
+
 /* Clear queue q (all: the NIC's slots as read, updated here); unpin its
- * holder's map when no other queue goes to it. A kill between the two
+ * holder's map when no queue of any NIC goes to it. A kill between the two
  * leaves a pin no slot names: the orphan pass removes it. */
 static void slot_remove(const char *root, struct xsk_nic *n, uint32_t q, struct nk_xsk_slots *all,
 			struct nk_xsk_pruned *pruned)
 {
 	struct nk_xsk_slot s = all->v[q];
-	char pin[PIN_LEN];
 
 	slot_clear(n, q);
 	memset(&all->v[q], 0, sizeof(all->v[q]));
-	if (!holder_used(all, s.holder, s.holder_netns)) {
-		holder_pin(root, s.holder_netns, s.holder, pin);
-		if (!unlink(pin))
-			pruned_add(pruned, pin);
-	}
+	if (!holder_used(all, s.holder, s.holder_netns))
+		holder_unpin_unnamed(root, s.holder, s.holder_netns, pruned);
 }
 
-/* The holder's map: the pinned one, else a new one pinned; then its owner
- * and mode as asked (the only access a VMM gets). */
-int holder_map(const char *pin, const struct xsk_access *acc, int *fd)
+/* The pinned map at pin, opened when it is a holder's XSK map as nkctl
+ * makes it; -1 when there is none or it is replaced (said). */
+static int holder_map_reuse(const char *pin)
 {
-	*fd = bpf_obj_get(pin);
+	struct bpf_map_info info;
+	uint32_t len = sizeof(info);
+	struct xsk_map_shape m;
+	const char *misfit;
+	int fd = bpf_obj_get(pin);
+
+	if (fd < 0)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		misfit = "type";
+	else
+		m = (struct xsk_map_shape){ info.type, info.key_size, info.value_size,
+					    info.max_entries, info.map_flags },
+		misfit = xsk_map_misfit(&m);
+	if (!misfit)
+		return fd;
+	nk_warn("replaced %s: its %s differs from a holder's XSK map (%u entries, no flags)", pin,
+		misfit, NK_XSK_HOLDER_QUEUES);
+	close(fd);
+	return -1;
+}
+
+static int holder_dir_own(const char *dir, uid_t uid, gid_t gid, mode_t mode)
+{
+	if (chown(dir, uid, gid) || chmod(dir, mode))
+		return nk_error_errno(errno, "cannot set the owner and mode of %s", dir);
+	return 0;
+}
+
+int holder_dir_give(const char *dir, const struct xsk_access *acc)
+{
+	return holder_dir_own(dir, acc->uid, acc->gid, xsk_dir_mode(acc->mode));
+}
+
+/* The holder's directory (made when missing; an older nkctl's pin of that
+ * name, a file, goes) and the map in it: the pinned one when it fits and
+ * the directory has the owner asked, else a new one (*fresh), made while
+ * the directory is root's alone, and left so: the NIC's queues that go to
+ * the holder are repointed at it before the directory is given
+ * (holder_dir_give), so that a kill between leaves it root's and the next
+ * attach makes a fresh one again; an fd of the old map a VMM still has
+ * steers nothing. The map gets the owner and mode asked. */
+int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fresh)
+{
+	char pin[PIN_LEN];
+	struct stat st;
+	int ret;
+
+	snprintf(pin, sizeof(pin), "%.200s/" XSK_MAP_NAME, dir);
+	*fd = -1;
+	*fresh = false;
+	if (!lstat(dir, &st) && !S_ISDIR(st.st_mode)) {
+		nk_warn("replaced %s: a pin of an older nkctl (a directory per holder now)", dir);
+		unlink(dir);
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return nk_error_errno(errno, "cannot create %s", dir);
+	if (stat(dir, &st))
+		return nk_error_errno(errno, "cannot read %s", dir);
+	if (st.st_uid == acc->uid && st.st_gid == acc->gid)
+		*fd = holder_map_reuse(pin);
 	if (*fd < 0) {
+		*fresh = true;
+		ret = holder_dir_own(dir, 0, 0, 0700);  /* nobody else meanwhile */
+		if (ret)
+			return ret;
+		unlink(pin);
 		*fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "nk_xsk_holder", sizeof(uint32_t),
 				     sizeof(uint32_t), NK_XSK_HOLDER_QUEUES, NULL);
 		if (*fd < 0)
@@ -372,7 +470,7 @@ int holder_map(const char *pin, const struct xsk_access *acc, int *fd)
 	}
 	if (chown(pin, acc->uid, acc->gid) || chmod(pin, acc->mode))
 		return nk_error_errno(errno, "cannot set the owner and mode of %s", pin);
-	return 0;
+	return *fresh ? 0 : holder_dir_give(dir, acc);
 }
 
 /* ---- detach, sweep ---- */
@@ -409,7 +507,10 @@ static bool slot_ended(const struct remove_what *w, uint32_t q, const struct nk_
 
 /* Detach what w says on NIC ifindex (of namespace directory nsdir); how
  * many queues went. A NIC whose program serves no queue any more (the last
- * one went, or an attach was killed before its first slot) loses it. */
+ * one went, or an attach was killed before its first slot) loses it; one
+ * whose link is dead (its program detached by another tool) but whose
+ * slots still name holders keeps its maps: their holders' pins stay named,
+ * and the next attach puts the program back on them. */
 static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 			  const struct remove_what *w)
 {
@@ -434,10 +535,12 @@ static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 		    (s->holder != w->holder || s->holder_netns != w->cookie ||
 		     (!w->all_queues && s->slot != w->queue)))
 			continue;
-		slot_remove(root, &n, q, &all, w->pruned);
-		gone++;
+		if (w->repoint)
+			gone += !bpf_map_update_elem(n.fd[XPIN_QUEUES], &q, &w->map_fd, BPF_ANY);
+		else
+			slot_remove(root, &n, q, &all, w->pruned), gone++;
 	}
-	if (!xsk_nic_live(&n) || !any_used(&all)) {
+	if (!w->repoint && !any_used(&all)) {
 		char pin[PIN_LEN];
 
 		xpin_path(&n, XPIN_LINK, pin);
@@ -522,12 +625,12 @@ size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_wha
 	return gone;
 }
 
-int xsk_public_lock(const char *pubdir, bool shared, int *fd)
+int xsk_public_lock(const char *pubdir, bool wait, int *fd)
 {
 	*fd = open(pubdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (*fd < 0)
 		return -errno;
-	if (flock(*fd, shared ? LOCK_SH : LOCK_EX | LOCK_NB)) {
+	if (flock(*fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)) {
 		int ret = -errno;
 
 		close(*fd);
@@ -608,10 +711,44 @@ static bool refs_name(const struct holder_refs *r, uint32_t holder, uint64_t coo
 	return false;
 }
 
+/* Does a slot of any NIC directory name the holder? Yes when one cannot be
+ * read: its pin is kept. */
+static bool named_anywhere(const char *root, uint32_t holder, uint64_t cookie)
+{
+	struct holder_refs refs = { 0 };
+	bool named = refs_collect(root, &refs) || refs_name(&refs, holder, cookie);
+
+	free(refs.v);
+	return named;
+}
+
+int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie, uid_t uid, bool share,
+		    char *other)
+{
+	struct holder_refs refs = { 0 };
+	char dir[PIN_LEN];
+	struct stat st;
+	int ret = refs_collect(root, &refs);
+
+	for (size_t i = 0; !ret && i < refs.n; i++) {
+		const struct nk_xsk_slot *s = &refs.v[i];
+
+		if (s->holder == holder && s->holder_netns == cookie)
+			continue;
+		holder_dir(root, s->holder_netns, s->holder, dir);
+		if (!stat(dir, &st) && S_ISDIR(st.st_mode) && xsk_owners_clash(uid, st.st_uid, share)) {
+			snprintf(other, PIN_LEN, "%s", dir);
+			ret = 1;
+		}
+	}
+	free(refs.v);
+	return ret;
+}
+
 void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
 {
 	struct holder_refs refs = { 0 };
-	char pubdir[DIR_LEN], pin[PIN_LEN];
+	char pubdir[DIR_LEN], pin[PIN_LEN], dir[PIN_LEN];
 	struct dirent *e;
 	DIR *dd = NULL;
 	int lock;
@@ -629,8 +766,9 @@ void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
 		if (sscanf(e->d_name, "ns%llu-dev%u%n", &cookie, &holder, &end) != 2 || e->d_name[end] ||
 		    refs_name(&refs, holder, cookie))
 			continue;
+		holder_dir(root, cookie, holder, dir);
 		holder_pin(root, cookie, holder, pin);
-		if (!unlink(pin))
+		if (holder_unpin(dir))
 			pruned_add(pruned, pin);
 	}
 	if (dd)
@@ -698,6 +836,19 @@ bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
 		*prog_id = info.prog_id;
 	close(fd);
 	return true;
+}
+
+bool nk_xsk_pin_shared(const char *pin, uid_t uid)
+{
+	const char *at = strstr(pin, "/" XSK_PUBLIC_DIR "/");
+	char root[PIN_LEN], other[PIN_LEN];
+	unsigned long long cookie;
+	unsigned int holder;
+
+	if (!at || sscanf(at + sizeof(XSK_PUBLIC_DIR) + 1, "ns%llu-dev%u", &cookie, &holder) != 2)
+		return false;
+	snprintf(root, sizeof(root), "%.*s", (int)(at - pin), pin);
+	return xsk_owner_taken(root, holder, cookie, uid, false, other) > 0;
 }
 
 void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg)

@@ -2,12 +2,14 @@
 /*
  * The AF_XDP model under nkctl xsk (xsksvc.c). Pins: the NIC's program, link
  * and queue maps in nkctl's private tree, <root>/nkctl/<netns>/xsk<ifindex>/
- * (locked as the route tables' directories are); the holders' XSK maps in
- * <root>/nkctl-xsk/ (0755), ns<netns cookie>-dev<ifindex>, with the owner
- * and mode attach was given. Crash order: attach pins the holder's map
- * before the NIC's maps point at it and writes the slot (the switch) last;
- * detach clears the slot, then the queue, then unpins; the NIC's last
- * detach unpins its link (the program goes).
+ * (locked as the route tables' directories are); each holder's XSK map in
+ * a directory of its own, <root>/nkctl-xsk/ns<netns cookie>-dev<ifindex>/map
+ * (the directory 0700, both owned as attach was told: a VMM is handed that
+ * one directory, a bind mount, and reaches no other holder's map). Crash
+ * order: attach pins the holder's map before the NIC's maps point at it and
+ * writes the slot (the switch) last; detach clears the slot, then the
+ * queue, then unpins (when no NIC's directory names the holder any more);
+ * the NIC's last detach unpins its link (the program goes).
  */
 #ifndef NKCTL_XSKSVC_H
 #define NKCTL_XSKSVC_H
@@ -24,6 +26,7 @@
 #include "xsk.h"         /* bpf/xsk.h: the maps */
 
 #define XSK_PUBLIC_DIR "nkctl-xsk"
+#define XSK_MAP_NAME "map"
 
 enum { XPIN_LINK, XPIN_QUEUES, XPIN_SLOTS, XPIN_N };
 
@@ -49,6 +52,8 @@ int xsk_nic_make(struct xsk_nic *n, struct nk_ns *ns, int ifindex, const char *i
 /* <root>/nkctl-xsk, made when missing. */
 int public_dir(const char *root, char *buf, size_t len);
 int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie);
+/* The holder's directory, and the pin of its map in it, into buf[PIN_LEN]. */
+void holder_dir(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf);
 void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf);
 
 /* Every slot of a NIC (its slots map's size: the NIC's RX queues when it
@@ -68,15 +73,28 @@ struct xsk_access {
 	gid_t gid;
 	mode_t mode;
 };
-/* The holder's map at pin (made and pinned when missing), its owner and
- * mode set. */
-int holder_map(const char *pin, const struct xsk_access *acc, int *fd);
+/* The holder's directory dir and its map (reused when it fits and has the
+ * owner asked, else made anew: *fresh, the directory then still root's
+ * until holder_dir_give), the map's owner and mode set as acc says. */
+int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fresh);
+/* The directory's owner as acc says, mode 0700 (0750: xsk_dir_mode). */
+int holder_dir_give(const char *dir, const struct xsk_access *acc);
+/* The holder's directory and map unpinned unless a slot of any NIC
+ * directory names it (or one cannot be read). */
+struct nk_xsk_pruned;
+void holder_unpin_unnamed(const char *root, uint32_t holder, uint64_t cookie,
+			  struct nk_xsk_pruned *pruned);
+/* 1, the other's directory into other[PIN_LEN], when another holder that a
+ * NIC's slot names has a map owned by uid and xsk_owners_clash says no;
+ * 0 when none; an error when the slots cannot be read. */
+int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie, uid_t uid, bool share,
+		    char *other);
 
-/* The public directory <root>/nkctl-xsk locked, shared by attach (which
- * pins a holder's map before a slot names it) or, without waiting,
- * exclusive by the orphan pass (which removes the pins no slot names):
- * -EWOULDBLOCK when an attach is under way. */
-int xsk_public_lock(const char *pubdir, bool shared, int *fd);
+/* The public directory <root>/nkctl-xsk locked exclusive, waited for by
+ * attach (which pins a holder's map before a slot names it, and checks
+ * owners) or not by the orphan pass (which removes the pins no slot
+ * names): -EWOULDBLOCK when an attach is under way. */
+int xsk_public_lock(const char *pubdir, bool wait, int *fd);
 
 /* The pins a sweep, prune or detach removed (holder maps, NIC programs). */
 struct nk_xsk_pruned {
@@ -105,6 +123,9 @@ struct remove_what {
 	uint64_t cookie;
 	bool all_queues;
 	uint32_t queue;
+	/* instead of detaching, point the NIC's queue at map_fd (a fresh map) */
+	bool repoint;
+	int map_fd;
 	/* instead, the sweep: every slot the fate judgement says ended */
 	bool sweep;
 	bool prune;                          /* the sweep of redirect prune: a NIC gone ends all */
@@ -137,6 +158,9 @@ void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned);
 /* The pin of the holder map that NIC queue q of (ns, ifindex) goes to, into
  * pin[PIN_LEN]: true when nkctl prepared it for AF_XDP. */
 bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin);
+/* Does uid, the owner of holder map pin, own another live holder's map
+ * (the holder was attached with share)? */
+bool nk_xsk_pin_shared(const char *pin, uid_t uid);
 /* Has nkctl an AF_XDP program on NIC (ns, ifindex)? *prog_id: the program
  * its link runs, 0 when the link is defunct. */
 bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id);

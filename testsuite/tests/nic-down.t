@@ -33,7 +33,7 @@ need_sim_rss "$HOST" "$SIM"
 idx=$(ifindex_of "$HOST" "$SIM")
 pindir=$(ns_pindir "$HOST")
 cookie=${pindir##*-}
-defer "rm -f /sys/fs/bpf/nkctl-xsk/ns$cookie-dev*"
+defer "rm -rf /sys/fs/bpf/nkctl-xsk/ns$cookie-dev*"
 nlprobe_serve "$HOST"
 indir() { nlp rss "$idx" | jq -c .indir; }
 rules() { nlp ntuple "$SIM" | jq -c '[.rules[] | [.["dst-ip"], .action]] | sort'; }
@@ -58,7 +58,7 @@ expect_rc 0 "a reserved, steered lease of $SIM queue 2" -n "$HOST" lease dev nka
 nk -n "$HOST" link add vma type single rxqueues 2
 expect_rc 0 "a VM's lease of $SIM queue 3, steered to the VM's address" -n "$HOST" -j lease dev vma from "$SIM" queue 3 reserve steer dst 10.77.0.5
 vmq=$(printf '%s' "$OUT" | jq '.leases[0].lease.queue.id')
-expect_rc 0 "xsk attach" -n "$HOST" -j xsk attach dev vma user 4242 mode 0600
+expect_rc 0 "xsk attach" -n "$HOST" -j xsk attach dev vma user 4231 mode 0600
 vmpin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
 # A pod of another network, on B, through the CNI plugin (its DEL comes
 # while A is down).

@@ -20,7 +20,7 @@ ns_new HOST
 sim_new SIM "$HOST" 4
 pindir=$(ns_pindir "$HOST")
 cookie=${pindir##*-}
-defer "rm -f /sys/fs/bpf/nkctl-xsk/ns$cookie-dev*"
+defer "rm -rf /sys/fs/bpf/nkctl-xsk/ns$cookie-dev*"
 ok() { nk "$@"; [ "$RC" = 0 ] || { ERR="nkctl $*: exit $RC: $ERR"; return 1; }; }
 
 # The NIC's XDP program and nkctl's AF_XDP pins (globs: no process started).
@@ -52,15 +52,16 @@ truthful() {
 	[ "$p" != untrue ] || { ERR="xsk show $xs, show leases $sl, program on the NIC: $prog"; return 1; }
 	for p in $p; do [ -e "$p" ] || { ERR="xsk show lists $p, which is not there: $xs"; return 1; }; done
 }
-attached_right() { # the pin as attach left it, for the VMM's user
-	[ "$(stat -c %u:%a /sys/fs/bpf/nkctl-xsk/ns"$cookie"-dev"$nkx_idx")" = 4242:600 ] ||
-		{ ERR="the pin's owner and mode are not 4242 and 0600"; return 1; }
+attached_right() { # the holder's directory and pin as attach left them, for the VMM's user
+	local d=/sys/fs/bpf/nkctl-xsk/ns"$cookie"-dev"$nkx_idx"
+	[ "$(stat -c %u:%a "$d") $(stat -c %u:%a "$d/map")" = "4221:700 4221:600" ] ||
+		{ ERR="the directory's and pin's owner and mode are not 4221, 0700 and 0600"; return 1; }
 }
 
 expect_rc 0 "a single holder" -n "$HOST" link add nkx type single rxqueues 2
 expect_rc 0 "it leases NIC queue 3" -n "$HOST" lease dev nkx from "$SIM" queue 3
 nkx_idx=$(ifindex_of "$HOST" nkx)
-ATTACH="-n $HOST xsk attach dev nkx user 4242 mode 0600"
+ATTACH="-n $HOST xsk attach dev nkx user 4221 mode 0600"
 
 KILL_CLASSES="bpf unlink chown chmod"
 kill_cycle "attach, then truthful, attach again and detach" : "$ATTACH" \
@@ -88,7 +89,7 @@ expect_eq "$(bpftool -j map show | jq -c '[.[] | select(.name | startswith("nk_x
 expect_rc 0 "a holder again" -n "$HOST" link add nkx type single rxqueues 2
 expect_rc 0 "its lease" -n "$HOST" lease dev nkx from "$SIM" queue 3
 expect_rc 0 "attach" $ATTACH
-pin=/sys/fs/bpf/nkctl-xsk/ns$cookie-dev$(ifindex_of "$HOST" nkx)
+pin=/sys/fs/bpf/nkctl-xsk/ns$cookie-dev$(ifindex_of "$HOST" nkx)/map
 sim_idx=$(ifindex_of "$HOST" "$SIM")
 ip -n "$HOST" link del nkx
 expect_rc 0 "the holder deleted by ip: xsk show" -n "$HOST" -j xsk show
@@ -151,12 +152,23 @@ expect_eq "$(jq -sc '[.[].event | select(.object == "xdp") | [.action, .xdp.ifna
 sim_idx=$(ifindex_of "$HOST" "$SIM")
 expect_eq "$(bpftool -j map show pinned "$pindir/xsk$sim_idx/slots" | jq .max_entries) $(bpftool -j map show pinned "$pindir/xsk$sim_idx/queues" | jq .max_entries)" \
 	"4 4" "the NIC's maps are as large as its RX queues"
-expect_eq "$(bpftool -j map show pinned /sys/fs/bpf/nkctl-xsk/ns$cookie-dev$(ifindex_of "$HOST" nka) | jq -c '[.type, .max_entries]')" \
+expect_eq "$(bpftool -j map show pinned /sys/fs/bpf/nkctl-xsk/ns$cookie-dev$(ifindex_of "$HOST" nka)/map | jq -c '[.type, .max_entries]')" \
 	'["xskmap",4096]' "a holder's map holds every queue id a netkit device can have"
 expect_rc 0 "xsk show" -n "$HOST" -j xsk show
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | [.ifname, .queues[0].nic, .queues[0]["nic-queue"], .program]] | sort')" \
 	"$(jq -cn --arg a "$SIM" --arg b "$SIM2" '[["nka",$a,2,true],["nkb",$a,3,true],["nkc",$b,3,true]] | sort')" \
 	"show lists the three, each NIC's program there"
+# The NIC's link taken away: a detach of one holder there keeps the NIC's
+# maps and the other holder's map (its slot still names it); attach again
+# puts the program back on them.
+bpftool link detach pinned "$pindir/xsk$sim_idx/link" || fail "bpftool link detach"
+expect_rc 0 "detach nka, the NIC's link dead" -n "$HOST" xsk detach dev nka
+[ -e "/sys/fs/bpf/nkctl-xsk/ns$cookie-dev$(ifindex_of "$HOST" nkb)/map" ] && [ -e "$pindir/xsk$sim_idx/slots" ] ||
+	fail "a detach on a NIC whose link is dead took the other holder's map or the NIC's maps"
+pass "a detach on a NIC whose link is dead keeps the other holder's map and the NIC's maps"
+expect_rc 0 "attach nka again" -n "$HOST" xsk attach dev nka
+[[ $(ip -n "$HOST" link show "$SIM") == *prog/xdp* ]] || fail "attach did not put the program back"
+pass "attach again puts the program back on the NIC"
 at_once detach "^detached @"
 expect_eq "$(snapshot) / $(xsk_state "$SIM2")" \
 	"$BASE / xdp none; pins /sys/fs/bpf/nkctl-xsk/ns$cookie-dev* $pindir/xsk*" \
@@ -180,20 +192,20 @@ expect_eq "$(snapshot)" "$BASE" "the NIC removed: nothing left"
 ns_new POD
 podpins=$(ns_pindir "$POD")
 podpins=/sys/fs/bpf/nkctl-xsk/ns${podpins##*-}-dev*
-defer "rm -f $podpins"
+defer "rm -rf $podpins"
 sim_idx=$(ifindex_of "$HOST" "$SIM")
 nk -n "$HOST" link add nkh peer nkp peer-netns "$POD"
 expect_rc 0 "the VM's holder in the pod's namespace" -n "$POD" link add vm0 type single rxqueues 2
 expect_rc 0 "it leases NIC queue 1" -n "$POD" lease dev vm0 from "$SIM" phys-netns "$HOST" queue 1
-expect_rc 0 "attach" -n "$POD" xsk attach dev vm0 user 4242 mode 0640
+expect_rc 0 "attach" -n "$POD" xsk attach dev vm0 user 4221 mode 0640
 xsk_check() { # XC: the pod's xsk checks as [status, fix]
 	nk -n "$HOST" -j doctor dev nkh
 	XC=$(printf '%s' "$OUT" | jq -c '[.doctor.pods[0].checks[] | select(.check == "xsk") | [.status, .fix]]')
 }
 xsk_check
 expect_eq "$XC" '[["warn",null]]' "doctor: a map but no socket in it is a warning"
-expect_match "$OUT" "has an XSK map \\(/sys/fs/bpf/nkctl-xsk/ns[0-9]+-dev[0-9]+\\) but no AF_XDP socket" "doctor says so"
-FIX="nkctl -n $POD xsk attach dev vm0 user 4242 group 0 mode 0640"
+expect_match "$OUT" "has an XSK map \\(/sys/fs/bpf/nkctl-xsk/ns[0-9]+-dev[0-9]+/map\\) but no AF_XDP socket" "doctor says so"
+FIX="nkctl -n $POD xsk attach dev vm0 user 4221 group 0 mode 0640"
 bpftool link detach pinned "$pindir/xsk$sim_idx/link" || fail "bpftool link detach"
 xsk_check
 expect_eq "$XC" "[[\"fail\",\"$FIX\"]]" "doctor: nkctl's program gone from the NIC is a failure, with the fix"

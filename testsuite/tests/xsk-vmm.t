@@ -24,9 +24,9 @@ need_sim_rss "$HOST" "$SIM"
 ip -n "$REMOTE" route add 10.77.0.5/32 via 10.10.2.1
 ip -n "$REMOTE" route add 10.77.0.7/32 via 10.10.2.1
 pindir=$(ns_pindir "$HOST")
-defer "rm -f /sys/fs/bpf/nkctl-xsk/ns${pindir##*-}-dev*"
+defer "rm -rf /sys/fs/bpf/nkctl-xsk/ns${pindir##*-}-dev*"
 rmac=$(ip -n "$REMOTE" -j link show "$RSIM" | jq -r '.[0].address')
-VMM=4242     # libvirt's one user for every QEMU: here two VMs of two users
+VMM=4211     # libvirt's one user for every QEMU: here two VMs of two users
 OTHER=107    # KubeVirt's launcher
 
 nk -n "$HOST" link add vm0 type single rxqueues 2
@@ -34,17 +34,18 @@ expect_rc 0 "lease NIC queue 6 to vm0, steered to the VM's address" -n "$HOST" -
 expect_eq "$(ip -n "$HOST" -j link show vm0 | jq -c '.[0].flags | index("UP") != null')" false "link add and lease leave the holder down"
 expect_rc 0 "xsk attach" -n "$HOST" -j xsk attach dev vm0 user $VMM
 pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
+dir=$(printf '%s' "$OUT" | jq -r '.xsk[0].dir')
 expect_eq "$(printf '%s' "$OUT" | jq -c '.xsk[0] | [.up, .queues[0].queue, .queues[0].bind, .queues[0].tx]')" \
 	'[true,1,"copy","none"]' "attach: the holder up, its queue 1, copy mode only, no TX through the lease"
 expect_eq "$(ip -n "$HOST" -j link show vm0 | jq -c '.[0].flags | index("UP") != null')" true "attach brought the holder up"
 
-# The VMM's side, unprivileged but for CAP_NET_RAW, with the holders' maps
-# bind-mounted (as KubeVirt's hostPath would give them), its memlock limit
+# The VMM's side, unprivileged but for CAP_NET_RAW, with its holder's
+# directory bind-mounted (as KubeVirt's hostPath would give it), its memlock limit
 # raised as a VMM's must be: the UMEM (32 MiB a queue, QEMU's size) is
 # charged to RLIMIT_MEMLOCK without CAP_IPC_LOCK, else ENOBUFS.
 vmmdir=/run/nkctl-xvmm-test.$$
 mkdir -m 0755 "$vmmdir" && mkdir -m 0777 "$vmmdir.ready" && defer "rm -rf $vmmdir $vmmdir.ready"
-vpin=$vmmdir/${pin##*/}
+vpin=$vmmdir/map
 ready=$vmmdir.ready/ready
 wait_ready() { # FILE...: every FILE there, within 15 s
 	local f all
@@ -86,7 +87,7 @@ print(n)
 }
 
 # RX, the consumer blocked in poll() (nothing to send: poll waits).
-as_vmm "$HOST" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 rx 20 idle 3000 ready "$ready" copy > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
+as_vmm "$HOST" "$dir" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 rx 20 idle 3000 ready "$ready" copy > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
 p=$!
 wait_ready "$ready" || fail "the VMM did not get ready: $(cat "$T_TMP/rx.err")"
 send 10.77.0.5 20
@@ -104,7 +105,7 @@ expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | .up]')" '[false]' "xsk show: 
 nk -n "$HOST" xsk show dev vm0
 expect_match "$OUT" "DOWN: its sockets are never readable in poll" "xsk show says what a down holder means"
 rm -f "$ready"
-as_vmm "$HOST" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 rx 5 first 3000 ready "$ready" copy > "$T_TMP/down.json" 2> "$T_TMP/down.err" &
+as_vmm "$HOST" "$dir" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 rx 5 first 3000 ready "$ready" copy > "$T_TMP/down.json" 2> "$T_TMP/down.err" &
 p=$!
 wait_ready "$ready" || fail "the VMM did not get ready: $(cat "$T_TMP/down.err")"
 send 10.77.0.5 5
@@ -115,7 +116,7 @@ expect_rc 0 "attach again brings it up" -n "$HOST" xsk attach dev vm0 user $VMM
 # TX through the lease (copy mode): queued, never completed, never received.
 rm -f "$ready"
 listen "$T_TMP/remote1"
-as_vmm "$HOST" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 tx 10 "$rmac" 10.77.0.5 10.10.2.2 first 3000 ready "$ready" copy > "$T_TMP/tx.json" 2> "$T_TMP/tx.err"
+as_vmm "$HOST" "$dir" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 tx 10 "$rmac" 10.77.0.5 10.10.2.2 first 3000 ready "$ready" copy > "$T_TMP/tx.json" 2> "$T_TMP/tx.err"
 wait $lp
 expect_eq "$(jq -c '[.sent, .completed]' "$T_TMP/tx.json")" '[10,0]' "TX through the lease in copy mode: 10 queued, 0 completed (7.3)"
 expect_eq "$(cat "$T_TMP/remote1")" 0 "the remote received none of them"
@@ -134,11 +135,11 @@ expect_match "$(cat "$T_TMP/busy.err")" "xsk_socket__create: Device or resource 
 nk -n "$HOST" link add vm1 type single rxqueues 2
 expect_rc 0 "lease NIC queue 7 to vm1" -n "$HOST" -j lease dev vm1 from "$SIM" queue 7 reserve steer dst 10.77.0.7
 expect_rc 0 "attach vm1 for another user" -n "$HOST" -j xsk attach dev vm1 user $OTHER
-vpin1=$vmmdir/$(printf '%s' "$OUT" | jq -r '.xsk[0].pin | split("/") | last')
+dir1=$(printf '%s' "$OUT" | jq -r '.xsk[0].dir')
 rm -f "$ready" "$ready.1"
-as_vmm "$HOST" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 rx 30 ready "$ready" copy > "$T_TMP/a.json" 2>&1 &
+as_vmm "$HOST" "$dir" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 rx 30 ready "$ready" copy > "$T_TMP/a.json" 2>&1 &
 pa=$!
-as_vmm "$HOST" "$vmmdir" $OTHER "$XVMM" vm1 1 "$vpin1" 1 rx 25 ready "$ready.1" copy > "$T_TMP/b.json" 2>&1 &
+as_vmm "$HOST" "$dir1" "$vmmdir" $OTHER "$XVMM" vm1 1 "$vpin" 1 rx 25 ready "$ready.1" copy > "$T_TMP/b.json" 2>&1 &
 pb=$!
 wait_ready "$ready" "$ready.1" || fail "the VMMs did not get ready: $(cat "$T_TMP/a.json" "$T_TMP/b.json")"
 send 10.77.0.5 30

@@ -8,10 +8,16 @@
 # XSK map, into which an unprivileged user inserts the socket as a VMM does
 # (testsuite/helpers/xsk-rx.c); the NIC's own traffic still reaches the
 # stack; another user cannot open the map; two holders on one NIC each get
-# their own frames; unlease and link del leave no program and no pin.
+# their own frames. One tenant, one map: each holder's map in a directory of
+# its own, 0700, the one a VMM is handed; a second live holder for the same
+# user only with share; a pin of another size replaced; a new owner gets a
+# fresh map (the old one's socket gets nothing). A holder deleted by ip:
+# the next lease of its queue sweeps its slot and map, and the next
+# holder's VMM gets every frame. unlease and link del leave no program and
+# no pin.
 . "$TESTSUITE/lib.sh"
 need_root
-need_cmd jq setpriv nsenter python3
+need_cmd jq setpriv nsenter python3 bpftool
 XSKRX=$NKCTL_HELPERS/xsk-rx
 [ -x "$XSKRX" ] || skip "no $XSKRX (make helpers)"
 
@@ -21,9 +27,9 @@ sim_idx=$(ifindex_of "$HOST" "$SIM")
 ip -n "$REMOTE" route add 10.77.0.5/32 via 10.10.2.1
 # The holders' maps are pinned by netns cookie: those of HOST go with it.
 pindir=$(ns_pindir "$HOST")
-defer "rm -f /sys/fs/bpf/nkctl-xsk/ns${pindir##*-}-dev*"
-VMM=4242     # the VMM's user and group (no passwd entry needed)
-OTHER=4343   # another tenant's
+defer "rm -rf /sys/fs/bpf/nkctl-xsk/ns${pindir##*-}-dev*"
+VMM=4201     # the VMM's user and group (no passwd entry needed)
+OTHER=4202   # another tenant's
 
 nk -n "$HOST" link add nkx type single rxqueues 2
 expect_eq "$RC" 0 "a single holder"
@@ -39,6 +45,9 @@ expect_error 1 "a mode that is not octal" -n "$HOST" xsk attach dev nkx mode 099
 
 expect_rc 0 "xsk attach" -n "$HOST" -j xsk attach dev nkx queue "$q" user $VMM group $VMM mode 0600
 pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
+dir=$(printf '%s' "$OUT" | jq -r '.xsk[0].dir')
+expect_eq "$pin" "$dir/map" "the map is in the holder's own directory"
+expect_eq "$(stat -c '%u:%g:%a' "$dir")" "$VMM:$VMM:700" "the directory is the VMM's alone"
 expect_eq "$(printf '%s' "$OUT" | jq -c '.xsk[0] | [.ifname, .owner, .group, .mode, (.queues[0] | [.queue, .nic, .["nic-queue"], .xdp, .bind])]')" \
 	"[\"nkx\",$VMM,$VMM,\"0600\",[$q,\"$SIM\",6,\"native\",\"copy\"]]" \
 	"attach prints the pin's owner and mode, the queues, native XDP (netdevsim has it) and copy mode"
@@ -51,24 +60,23 @@ nk -n "$HOST" -j show leases
 expect_eq "$(printf '%s' "$OUT" | jq -r --arg nic "$SIM" '.leases[] | select(.id == 6 and .ifname == $nic) | .["xsk-map"]')" "$pin" "show leases names the holder's map"
 
 # The VMM's side, unprivileged but for CAP_NET_RAW (AF_XDP sockets need it).
-# /sys/fs/bpf is mode 0700 (as systemd mounts it): the VMM sees the holders'
-# maps through a bind mount of /sys/fs/bpf/nkctl-xsk, as a KubeVirt launcher
-# would get it (a hostPath volume); nsenter, not ip netns exec, which mounts
-# its own /sys.
+# /sys/fs/bpf is mode 0700 (as systemd mounts it): the VMM sees its holder's
+# directory only, through a bind mount, as a KubeVirt launcher would get it
+# (a hostPath volume); nsenter, not ip netns exec, which mounts its own /sys.
 vmmdir=/run/nkctl-xsk-test.$$
 mkdir -m 0755 "$vmmdir" "$vmmdir.ready" && chmod 0777 "$vmmdir.ready" && defer "rm -rf $vmmdir $vmmdir.ready"
-as_user() { # UID ARGS...: the helper as a VMM of UID in HOST, the maps in $vmmdir
-	local u=$1
-	shift
-	as_vmm "$HOST" "$vmmdir" "$u" "$XSKRX" "$@"
+as_user() { # UID DIR ARGS...: the helper as a VMM of UID in HOST, handed DIR at $vmmdir
+	local u=$1 d=$2
+	shift 2
+	as_vmm "$HOST" "$d" "$vmmdir" "$u" "$XSKRX" "$@"
 }
-vpin=$vmmdir/${pin##*/}
+vpin=$vmmdir/map
 ready=$vmmdir.ready/ready
 sysctl -qw kernel.bpf_stats_enabled=1
 tr=/sys/kernel/tracing
 [ -d $tr/events ] || tr=/sys/kernel/debug/tracing
 { echo 1 > $tr/events/xdp/enable && echo > $tr/trace; } 2>/dev/null
-as_user $VMM nkx "$q" "$vpin" 100 3000 "$ready" > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
+as_user $VMM "$dir" nkx "$q" "$vpin" 100 3000 "$ready" > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
 rx_pid=$!
 for _ in $(seq 100); do [ -e "$ready" ] || ! kill -0 $rx_pid 2>/dev/null && break; sleep 0.1; done
 [ -e "$ready" ] || fail "the helper did not get ready: $(cat "$T_TMP/rx.err")"
@@ -92,7 +100,7 @@ expect_eq "$(jq .received "$T_TMP/rx.json")" 100 "100 of 100 datagrams to the st
 ping_ok "$REMOTE" 10.10.2.1 || fail "the NIC's own address stopped answering"
 pass "the NIC's own traffic still reaches the stack"
 
-as_user $OTHER nkx "$q" "$vpin" 1 100 > /dev/null 2> "$T_TMP/other.err"
+as_user $OTHER "$dir" nkx "$q" "$vpin" 1 100 > /dev/null 2> "$T_TMP/other.err"
 expect_match "$(cat "$T_TMP/other.err")" "open the pinned XSK map: Permission denied" "another user cannot open the holder's map"
 
 # Two holders on one NIC: each socket gets its own holder's frames only.
@@ -101,11 +109,11 @@ nk -n "$HOST" link add nkx2 type single rxqueues 2
 expect_rc 0 "a second holder leases NIC queue 7" -n "$HOST" -j lease dev nkx2 from "$SIM" queue 7 reserve steer dst 10.77.0.7
 q2=$(printf '%s' "$OUT" | jq '.leases[0].lease.queue.id')
 expect_rc 0 "attach the second holder" -n "$HOST" -j xsk attach dev nkx2 user $OTHER group $OTHER
-vpin2=$vmmdir/$(printf '%s' "$OUT" | jq -r '.xsk[0].pin | split("/") | last')
+dir2=$(printf '%s' "$OUT" | jq -r '.xsk[0].dir')
 rm -f "$ready" "$ready.2"
-as_user $VMM nkx "$q" "$vpin" 40 3000 "$ready" > "$T_TMP/rx1.json" 2>&1 &
+as_user $VMM "$dir" nkx "$q" "$vpin" 40 3000 "$ready" > "$T_TMP/rx1.json" 2>&1 &
 p1=$!
-as_user $OTHER nkx2 "$q2" "$vpin2" 30 3000 "$ready.2" > "$T_TMP/rx2.json" 2>&1 &
+as_user $OTHER "$dir2" nkx2 "$q2" "$vpin" 30 3000 "$ready.2" > "$T_TMP/rx2.json" 2>&1 &
 p2=$!
 for _ in $(seq 100); do [ -e "$ready" ] && [ -e "$ready.2" ] && break; sleep 0.1; done
 [ -e "$ready" ] && [ -e "$ready.2" ] || fail "the helpers did not get ready: $(cat "$T_TMP/rx1.json" "$T_TMP/rx2.json")"
@@ -119,8 +127,58 @@ for i in range(30):
 wait $p1 $p2
 expect_eq "$(jq -c '[.received]' "$T_TMP/rx1.json")$(jq -c '[.received]' "$T_TMP/rx2.json")" "[30][30]" \
 	"two holders on one NIC: each socket got its own 30 frames, none of the other's"
+
+# One user, two holders: refused unless share. A pin of another size (an
+# older nkctl's) is replaced. The first one's VMM, handed its own
+# directory, cannot reach the other's map.
+nk -n "$HOST" link add nkx3 type single rxqueues 2
+expect_rc 0 "a third holder leases NIC queue 5" -n "$HOST" lease dev nkx3 from "$SIM" queue 5
+expect_error 4 "the first holder's user for the third is refused" -n "$HOST" xsk attach dev nkx3 user $VMM
+expect_match "$ERR" "user $VMM already owns the map of another holder" "the refusal names the owner"
+expect_rc 0 "with share it may" -n "$HOST" -j xsk attach dev nkx3 user $VMM share
+dir3=$(printf '%s' "$OUT" | jq -r '.xsk[0].dir')
+rm "$dir3/map" && bpftool map create "$dir3/map" type xskmap key 4 value 4 entries 256 name old ||
+	fail "cannot pin a map of 256 entries"
+expect_rc 0 "attach again" -n "$HOST" xsk attach dev nkx3 user $VMM share
+expect_match "$ERR" "replaced $dir3/map: its size differs" "attach says it replaced the pin of 256 entries"
+expect_eq "$(bpftool -j map show pinned "$dir3/map" | jq -c '[.type, .max_entries]')" '["xskmap",4096]' "the map is a holder's again"
+as_user $VMM "$dir" nkx "$q" "$dir3/map" 1 100 > /dev/null 2> "$T_TMP/other3.err"
+expect_match "$(cat "$T_TMP/other3.err")" "open the pinned XSK map: Permission denied" "a VMM of the same user, handed its own directory, cannot open the other's map"
+expect_rc 0 "the third holder goes" -n "$HOST" unlease dev nkx3
+[ ! -e "$dir3" ] || fail "unlease left $dir3"
 expect_rc 0 "the second holder goes" -n "$HOST" unlease dev nkx2
 expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" 1 "the program stays for the first holder"
+
+# A new owner: a fresh map, the NIC's queue pointed at it; the socket the
+# old owner's VMM inserted through its fd gets nothing, the new one all.
+send_vm() { # DST COUNT
+	ip netns exec "$REMOTE" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(int(sys.argv[2])):
+    s.sendto(b"vm %d" % i, (sys.argv[1], 9999))
+' "$1" "$2"
+}
+# vm_rx UID DIR DEV QUEUE COUNT OUT [CMD...]: a VMM of UID handed DIR
+# receives on DEV's QUEUE (waiting 10 s at most for a first frame) while
+# COUNT datagrams go to 10.77.0.5, after CMD once it is ready; its report
+# in OUT.
+vm_rx() {
+	local u=$1 d=$2 dev=$3 qq=$4 n=$5 out=$6 p
+	shift 6
+	rm -f "$ready"
+	XSK_RX_FIRST_MS=10000 as_user "$u" "$d" "$dev" "$qq" "$vpin" "$n" 3000 "$ready" > "$out" 2>&1 &
+	p=$!
+	for _ in $(seq 100); do [ -e "$ready" ] && break; sleep 0.1; done
+	"$@"
+	send_vm 10.77.0.5 "$n"
+	wait $p
+}
+vm_rx $VMM "$dir" nkx "$q" 10 "$T_TMP/old.json" expect_rc 0 "attach for another owner" -n "$HOST" xsk attach dev nkx user $OTHER
+expect_eq "$(stat -c '%u:%a' "$dir") $(stat -c %u "$pin")" "$OTHER:700 $OTHER" "the directory and the map are the new owner's"
+expect_eq "$(jq .received "$T_TMP/old.json")" 0 "the old owner's socket, in the old map, gets none of 10 ($(cat "$T_TMP/old.json"))"
+vm_rx $OTHER "$dir" nkx "$q" 10 "$T_TMP/new.json"
+expect_eq "$(jq .received "$T_TMP/new.json")" 10 "the new owner's socket gets 10 of 10"
 
 # unlease takes it along: no program on the NIC, no pins.
 expect_rc 0 "unlease" -n "$HOST" unlease dev nkx
@@ -128,11 +186,53 @@ expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"'
 [ ! -e "$pin" ] && [ ! -e "$(ns_pindir "$HOST")/xsk$sim_idx" ] || fail "unlease left pins: $(ls -R /sys/fs/bpf/nkctl-xsk "$(ns_pindir "$HOST")" 2>&1)"
 pass "unlease: no pins left"
 
+# A holder deleted by ip (as libvirt does): the next lease of its queue
+# sweeps its slot and its map; the next holder's VMM gets every frame.
+nk -n "$HOST" link add vm0 type single rxqueues 2
+expect_rc 0 "vm0 leases NIC queue 6" -n "$HOST" lease dev vm0 from "$SIM" queue 6 reserve steer dst 10.77.0.5
+expect_rc 0 "attach vm0" -n "$HOST" -j xsk attach dev vm0 user $VMM
+dir0=$(printf '%s' "$OUT" | jq -r '.xsk[0].dir')
+ip -n "$HOST" link del vm0
+nk -n "$HOST" link add vm1 type single rxqueues 2
+expect_rc 0 "vm1 leases NIC queue 6" -n "$HOST" -j lease dev vm1 from "$SIM" queue 6 reserve steer dst 10.77.0.5
+q1=$(printf '%s' "$OUT" | jq '.leases[0].lease.queue.id')
+[ ! -e "$dir0" ] || fail "the lease left the deleted holder's map: $(ls -R /sys/fs/bpf/nkctl-xsk)"
+pass "the lease swept the deleted holder's slot and map"
+expect_rc 0 "attach vm1 for the same user" -n "$HOST" -j xsk attach dev vm1 user $VMM
+dir1=$(printf '%s' "$OUT" | jq -r '.xsk[0].dir')
+vm_rx $VMM "$dir1" vm1 "$q1" 20 "$T_TMP/vm1.json"
+expect_eq "$(jq .received "$T_TMP/vm1.json")" 20 "vm1's socket gets 20 of 20 ($(cat "$T_TMP/vm1.json"))"
+
+# A lease read by attach, then ended (its holder deleted by ip) before the
+# slot is written: attach checks it again under the NIC directory's lock,
+# held here meanwhile, and writes nothing.
+nk -n "$HOST" link add vm2 type single rxqueues 2
+expect_rc 0 "vm2 leases NIC queue 5" -n "$HOST" lease dev vm2 from "$SIM" queue 5
+dir2=/sys/fs/bpf/nkctl-xsk/ns${pindir##*-}-dev$(ifindex_of "$HOST" vm2)
+exec {lfd}< "$pindir/xsk$sim_idx"
+flock -x $lfd || fail "cannot lock the NIC's directory"
+"$NKCTL" -n "$HOST" xsk attach dev vm2 > /dev/null 2> "$T_TMP/vm2.err" {lfd}<&- &
+ap=$!
+for _ in $(seq 100); do [ -e "$dir2/map" ] && break; sleep 0.1; done  # its leases read
+ip -n "$HOST" link del vm2
+exec {lfd}<&-
+wait $ap
+expect_eq "$? $(cat "$T_TMP/vm2.err")" "3 Error: queue 5 of \"$SIM\" is no longer leased to the holder" \
+	"attach refuses a lease that ended before the slot was written"
+expect_eq "$(bpftool -j map lookup pinned "$pindir/xsk$sim_idx/slots" key 5 0 0 0 | jq -c '.formatted.value.holder // .value')" 0 \
+	"queue 5's slot is empty"
+expect_rc 0 "unlease vm1" -n "$HOST" unlease dev vm1
+
 # link del too; detach by hand first.
 nk -n "$HOST" link add nky type single rxqueues 2
 expect_rc 0 "lease again" -n "$HOST" -j lease dev nky from "$SIM" queue 6
+# an older nkctl's pin, a file where the holder's directory goes
+old=/sys/fs/bpf/nkctl-xsk/ns${pindir##*-}-dev$(ifindex_of "$HOST" nky)
+bpftool map create "$old" type xskmap key 4 value 4 entries 256 name old || fail "cannot pin a map at $old"
 expect_rc 0 "attach" -n "$HOST" -j xsk attach dev nky
 pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
+expect_match "$ERR" "replaced $old: a pin of an older nkctl" "attach says it replaced an older nkctl's pin"
+expect_eq "$pin" "$old/map" "the holder's directory in its place"
 expect_rc 0 "detach" -n "$HOST" xsk detach dev nky
 [ ! -e "$pin" ] && [ "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" = none ] ||
 	fail "detach left the pin or the program"
@@ -141,7 +241,7 @@ expect_error 3 "detach again: nothing there" -n "$HOST" xsk detach dev nky
 expect_rc 0 "attach again" -n "$HOST" xsk attach dev nky
 expect_rc 0 "link del" -n "$HOST" link del nky
 expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" none "link del: no XDP program left on the NIC"
-[ ! -e "$pin" ] || fail "link del left $pin"
+[ ! -e "$pin" ] && [ ! -e "${pin%/map}" ] || fail "link del left $pin"
 pass "link del: no pins left"
 
 done_testing
