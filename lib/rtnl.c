@@ -198,30 +198,25 @@ static int cmp_ifindex(const void *a, const void *b)
 	return (*x > *y) - (*x < *y);
 }
 
-struct link_dump {
-	struct nk_link_list *links;
-	struct nk_link_counters_list *stats; /* NULL: none kept */
-};
-
-static int link_dump_cb(const struct nlmsghdr *nlh, void *data)
+int rtnl_link_collect(const struct nlmsghdr *nlh, struct nk_link_list *links,
+		      struct nk_link_counters_list *stats)
 {
-	const struct link_dump *d = data;
 	struct nk_link_counters c;
 	struct nk_link *l;
 	bool got = false;
 
 	if (nlh->nlmsg_type != RTM_NEWLINK)
 		return 0;
-	l = nk_grow(&d->links->v, &d->links->n, &d->links->cap, sizeof(*l));
+	l = nk_grow(&links->v, &links->n, &links->cap, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	if (parse_link_msg(nlh, l, d->stats ? &c.s : NULL, &got)) {
-		d->links->n--;
+	if (parse_link_msg(nlh, l, stats ? &c.s : NULL, &got)) {
+		links->n--;
 		return 0;
 	}
 	if (got) {
-		struct nk_link_counters *slot = nk_grow(&d->stats->v, &d->stats->n,
-							&d->stats->cap, sizeof(*slot));
+		struct nk_link_counters *slot = nk_grow(&stats->v, &stats->n, &stats->cap,
+							sizeof(*slot));
 
 		if (!slot)
 			return -ENOMEM;
@@ -234,6 +229,18 @@ static int link_dump_cb(const struct nlmsghdr *nlh, void *data)
 void nk_link_list_sort(struct nk_link_list *l)
 {
 	nk_sort(l->v, l->n, sizeof(*l->v), cmp_ifindex);
+}
+
+struct link_dump {
+	struct nk_link_list *links;
+	struct nk_link_counters_list *stats; /* NULL: none kept */
+};
+
+static int link_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct link_dump *d = data;
+
+	return rtnl_link_collect(nlh, d->links, d->stats);
 }
 
 int rtnl_link_dump_stats(struct nl_sock *s, struct nk_link_list *out,
@@ -259,7 +266,7 @@ int rtnl_link_dump_stats(struct nl_sock *s, struct nk_link_list *out,
 	}
 	nk_link_list_sort(out);
 	if (stats)
-		nk_sort(stats->v, stats->n, sizeof(*stats->v), cmp_ifindex);
+		nk_link_counters_sort(stats);
 	return 0;
 }
 
@@ -277,6 +284,11 @@ const struct nk_link_stats *nk_link_stats_find(const struct nk_link_counters_lis
 		return NULL;
 	c = bsearch(&ifindex, l->v, l->n, sizeof(*l->v), cmp_ifindex);
 	return c ? &c->s : NULL;
+}
+
+void nk_link_counters_sort(struct nk_link_counters_list *l)
+{
+	nk_sort(l->v, l->n, sizeof(*l->v), cmp_ifindex);
 }
 
 void nk_link_counters_list_free(struct nk_link_counters_list *l)

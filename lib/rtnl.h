@@ -99,9 +99,16 @@ int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *e
  * *stats (sorted by ifindex as well). */
 int rtnl_link_dump_stats(struct nl_sock *s, struct nk_link_list *out,
 			 struct nk_link_counters_list *stats, struct nl_err *err);
+/* What the dump does with each message: an RTM_NEWLINK into a new last
+ * element of *links (left out when too short), its counters into *stats
+ * when stats is not NULL; -ENOMEM. */
+int rtnl_link_collect(const struct nlmsghdr *nlh, struct nk_link_list *links,
+		      struct nk_link_counters_list *stats);
 /* The counters of ifindex, NULL when the dump gave none. */
 const struct nk_link_stats *nk_link_stats_find(const struct nk_link_counters_list *l,
 					       int ifindex);
+/* By ifindex, as the dump leaves them (nk_link_stats_find relies on it). */
+void nk_link_counters_sort(struct nk_link_counters_list *l);
 void nk_link_counters_list_free(struct nk_link_counters_list *l);
 /* Get one link by name (ifindex 0) or by ifindex (name NULL). */
 int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,
