@@ -3,7 +3,7 @@
  * A whole JSON document is built in memory before it is written. glibc's
  * open_memstream() grows by allocating, copying and zeroing at every
  * doubling, which was a fifth of a large `show`'s time; this stream grows
- * with realloc() (in place or by remapping once the buffer is large).
+ * in place in a reserve of address space (nk_grow_buf).
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
@@ -32,7 +32,7 @@ static bool docbuf_reserve(struct docbuf *d, size_t need)
 		return true;
 	while (cap < need)
 		cap *= 2;
-	nb = nk_grow_buf(*d->buf, *d->len, cap);
+	nb = nk_grow_buf(*d->buf, *d->len, &cap);
 	if (!nb)
 		return false;
 	*d->buf = nb;

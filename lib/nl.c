@@ -20,13 +20,13 @@ void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz)
 	void **arr = v;
 
 	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		void *nv = nk_grow_buf(*arr, *n * esz, ncap * esz);
+		size_t bytes = (*cap ? *cap * 2 : 16) * esz;
+		void *nv = nk_grow_buf(*arr, *n * esz, &bytes);
 
 		if (!nv)
 			return NULL;
 		*arr = nv;
-		*cap = ncap;
+		*cap = bytes / esz;
 	}
 	nk_prefault(*arr, *n * esz, esz, *cap * esz);
 	return (char *)*arr + (*n)++ * esz;

@@ -56,17 +56,23 @@ void nk_prefault(void *base, size_t used, size_t add, size_t cap)
 		(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 }
 
-void *nk_grow_buf(void *p, size_t used, size_t size)
+void *nk_grow_buf(void *p, size_t used, size_t *size)
 {
-	void *nv;
+	void *nv = NULL;
 
-	if (used >= PREFAULT_STEP || size < PREFAULT_STEP)
-		return realloc(p, size);
-	nv = malloc(size);
+	if (used >= PREFAULT_STEP || *size < PREFAULT_STEP)
+		return realloc(p, *size);
+	if (*size < NK_GROW_RESERVE) {
+		nv = malloc(NK_GROW_RESERVE);
+		if (nv)
+			*size = NK_GROW_RESERVE;
+	}
+	if (!nv)
+		nv = malloc(*size);
 	if (!nv)
 		return NULL;
 	if (used) {
-		nk_prefault(nv, 0, used, size);
+		nk_prefault(nv, 0, used, *size);
 		memcpy(nv, p, used);
 	}
 	free(p);

@@ -16,14 +16,17 @@
 void nk_prefault(void *base, size_t used, size_t add, size_t cap);
 
 /*
- * realloc(p, size) for a growing buffer of which the first used bytes are
- * kept. Blocks of 64 KiB or more are mapped of their own (nk_malloc_init),
- * so that realloc moves them by remapping their pages; the one move into
- * such a block from a smaller one is made here, the new block's pages made
- * present before the copy (realloc would copy into pages faulting one by
- * one). NULL when out of memory (p is then still valid).
+ * realloc(p, *size) for a growing buffer of which the first used bytes are
+ * kept. When it reaches 64 KiB it gets NK_GROW_RESERVE bytes at once (*size
+ * says so), address space that costs nothing until written: it then grows
+ * in place, where realloc would move it to new addresses at each doubling
+ * and every page moved costs a fault again on machines whose page tables
+ * are shadowed by the host. Its first pages are made present before the
+ * copy into it. Only past the reserve (or when it cannot be had) does it
+ * move. NULL when out of memory (p is then still valid).
  */
-void *nk_grow_buf(void *p, size_t used, size_t size);
+#define NK_GROW_RESERVE (16 * 1024 * 1024)
+void *nk_grow_buf(void *p, size_t used, size_t *size);
 /* At start: blocks of 64 KiB or more get a mapping of their own. */
 void nk_malloc_init(void);
 
