@@ -60,7 +60,8 @@ void *nk_grow_buf(void *p, size_t used, size_t *size)
 {
 	void *nv = NULL;
 
-	if (used >= PREFAULT_STEP || *size < PREFAULT_STEP)
+	/* Small buffers, and those past their reserve, as before. */
+	if (used >= PREFAULT_FIRST || *size < PREFAULT_FIRST)
 		return realloc(p, *size);
 	if (*size < NK_GROW_RESERVE) {
 		nv = malloc(NK_GROW_RESERVE);

@@ -17,7 +17,7 @@ void nk_prefault(void *base, size_t used, size_t add, size_t cap);
 
 /*
  * realloc(p, *size) for a growing buffer of which the first used bytes are
- * kept. When it reaches 64 KiB it gets NK_GROW_RESERVE bytes at once (*size
+ * kept. When it reaches 16 KiB it gets NK_GROW_RESERVE bytes at once (*size
  * says so), address space that costs nothing until written: it then grows
  * in place, where realloc would move it to new addresses at each doubling
  * and every page moved costs a fault again on machines whose page tables
