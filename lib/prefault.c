@@ -56,6 +56,18 @@ void nk_prefault(void *base, size_t used, size_t add, size_t cap)
 		(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 }
 
+/* Where transparent huge pages are always on, the first write into a
+ * reserve's 2 MiB-aligned part would make 2 MiB resident (and cleared)
+ * for what may be a few pages: small pages only. */
+static void no_huge_pages(void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)p & ~(page - 1);
+
+	/* From the block's first page: inside its own mapping. */
+	(void)madvise((void *)start, len & ~(page - 1), MADV_NOHUGEPAGE);
+}
+
 void *nk_grow_buf(void *p, size_t used, size_t *size)
 {
 	void *nv = NULL;
@@ -65,8 +77,10 @@ void *nk_grow_buf(void *p, size_t used, size_t *size)
 		return realloc(p, *size);
 	if (*size < NK_GROW_RESERVE) {
 		nv = malloc(NK_GROW_RESERVE);
-		if (nv)
+		if (nv) {
 			*size = NK_GROW_RESERVE;
+			no_huge_pages(nv, NK_GROW_RESERVE);
+		}
 	}
 	if (!nv)
 		nv = malloc(*size);

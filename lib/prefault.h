@@ -23,7 +23,8 @@ void nk_prefault(void *base, size_t used, size_t add, size_t cap);
  * and every page moved costs a fault again on machines whose page tables
  * are shadowed by the host. Its first pages are made present before the
  * copy into it. Only past the reserve (or when it cannot be had) does it
- * move. NULL when out of memory (p is then still valid).
+ * move. A reserve keeps to small pages (MADV_NOHUGEPAGE). NULL when out of
+ * memory (p is then still valid).
  */
 #define NK_GROW_RESERVE (16 * 1024 * 1024)
 void *nk_grow_buf(void *p, size_t used, size_t *size);
