@@ -190,15 +190,17 @@ static struct nk_ns *other_ns(struct lists *L, const char *spec)
 
 static void add_link(struct lists *L, const struct nlmsghdr *nlh)
 {
-	struct nk_link *l = nk_grow(&L->v.links.v, &L->v.links.n, &L->v.links.cap, sizeof(*l));
+	size_t n = L->v.links.n;
+	const struct nk_link *l;
 
-	if (!l)
+	if (rtnl_link_collect(nlh, &L->v.links, &L->v.link_stats))
 		abort();
-	if (rtnl_parse_link(nlh, l))
-		L->v.links.n--;
-	else if (strnlen(l->ifname, sizeof(l->ifname)) == sizeof(l->ifname) ||
-		 strnlen(l->kind, sizeof(l->kind)) == sizeof(l->kind) ||
-		 l->addr_len > sizeof(l->addr))
+	if (L->v.links.n == n)
+		return;
+	l = &L->v.links.v[n];
+	if (strnlen(l->ifname, sizeof(l->ifname)) == sizeof(l->ifname) ||
+	    strnlen(l->kind, sizeof(l->kind)) == sizeof(l->kind) ||
+	    l->addr_len > sizeof(l->addr))
 		die("rtnl_parse_link", "an unterminated name or an address too long", NULL, 0);
 }
 
@@ -570,6 +572,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* The order the dumps give, which the lookups rely on. */
 	nk_link_list_sort(&L.v.links);
+	nk_link_counters_sort(&L.v.link_stats);
 	nk_queue_list_sort(&L.v.queues);
 	nk_napi_list_sort(&L.v.napis);
 	nk_qstats_list_sort(&L.v.qstats);

@@ -3,7 +3,7 @@
  * A whole JSON document is built in memory before it is written. glibc's
  * open_memstream() grows by allocating, copying and zeroing at every
  * doubling, which was a fifth of a large `show`'s time; this stream grows
- * with realloc() (in place or by remapping once the buffer is large).
+ * in place in a reserve of address space (nk_grow_buf).
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "docbuf.h"
+#include "prefault.h"
 
 #define DOCBUF_FIRST (64 * 1024)
 
@@ -31,7 +32,7 @@ static bool docbuf_reserve(struct docbuf *d, size_t need)
 		return true;
 	while (cap < need)
 		cap *= 2;
-	nb = realloc(*d->buf, cap);
+	nb = nk_grow_buf(*d->buf, *d->len, &cap);
 	if (!nb)
 		return false;
 	*d->buf = nb;
@@ -49,6 +50,7 @@ static ssize_t docbuf_write(void *cookie, const char *data, size_t n)
 		errno = ENOMEM;
 		return 0;
 	}
+	nk_prefault(*d->buf, *d->len, n, d->cap);
 	memcpy(*d->buf + *d->len, data, n);
 	*d->len += n;
 	(*d->buf)[*d->len] = '\0';

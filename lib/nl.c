@@ -10,6 +10,7 @@
 #include <linux/netlink.h>
 
 #include "nl.h"
+#include "prefault.h"
 
 #define NL_RECV_BUF (1024 * 1024)
 #define NL_RCVBUF   (1024 * 1024)
@@ -19,14 +20,15 @@ void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz)
 	void **arr = v;
 
 	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		void *nv = realloc(*arr, ncap * esz);
+		size_t bytes = (*cap ? *cap * 2 : 16) * esz;
+		void *nv = nk_grow_buf(*arr, *n * esz, &bytes);
 
 		if (!nv)
 			return NULL;
 		*arr = nv;
-		*cap = ncap;
+		*cap = bytes / esz;
 	}
+	nk_prefault(*arr, *n * esz, esz, *cap * esz);
 	return (char *)*arr + (*n)++ * esz;
 }
 

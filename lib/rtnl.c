@@ -67,14 +67,13 @@ static void parse_netkit(struct nk_netkit *nk, const struct nlattr *data)
 
 /* Copied field by field: the kernel's struct may be shorter (older) or
  * longer (newer) than the one nkctl was built with. */
-static void parse_stats64(struct nk_link *l, const struct nlattr *attr)
+static bool parse_stats64(struct nk_link_stats *s, const struct nlattr *attr)
 {
 	struct rtnl_link_stats64 k = { 0 };
 	size_t len = mnl_attr_get_payload_len(attr);
-	struct nk_link_stats *s = &l->stats;
 
 	if (len < offsetof(struct rtnl_link_stats64, rx_length_errors))
-		return;
+		return false;
 	memcpy(&k, mnl_attr_get_payload(attr), len < sizeof(k) ? len : sizeof(k));
 	s->rx_packets = k.rx_packets;
 	s->tx_packets = k.tx_packets;
@@ -90,7 +89,7 @@ static void parse_stats64(struct nk_link *l, const struct nlattr *attr)
 	s->tx_carrier_errors = k.tx_carrier_errors;
 	s->rx_missed_errors = k.rx_missed_errors;
 	s->rx_nohandler = k.rx_nohandler;
-	l->have |= LINK_HAVE_STATS64;
+	return true;
 }
 
 /* A hardware address attribute into buf (cut at len); its length. */
@@ -104,7 +103,10 @@ static uint8_t get_hwaddr(const struct nlattr *attr, uint8_t *buf, size_t len)
 	return (uint8_t)n;
 }
 
-int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
+/* One RTM_NEWLINK into *l, and when c is not NULL its counters into *c
+ * (*got_stats tells whether it had them). */
+static int parse_link_msg(const struct nlmsghdr *nlh, struct nk_link *l,
+			  struct nk_link_stats *c, bool *got_stats)
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 	struct nl_attrs a, info;
@@ -148,8 +150,8 @@ int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 	}
 	if (a.tb[IFLA_ADDRESS])
 		l->addr_len = get_hwaddr(a.tb[IFLA_ADDRESS], l->addr, sizeof(l->addr));
-	if (a.tb[IFLA_STATS64])
-		parse_stats64(l, a.tb[IFLA_STATS64]);
+	if (c)
+		*got_stats = a.tb[IFLA_STATS64] && parse_stats64(c, a.tb[IFLA_STATS64]);
 	if (a.tb[IFLA_PARENT_DEV_NAME])
 		nl_get_str(a.tb[IFLA_PARENT_DEV_NAME], l->parent, sizeof(l->parent));
 	if (a.tb[IFLA_PARENT_DEV_BUS_NAME])
@@ -180,16 +182,48 @@ int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 	return 0;
 }
 
-static int parse_link(const struct nlmsghdr *nlh, void *l)
+int rtnl_parse_link(const struct nlmsghdr *nlh, struct nk_link *l)
 {
-	return rtnl_parse_link(nlh, l);
+	return parse_link_msg(nlh, l, NULL, NULL);
 }
+
+/* Both tables start with the ifindex. */
+_Static_assert(offsetof(struct nk_link, ifindex) == 0, "ifindex first");
+_Static_assert(offsetof(struct nk_link_counters, ifindex) == 0, "ifindex first");
 
 static int cmp_ifindex(const void *a, const void *b)
 {
-	const struct nk_link *x = a, *y = b;
+	const int *x = a, *y = b;
 
-	return (x->ifindex > y->ifindex) - (x->ifindex < y->ifindex);
+	return (*x > *y) - (*x < *y);
+}
+
+int rtnl_link_collect(const struct nlmsghdr *nlh, struct nk_link_list *links,
+		      struct nk_link_counters_list *stats)
+{
+	struct nk_link_counters c;
+	struct nk_link *l;
+	bool got = false;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	l = nk_grow(&links->v, &links->n, &links->cap, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	if (parse_link_msg(nlh, l, stats ? &c.s : NULL, &got)) {
+		links->n--;
+		return 0;
+	}
+	if (got) {
+		struct nk_link_counters *slot = nk_grow(&stats->v, &stats->n, &stats->cap,
+							sizeof(*slot));
+
+		if (!slot)
+			return -ENOMEM;
+		c.ifindex = l->ifindex;
+		*slot = c;
+	}
+	return 0;
 }
 
 void nk_link_list_sort(struct nk_link_list *l)
@@ -197,24 +231,70 @@ void nk_link_list_sort(struct nk_link_list *l)
 	nk_sort(l->v, l->n, sizeof(*l->v), cmp_ifindex);
 }
 
-int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *err)
+struct link_dump {
+	struct nk_link_list *links;
+	struct nk_link_counters_list *stats; /* NULL: none kept */
+};
+
+static int link_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct link_dump *d = data;
+
+	return rtnl_link_collect(nlh, d->links, d->stats);
+}
+
+int rtnl_link_dump_stats(struct nl_sock *s, struct nk_link_list *out,
+			 struct nk_link_counters_list *stats, struct nl_err *err)
 {
 	struct nlmsghdr *nlh = nl_msg(s, RTM_GETLINK, NLM_F_DUMP);
 	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	struct nl_collect c = NL_COLLECT(out, parse_link, RTM_NEWLINK);
+	struct link_dump d = { out, stats };
 	int ret;
 
 	ifi->ifi_family = AF_UNSPEC;
 	/* Ask for no VF statistics: they only bloat the dump. */
 	mnl_attr_put_u32(nlh, IFLA_EXT_MASK, 0);
 	memset(out, 0, sizeof(*out));
-	ret = nl_talk(s, nlh, sizeof(*ifi), &link_space, nl_collect_cb, &c, err);
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	ret = nl_talk(s, nlh, sizeof(*ifi), &link_space, link_dump_cb, &d, err);
 	if (ret) {
 		nk_link_list_free(out);
+		if (stats)
+			nk_link_counters_list_free(stats);
 		return ret;
 	}
 	nk_link_list_sort(out);
+	if (stats)
+		nk_link_counters_sort(stats);
 	return 0;
+}
+
+int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *err)
+{
+	return rtnl_link_dump_stats(s, out, NULL, err);
+}
+
+const struct nk_link_stats *nk_link_stats_find(const struct nk_link_counters_list *l,
+					       int ifindex)
+{
+	const struct nk_link_counters *c;
+
+	if (!l->n)
+		return NULL;
+	c = bsearch(&ifindex, l->v, l->n, sizeof(*l->v), cmp_ifindex);
+	return c ? &c->s : NULL;
+}
+
+void nk_link_counters_sort(struct nk_link_counters_list *l)
+{
+	nk_sort(l->v, l->n, sizeof(*l->v), cmp_ifindex);
+}
+
+void nk_link_counters_list_free(struct nk_link_counters_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }
 
 static int link_one_cb(const struct nlmsghdr *nlh, void *data)
@@ -246,9 +326,7 @@ void nk_link_list_free(struct nk_link_list *l)
 
 const struct nk_link *nk_link_find(const struct nk_link_list *l, int ifindex)
 {
-	struct nk_link key = { .ifindex = ifindex };
-
-	return l->n ? bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_ifindex) : NULL;
+	return l->n ? bsearch(&ifindex, l->v, l->n, sizeof(*l->v), cmp_ifindex) : NULL;
 }
 
 /* ---- addresses ---- */

@@ -37,16 +37,27 @@ enum {
 	LINK_HAVE_LINK_NETNSID = 1 << 4,
 	LINK_HAVE_OPERSTATE = 1 << 5,
 	LINK_HAVE_XDP = 1 << 6,
-	LINK_HAVE_STATS64 = 1 << 7,
 	LINK_HAVE_GROUP = 1 << 8,
 };
 
-/* IFLA_STATS64: the counters ip -s link prints (LINK_HAVE_STATS64). */
+/* IFLA_STATS64: the counters ip -s link prints. */
 struct nk_link_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
 	uint64_t rx_errors, tx_errors, rx_dropped, tx_dropped;
 	uint64_t multicast, collisions, rx_over_errors, tx_carrier_errors;
 	uint64_t rx_missed_errors, rx_nohandler;
+};
+
+/* A device's counters, kept apart from its struct nk_link: only -s prints
+ * them, and a link table of a large namespace is pages touched. */
+struct nk_link_counters {
+	int ifindex;
+	struct nk_link_stats s;
+};
+
+struct nk_link_counters_list {
+	struct nk_link_counters *v;
+	size_t n, cap;
 };
 
 struct nk_link {
@@ -71,7 +82,6 @@ struct nk_link {
 	char port_name[IF_NAMESIZE]; /* IFLA_PHYS_PORT_NAME ("p0"), "" when none */
 	uint8_t perm_addr_len;   /* IFLA_PERM_ADDRESS, 0 when none (a random MAC) */
 	uint8_t perm_addr[32];
-	struct nk_link_stats stats;
 };
 
 struct nk_link_list {
@@ -85,6 +95,21 @@ bool nk_link_is_netkit(const struct nk_link *l);
 bool nk_link_has_peer(const struct nk_link *l);
 /* Dump every link of the socket's netns, sorted by ifindex. */
 int rtnl_link_dump(struct nl_sock *s, struct nk_link_list *out, struct nl_err *err);
+/* The same dump, and the counters of each device that has them into
+ * *stats (sorted by ifindex as well). */
+int rtnl_link_dump_stats(struct nl_sock *s, struct nk_link_list *out,
+			 struct nk_link_counters_list *stats, struct nl_err *err);
+/* What the dump does with each message: an RTM_NEWLINK into a new last
+ * element of *links (left out when too short), its counters into *stats
+ * when stats is not NULL; -ENOMEM. */
+int rtnl_link_collect(const struct nlmsghdr *nlh, struct nk_link_list *links,
+		      struct nk_link_counters_list *stats);
+/* The counters of ifindex, NULL when the dump gave none. */
+const struct nk_link_stats *nk_link_stats_find(const struct nk_link_counters_list *l,
+					       int ifindex);
+/* By ifindex, as the dump leaves them (nk_link_stats_find relies on it). */
+void nk_link_counters_sort(struct nk_link_counters_list *l);
+void nk_link_counters_list_free(struct nk_link_counters_list *l);
 /* Get one link by name (ifindex 0) or by ifindex (name NULL). */
 int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,
 		  struct nk_link *out, struct nl_err *err);

@@ -14,6 +14,7 @@
 #include "main.h"
 #include "docbuf.h"
 #include "netns.h"
+#include "prefault.h"
 #include "rtnl.h"
 
 
@@ -429,6 +430,7 @@ int main(int argc, char **argv)
 	/* nkctl changes kernel state as root; it must never be a setuid way in. */
 	if (getuid() != geteuid() || getgid() != getegid())
 		return nk_error(NK_EXIT_PERM, "nkctl refuses to run setuid or setgid");
+	nk_malloc_init();
 	nk_ctx_init(&ctx);
 	argc--;
 	argv++;

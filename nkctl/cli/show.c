@@ -104,6 +104,7 @@ static void print_leases(struct nk_ctx *ctx, struct nk_lease_list *l, uint32_t i
 	if (interval)
 		out_uint(&ctx->out, "interval", "counters per second over %llu s\n", interval);
 	struct nk_nic_reader rd = { 0 };
+	struct nk_xsk_reader xrd = { 0 };
 
 	out_arr_open(&ctx->out, "leases");
 	for (size_t i = 0; i < l->n; i++) {
@@ -114,7 +115,8 @@ static void print_leases(struct nk_ctx *ctx, struct nk_lease_list *l, uint32_t i
 				      l->v[i].nic_queue, &nic))
 			l->v[i].nic = &nic;
 		if (l->v[i].nic_ns &&
-		    nk_xsk_pin_of(l->v[i].nic_ns, l->v[i].nic_ifindex, l->v[i].nic_queue, pin))
+		    nk_xsk_pin_read(&xrd, l->v[i].nic_ns, l->v[i].nic_ifindex, l->v[i].nic_queue,
+				    pin))
 			l->v[i].xsk_map = pin;
 		nk_print_lease(&ctx->out, &l->v[i], false);
 		l->v[i].nic = NULL;

@@ -196,7 +196,9 @@ static bool next_word(const char **p, char *w, size_t len)
 	n = strcspn(*p, " ");
 	if (!n)
 		return false;
-	snprintf(w, len, "%.*s", (int)(n < len ? n : len - 1), *p);
+	/* Cut to len - 1 as snprintf would, without its cost per rule. */
+	memcpy(w, *p, n < len ? n : len - 1);
+	w[n < len ? n : len - 1] = '\0';
 	*p += n;
 	return true;
 }
@@ -346,7 +348,19 @@ void parse_line(char *line, struct nk_nic_state *st)
 		st->have_pending = parse_spec(val, &st->pending);
 }
 
-int nk_nic_state_parse(FILE *f, struct nk_nic_state *st)
+/* A line of the lists that nk_nic_state_read_head leaves out. */
+static bool is_list_line(const char *line)
+{
+	static const char *const keys[] = { "reserved ", "indir ", "rules", "rule ", "pending " };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strncmp(line, keys[i], strlen(keys[i])))
+			return true;
+	return false;
+}
+
+/* With head (not NULL): the lists left out, *head set when a lease is. */
+static int state_parse(FILE *f, struct nk_nic_state *st, bool *head)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -360,13 +374,27 @@ int nk_nic_state_parse(FILE *f, struct nk_nic_state *st)
 				break;
 			continue;
 		}
-		parse_line(line, st);
+		if (head && !strncmp(line, "lease ", 6))
+			*head = true;
+		else if (!head || !is_list_line(line))
+			parse_line(line, st);
 	}
 	free(line);
 	if (!magic)
 		return -EBADMSG;
 	st->exists = true;
 	return st->nomem ? -ENOMEM : 0;
+}
+
+int nk_nic_state_parse(FILE *f, struct nk_nic_state *st)
+{
+	return state_parse(f, st, NULL);
+}
+
+int nk_nic_state_parse_head(FILE *f, struct nk_nic_state *st, bool *leases)
+{
+	*leases = false;
+	return state_parse(f, st, leases);
 }
 
 void nk_nic_state_free(struct nk_nic_state *st)
@@ -376,7 +404,7 @@ void nk_nic_state_free(struct nk_nic_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
-int nk_nic_state_read(const char *name, struct nk_nic_state *st)
+static int state_read(const char *name, struct nk_nic_state *st, bool *head)
 {
 	FILE *f;
 	int ret;
@@ -388,9 +416,20 @@ int nk_nic_state_read(const char *name, struct nk_nic_state *st)
 	f = nk_store_open(NK_NIC_STATE_DIR, name);
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
-	ret = nk_nic_state_parse(f, st);
+	ret = state_parse(f, st, head);
 	fclose(f);
 	return ret;
+}
+
+int nk_nic_state_read(const char *name, struct nk_nic_state *st)
+{
+	return state_read(name, st, NULL);
+}
+
+int nk_nic_state_read_head(const char *name, struct nk_nic_state *st, bool *leases)
+{
+	*leases = false; /* also when there is no file */
+	return state_read(name, st, leases);
 }
 
 bool nk_nic_state_is_of(const struct nk_nic_state *st, const struct nk_ns *ns,

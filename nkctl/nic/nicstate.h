@@ -110,10 +110,17 @@ void nk_nic_state_free(struct nk_nic_state *st);
 /* The state file named name (a key, or a first-format name) as it is;
  * st->exists false when there is none. What st held is freed first. */
 int nk_nic_state_read(const char *name, struct nk_nic_state *st);
+/* The same but for its lists (reservation, RSS table, rules, leases):
+ * where the NIC was and who it is; *leases tells whether it records any
+ * lease. For a reader that looks at every record and needs the leases of
+ * few (show leases' NICs that are down). */
+int nk_nic_state_read_head(const char *name, struct nk_nic_state *st, bool *leases);
 /* The lines of a state file from f into st (which the caller cleared;
  * first-format and older records too): 0 and st->exists, or -EBADMSG when
  * it does not start with the magic line. */
 int nk_nic_state_parse(FILE *f, struct nk_nic_state *st);
+/* As nk_nic_state_parse, its lists left out (nk_nic_state_read_head). */
+int nk_nic_state_parse_head(FILE *f, struct nk_nic_state *st, bool *leases);
 /* A state file's text for st, as nk_nic_state_save writes it. */
 void nk_nic_state_format(FILE *f, const struct nk_nic_state *st);
 /* The state of NIC nic of ns, by its key (or a first-format file at its

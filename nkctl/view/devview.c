@@ -284,7 +284,7 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 	if (nk_link_is_netkit(l))
 		print_netkit(o, &l->netkit);
 	if (v->stats)
-		nk_print_link_stats(o, l);
+		nk_print_link_stats(o, nk_link_stats_find(&v->link_stats, l->ifindex));
 	print_queues(o, l, v);
 	n = nk_napis_of(&v->napis, l->ifindex, &nn);
 	print_napis(o, n, nn);
@@ -318,6 +318,7 @@ static bool has_rx_napi(const struct nk_queue_list *queues)
 void nk_view_free(struct nk_view *v)
 {
 	nk_link_list_free(&v->links);
+	nk_link_counters_list_free(&v->link_stats);
 	nk_queue_list_free(&v->queues);
 	nk_napi_list_free(&v->napis);
 	nk_lease_list_free(&v->leases);
@@ -342,7 +343,7 @@ static int view_load(struct nk_ctx *ctx, int ifindex, struct nk_view *v)
 	if (ret)
 		return ret;
 	/* The whole link table even for one device: lease and peer names. */
-	if (rtnl_link_dump(rt, &v->links, &err))
+	if (rtnl_link_dump_stats(rt, &v->links, v->stats ? &v->link_stats : NULL, &err))
 		return nk_error_nl(&err, "cannot list devices");
 	if (netdev_queue_dump(gn, fam, ifindex, &v->queues, &err))
 		return nk_error_nl(&err, "cannot list queues");

@@ -17,6 +17,7 @@
  * the view; lists a command did not dump stay empty. */
 struct nk_view {
 	struct nk_link_list links;
+	struct nk_link_counters_list link_stats; /* -s only */
 	struct nk_queue_list queues;
 	struct nk_napi_list napis;
 	struct nk_lease_list leases;

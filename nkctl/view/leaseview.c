@@ -225,18 +225,20 @@ static int add_unseen_of(struct nk_ctx *ctx, const char *name, struct nk_lease_l
 	struct nl_sock *rt;
 	struct nk_link link;
 	enum nk_look look;
+	bool leases;
 	int ret = 0;
 
 	if (!st)
 		return -ENOMEM;
-	if (nk_nic_state_read(name, st) || !st->exists || !st->nleases ||
+	/* Its lists only when they are needed: every record is looked at. */
+	if (nk_nic_state_read_head(name, st, &leases) || !st->exists || !leases ||
 	    nk_ns_find(ctx, st->ns_dev, st->ns_ino, &ns) || !ns || !(rt = nk_ns_try_rtnl(ns)) ||
 	    nk_link_lookup(rt, NULL, st->ifindex, &link, NULL, true) ||
 	    !nk_nic_state_is_of(st, ns, &link))
 		goto out;
 	look = !(link.flags & IFF_UP) ? NK_LOOK_DOWN :
 	       was_unread(out, ns) ? NK_LOOK_UNREADABLE : NK_LOOK_SEEN;
-	if (look == NK_LOOK_SEEN)
+	if (look == NK_LOOK_SEEN || nk_nic_state_read(name, st))
 		goto out;
 	snprintf(st->ifname, sizeof(st->ifname), "%s", link.ifname);
 	for (size_t i = 0; i < st->nleases && !ret; i++)

@@ -47,15 +47,15 @@ static void print_counters(struct out *o, const char *key, const char *label,
 	out_obj_close(o);
 }
 
-void nk_print_link_stats(struct out *o, const struct nk_link *l)
+void nk_print_link_stats(struct out *o, const struct nk_link_stats *s)
 {
-	if (!(l->have & LINK_HAVE_STATS64))
+	if (!s)
 		return;
 	out_obj_open(o, "stats64");
 	print_counters(o, "rx", "\n    RX:", rx_counters,
-		       sizeof(rx_counters) / sizeof(rx_counters[0]), &l->stats);
+		       sizeof(rx_counters) / sizeof(rx_counters[0]), s);
 	print_counters(o, "tx", "\n    TX:", tx_counters,
-		       sizeof(tx_counters) / sizeof(tx_counters[0]), &l->stats);
+		       sizeof(tx_counters) / sizeof(tx_counters[0]), s);
 	out_obj_close(o);
 }
 
@@ -86,12 +86,13 @@ static uint64_t per_second(uint64_t now, uint64_t before, uint32_t seconds)
 	return now >= before ? (now - before) / seconds : 0;
 }
 
-static void link_rates(struct nk_link *l, const struct nk_link *before, uint32_t seconds)
+static void link_rates(struct nk_link_stats *s, const struct nk_link_stats *before,
+		       uint32_t seconds)
 {
-	uint64_t *n = (uint64_t *)&l->stats;
-	const uint64_t *b = (const uint64_t *)&before->stats;
+	uint64_t *n = (uint64_t *)s;
+	const uint64_t *b = (const uint64_t *)before;
 
-	for (size_t i = 0; i < sizeof(l->stats) / sizeof(uint64_t); i++)
+	for (size_t i = 0; i < sizeof(*s) / sizeof(uint64_t); i++)
 		n[i] = per_second(n[i], b[i], seconds);
 }
 
@@ -114,22 +115,28 @@ static void *dup_array(const void *v, size_t n, size_t size)
 int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
 		  const struct nk_view *before, uint32_t seconds)
 {
+	struct nk_link_counters_list *ls = &rate->link_stats;
+	size_t kept = 0;
+
 	*rate = *now;
-	rate->links.v = dup_array(now->links.v, now->links.n, sizeof(*now->links.v));
+	rate->link_stats.v = dup_array(now->link_stats.v, now->link_stats.n,
+				       sizeof(*now->link_stats.v));
 	rate->qstats.v = dup_array(now->qstats.v, now->qstats.n, sizeof(*now->qstats.v));
-	if (!rate->links.v || !rate->qstats.v) {
+	if (!rate->link_stats.v || !rate->qstats.v) {
 		nk_view_rates_free(rate);
 		return nk_error_errno(ENOMEM, "cannot compute the rates");
 	}
-	for (size_t i = 0; i < rate->links.n; i++) {
-		struct nk_link *l = &rate->links.v[i];
-		const struct nk_link *b = nk_link_find(&before->links, l->ifindex);
+	/* A device without counters before has no rate: left out. */
+	for (size_t i = 0; i < ls->n; i++) {
+		const struct nk_link_stats *b = nk_link_stats_find(&before->link_stats,
+								   ls->v[i].ifindex);
 
-		if (b && (b->have & LINK_HAVE_STATS64))
-			link_rates(l, b, seconds);
-		else
-			l->have &= ~(unsigned int)LINK_HAVE_STATS64;
+		if (!b)
+			continue;
+		ls->v[kept] = ls->v[i];
+		link_rates(&ls->v[kept++].s, b, seconds);
 	}
+	ls->n = kept;
 	for (size_t i = 0; i < rate->qstats.n; i++) {
 		struct nk_qstats *q = &rate->qstats.v[i];
 		const struct nk_qstats *b = nk_qstats_find(&before->qstats, q->ifindex,
@@ -145,7 +152,7 @@ int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
 
 void nk_view_rates_free(struct nk_view *rate)
 {
-	free(rate->links.v);
+	free(rate->link_stats.v);
 	free(rate->qstats.v);
 	memset(rate, 0, sizeof(*rate));
 }

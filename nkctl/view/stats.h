@@ -6,7 +6,7 @@
 #include "devview.h"
 
 /* -s: the device's IFLA_STATS64 counters as "stats64". */
-void nk_print_link_stats(struct out *o, const struct nk_link *l);
+void nk_print_link_stats(struct out *o, const struct nk_link_stats *s);
 /* rate: now's links and qstats with every counter the per-second rate since
  * before (a counter that went back, a reset, gives 0); its other lists are
  * now's, borrowed. Free with nk_view_rates_free. Returns 0, or the exit code

@@ -795,32 +795,60 @@ void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned)
 
 /* ---- readers (show leases, doctor) ---- */
 
-/* The pin name of the NIC ifindex's XSK directory in ns, opened (root
- * set): -1 when nkctl prepared nothing there. */
-static int open_nic_pin(struct nk_ns *ns, int ifindex, const char *name, char *root)
+/* The pin name of the NIC ifindex's XSK directory in nsdir, opened: -1
+ * when nkctl prepared nothing there. */
+static int open_pin_in(const char *nsdir, int ifindex, const char *name)
 {
-	char nsdir[NS_LEN], path[PIN_LEN];
+	char path[PIN_LEN];
 
-	if (nk_bpffs_root(false, root, ROOT_LEN) || rt_ns_dir(ns, root, nsdir))
-		return -1;
 	snprintf(path, sizeof(path), "%s/xsk%d/%s", nsdir, ifindex, name);
 	return bpf_obj_get(path);
 }
 
-bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin)
+/* The same in ns (root set). */
+static int open_nic_pin(struct nk_ns *ns, int ifindex, const char *name, char *root)
 {
-	char root[ROOT_LEN];
-	struct nk_xsk_slot s = { 0 };
-	int fd = open_nic_pin(ns, ifindex, "slots", root);
+	char nsdir[NS_LEN];
 
+	if (nk_bpffs_root(false, root, ROOT_LEN) || rt_ns_dir(ns, root, nsdir))
+		return -1;
+	return open_pin_in(nsdir, ifindex, name);
+}
+
+bool nk_xsk_pin_read(struct nk_xsk_reader *rd, struct nk_ns *ns, int ifindex, uint32_t q,
+		     char *pin)
+{
+	struct nk_xsk_slot s = { 0 };
+	int fd;
+
+	if (!rd->looked) {
+		rd->root_ret = nk_bpffs_root(false, rd->root, sizeof(rd->root));
+		rd->looked = true;
+	}
+	if (rd->root_ret)
+		return false;
+	if (rd->ns != ns) {
+		rd->nsdir_ret = rt_ns_dir(ns, rd->root, rd->nsdir);
+		rd->ns = ns;
+	}
+	if (rd->nsdir_ret)
+		return false;
+	fd = open_pin_in(rd->nsdir, ifindex, "slots");
 	if (fd < 0)
 		return false;
 	if (bpf_map_lookup_elem(fd, &q, &s))
 		s.holder = 0;
 	close(fd);
 	if (s.holder)
-		holder_pin(root, s.holder_netns, s.holder, pin);
+		holder_pin(rd->root, s.holder_netns, s.holder, pin);
 	return s.holder != 0;
+}
+
+bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin)
+{
+	struct nk_xsk_reader rd = { 0 };
+
+	return nk_xsk_pin_read(&rd, ns, ifindex, q, pin);
 }
 
 bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)

@@ -161,6 +161,19 @@ bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin);
 /* Does uid, the owner of holder map pin, own another live holder's map
  * (the holder was attached with share)? */
 bool nk_xsk_pin_shared(const char *pin, uid_t uid);
+/* The same for many queues in one command (show leases): the bpffs root is
+ * looked for once, a namespace's directory once while the queues asked
+ * about stay in it. Start it zeroed. */
+struct nk_xsk_reader {
+	bool looked;            /* root_ret is known */
+	int root_ret;
+	char root[ROOT_LEN];
+	const struct nk_ns *ns; /* whose directory nsdir is (NULL: none yet) */
+	int nsdir_ret;
+	char nsdir[NS_LEN];
+};
+bool nk_xsk_pin_read(struct nk_xsk_reader *rd, struct nk_ns *ns, int ifindex, uint32_t q,
+		     char *pin);
 /* Has nkctl an AF_XDP program on NIC (ns, ifindex)? *prog_id: the program
  * its link runs, 0 when the link is defunct. */
 bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id);

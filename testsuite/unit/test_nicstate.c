@@ -208,6 +208,47 @@ static void round_trip_full(void **state)
 	state_free(back);
 }
 
+/* The head of a record: where and who, none of its lists, and whether it
+ * records a lease (show leases reads every record so). */
+static void head_leaves_lists_out(void **state)
+{
+	struct nk_nic_state *st = full_state(), *head = state_new(), *none = state_new();
+	char *text = format(st);
+	FILE *f = fmemopen(text, strlen(text), "r");
+	bool leases;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(nk_nic_state_parse_head(f, head, &leases), 0);
+	fclose(f);
+	assert_true(head->exists && leases);
+	assert_string_equal(head->ifname, st->ifname);
+	assert_int_equal(head->ifindex, st->ifindex);
+	assert_true(head->ns_dev == st->ns_dev && head->ns_ino == st->ns_ino);
+	assert_string_equal(head->parent, st->parent);
+	assert_string_equal(head->port, st->port);
+	assert_string_equal(head->perm, st->perm);
+	assert_true(head->saved && head->have_tds && head->tds == st->tds);
+	assert_int_equal(head->nreserved, 0);
+	assert_int_equal(head->indir_size, 0);
+	assert_int_equal(head->nrules, 0);
+	assert_int_equal(head->nleases, 0);
+	assert_false(head->have_pending);
+	free(text);
+	/* no lease line: none said */
+	st->nleases = 0;
+	text = format(st);
+	f = fmemopen(text, strlen(text), "r");
+	assert_non_null(f);
+	assert_int_equal(nk_nic_state_parse_head(f, none, &leases), 0);
+	fclose(f);
+	assert_false(leases);
+	free(text);
+	state_free(st);
+	state_free(head);
+	state_free(none);
+}
+
 static void round_trip_twice_same_text(void **state)
 {
 	struct nk_nic_state *st = full_state(), *back = state_new();
@@ -751,6 +792,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip_full),
 		cmocka_unit_test(round_trip_twice_same_text),
+		cmocka_unit_test(head_leaves_lists_out),
 		cmocka_unit_test(round_trip_empty),
 		cmocka_unit_test(round_trip_rss_default),
 		cmocka_unit_test(unsaved_settings_not_written),
