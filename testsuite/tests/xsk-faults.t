@@ -56,6 +56,8 @@ attached_right() { # the holder's directory and pin as attach left them, for the
 	local d=/sys/fs/bpf/nkctl-xsk/ns"$cookie"-dev"$nkx_idx"
 	[ "$(stat -c %u:%a "$d") $(stat -c %u:%a "$d/map")" = "4221:700 4221:600" ] ||
 		{ ERR="the directory's and pin's owner and mode are not 4221, 0700 and 0600"; return 1; }
+	[ "$(ip -n "$HOST" -j link show nkx | jq '.[0].flags | index("UP") != null')" = true ] ||
+		{ ERR="attach left the holder down"; return 1; }
 }
 
 expect_rc 0 "a single holder" -n "$HOST" link add nkx type single rxqueues 2
@@ -63,7 +65,8 @@ expect_rc 0 "it leases NIC queue 3" -n "$HOST" lease dev nkx from "$SIM" queue 3
 nkx_idx=$(ifindex_of "$HOST" nkx)
 ATTACH="-n $HOST xsk attach dev nkx user 4221 mode 0600"
 
-KILL_CLASSES="bpf unlink chown chmod"
+# sendto: the queue dumps and the holder's RTM_NEWLINK that brings it up.
+KILL_CLASSES="bpf unlink chown chmod sendto"
 kill_cycle "attach, then truthful, attach again and detach" : "$ATTACH" \
 	"truthful && ok $ATTACH && attached_right && ok -n $HOST xsk detach dev nkx" : 5
 KILL_CLASSES="bpf unlink"
