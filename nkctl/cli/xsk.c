@@ -442,7 +442,7 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		ret = holder_up(ctx, &l);
 	if (!ret)
 		holder_pin(root, cookie, (uint32_t)l.ifindex, pin);
-	if (!ret && stat(pin, &st))
+	if (!ret && lstat(pin, &st))
 		ret = nk_error_errno(errno, "cannot read %s", pin);
 	if (!ret && acc.uid) {
 		holder_dir(root, cookie, (uint32_t)l.ifindex, dir);
@@ -549,7 +549,7 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 			snprintf(name, sizeof(name), "ifindex%u", s.holder);
 		holder_pin(root, s.holder_netns, s.holder, pin);
 		memset(&st, 0, sizeof(st));
-		stat(pin, &st);
+		lstat(pin, &st);
 		xq.queue = s.slot;
 		xq.nic_queue = q;
 		snprintf(xq.nic, sizeof(xq.nic), "%s", nic.ifname[0] ? nic.ifname : "?");

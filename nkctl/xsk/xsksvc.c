@@ -429,9 +429,11 @@ int holder_dir_give(const char *dir, const struct xsk_access *acc)
 }
 
 /* The holder's directory (made when missing; an older nkctl's pin of that
- * name, a file, goes) and the map in it: the pinned one when it fits and
- * the directory has the owner asked, else a new one (*fresh), made while
- * the directory is root's alone, and left so: the NIC's queues that go to
+ * name, a file, goes) and the map in it. The directory is made root's alone
+ * first, so that its owner cannot swap what is in it; then the pinned map
+ * is kept when it is one (a file, not a symlink), fits, and the directory
+ * had the owner asked, else a new one is made (*fresh) and the directory
+ * left root's: the NIC's queues that go to
  * the holder are repointed at it before the directory is given
  * (holder_dir_give), so that a kill between leaves it root's and the next
  * attach makes a fresh one again; an fd of the old map a VMM still has
@@ -440,6 +442,7 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 {
 	char pin[PIN_LEN];
 	struct stat st;
+	bool reuse;
 	int ret;
 
 	snprintf(pin, sizeof(pin), "%.200s/" XSK_MAP_NAME, dir);
@@ -451,15 +454,20 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 	}
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return nk_error_errno(errno, "cannot create %s", dir);
-	if (stat(dir, &st))
+	if (lstat(dir, &st))
 		return nk_error_errno(errno, "cannot read %s", dir);
-	if (st.st_uid == acc->uid && st.st_gid == acc->gid)
+	if (!S_ISDIR(st.st_mode))
+		return nk_error_errno(ENOTDIR, "cannot use %s", dir);
+	reuse = st.st_uid == acc->uid && st.st_gid == acc->gid;
+	/* Root's alone first: the VMM that owns it can no longer put a symlink
+	 * to another holder's map in it, nor swap one in behind a check. */
+	ret = holder_dir_own(dir, 0, 0, 0700);
+	if (ret)
+		return ret;
+	if (reuse && !lstat(pin, &st) && S_ISREG(st.st_mode))
 		*fd = holder_map_reuse(pin);
 	if (*fd < 0) {
 		*fresh = true;
-		ret = holder_dir_own(dir, 0, 0, 0700);  /* nobody else meanwhile */
-		if (ret)
-			return ret;
 		unlink(pin);
 		*fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "nk_xsk_holder", sizeof(uint32_t),
 				     sizeof(uint32_t), NK_XSK_HOLDER_QUEUES, NULL);
@@ -468,7 +476,7 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 		if (bpf_obj_pin(*fd, pin))
 			return nk_error_errno(errno, "cannot pin the XSK map at %s", pin);
 	}
-	if (chown(pin, acc->uid, acc->gid) || chmod(pin, acc->mode))
+	if (fchownat(AT_FDCWD, pin, acc->uid, acc->gid, AT_SYMLINK_NOFOLLOW) || chmod(pin, acc->mode))
 		return nk_error_errno(errno, "cannot set the owner and mode of %s", pin);
 	return *fresh ? 0 : holder_dir_give(dir, acc);
 }
