@@ -376,7 +376,12 @@ static int holder_prepare(struct nk_ctx *ctx, const char *root, const struct nk_
 	if (!ret && fresh) {
 		w.map_fd = *map_fd;
 		remove_everywhere(ctx, root, &w);
-		ret = holder_dir_give(dir, acc);
+		/* A queue left on the old map would steer into what the old
+		 * owner's fds still write: the directory stays root's. */
+		ret = w.repoint_failed ?
+		      nk_error(NK_EXIT_FAIL, "cannot point every queue of \"%s\" at its new map (%zu not done); %s stays root's: run xsk attach again",
+			       l->ifname, w.repoint_failed, dir) :
+		      holder_dir_give(dir, acc);
 	}
 	return ret;
 }

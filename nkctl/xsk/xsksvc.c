@@ -520,16 +520,19 @@ static bool slot_ended(const struct remove_what *w, uint32_t q, const struct nk_
  * slots still name holders keeps its maps: their holders' pins stay named,
  * and the next attach puts the program back on them. */
 static size_t remove_from(const char *root, const char *nsdir, int ifindex,
-			  const struct remove_what *w)
+			  struct remove_what *w)
 {
 	struct nk_xsk_slots all = { 0 };
 	struct xsk_nic n;
 	size_t gone = 0;
 
-	if (xsk_nic_open(root, nsdir, ifindex, false, &n))
+	if (xsk_nic_open(root, nsdir, ifindex, false, &n)) {
+		w->repoint_failed += w->repoint;
 		return 0;
+	}
 	/* Slots there but unreadable: nothing is known, nothing goes. */
 	if (n.fd[XPIN_SLOTS] >= 0 && slots_read(&n, &all)) {
+		w->repoint_failed += w->repoint;
 		slots_free(&all);
 		xsk_nic_close(&n);
 		return 0;
@@ -543,8 +546,10 @@ static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 		    (s->holder != w->holder || s->holder_netns != w->cookie ||
 		     (!w->all_queues && s->slot != w->queue)))
 			continue;
-		if (w->repoint)
-			gone += !bpf_map_update_elem(n.fd[XPIN_QUEUES], &q, &w->map_fd, BPF_ANY);
+		if (w->repoint && bpf_map_update_elem(n.fd[XPIN_QUEUES], &q, &w->map_fd, BPF_ANY))
+			w->repoint_failed++;
+		else if (w->repoint)
+			gone++;
 		else
 			slot_remove(root, &n, q, &all, w->pruned), gone++;
 	}
@@ -621,8 +626,10 @@ size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_wha
 	struct nk_ns *const *list;
 	size_t n, gone = 0;
 
-	if (nk_ns_reachable(ctx, &list, &n))
+	if (nk_ns_reachable(ctx, &list, &n)) {
+		w->repoint_failed += w->repoint;
 		return 0;
+	}
 	/* the sweep names each slot's holder by its namespace's cookie */
 	if (w->sweep && xsk_ns_cookies_read(ctx, root, &w->cookies))
 		return 0;

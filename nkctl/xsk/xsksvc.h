@@ -123,9 +123,11 @@ struct remove_what {
 	uint64_t cookie;
 	bool all_queues;
 	uint32_t queue;
-	/* instead of detaching, point the NIC's queue at map_fd (a fresh map) */
+	/* instead of detaching, point the NIC's queue at map_fd (a fresh map);
+	 * repoint_failed counts what could not be (a queue, a NIC directory) */
 	bool repoint;
 	int map_fd;
+	size_t repoint_failed;
 	/* instead, the sweep: every slot the fate judgement says ended */
 	bool sweep;
 	bool prune;                          /* the sweep of redirect prune: a NIC gone ends all */

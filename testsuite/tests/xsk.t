@@ -144,6 +144,13 @@ expect_match "$ERR" "replaced $dir3/map: its size differs" "attach says it repla
 expect_eq "$(bpftool -j map show pinned "$dir3/map" | jq -c '[.type, .max_entries]')" '["xskmap",4096]' "the map is a holder's again"
 as_user $VMM "$dir" nkx "$q" "$dir3/map" 1 100 > /dev/null 2> "$T_TMP/other3.err"
 expect_match "$(cat "$T_TMP/other3.err")" "open the pinned XSK map: Permission denied" "a VMM of the same user, handed its own directory, cannot open the other's map"
+# A VMM owns its directory: a symlink it put there to another holder's map
+# is not followed. (Made as root here: the test's VMM users cannot reach
+# /sys/fs/bpf; what counts is the link in the VMM's own directory.)
+rm "$dir3/map" && ln -s "$dir2/map" "$dir3/map" || fail "cannot put a symlink in $dir3"
+expect_rc 0 "attach again over a symlink to the second holder's map" -n "$HOST" xsk attach dev nkx3 user $VMM share
+expect_eq "$(stat -c %u "$dir2/map") $([ -L "$dir3/map" ] && echo symlink || echo pin)" "$OTHER pin" \
+	"the other holder's map keeps its owner, and the third gets a map of its own"
 expect_rc 0 "the third holder goes" -n "$HOST" unlease dev nkx3
 [ ! -e "$dir3" ] || fail "unlease left $dir3"
 expect_rc 0 "the second holder goes" -n "$HOST" unlease dev nkx2
