@@ -273,6 +273,8 @@ static bool holder_unpin(const char *dir)
 	char pin[PIN_LEN];
 	bool had;
 
+	snprintf(pin, sizeof(pin), "%.200s/." XSK_MAP_NAME ".new", dir);
+	unlink(pin);             /* an attach killed before its rename */
 	snprintf(pin, sizeof(pin), "%.200s/" XSK_MAP_NAME, dir);
 	had = !unlink(pin);
 	if (rmdir(dir) && errno == ENOTDIR)
@@ -467,14 +469,24 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 	if (reuse && !lstat(pin, &st) && S_ISREG(st.st_mode))
 		*fd = holder_map_reuse(pin);
 	if (*fd < 0) {
+		char tmp[PIN_LEN];
+
+		/* Pinned aside and renamed over the old pin: a failure leaves
+		 * the old one, never none. */
 		*fresh = true;
-		unlink(pin);
+		snprintf(tmp, sizeof(tmp), "%.200s/." XSK_MAP_NAME ".new", dir);
+		unlink(tmp);
 		*fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "nk_xsk_holder", sizeof(uint32_t),
 				     sizeof(uint32_t), NK_XSK_HOLDER_QUEUES, NULL);
 		if (*fd < 0)
 			return nk_error_errno(errno, "cannot create an XSK map");
-		if (bpf_obj_pin(*fd, pin))
-			return nk_error_errno(errno, "cannot pin the XSK map at %s", pin);
+		if (bpf_obj_pin(*fd, tmp))
+			return nk_error_errno(errno, "cannot pin the XSK map at %s", tmp);
+		if (rename(tmp, pin)) {
+			ret = nk_error_errno(errno, "cannot rename %s to %s", tmp, pin);
+			unlink(tmp);
+			return ret;
+		}
 	}
 	if (fchownat(AT_FDCWD, pin, acc->uid, acc->gid, AT_SYMLINK_NOFOLLOW) || chmod(pin, acc->mode))
 		return nk_error_errno(errno, "cannot set the owner and mode of %s", pin);
