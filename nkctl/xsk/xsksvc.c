@@ -273,7 +273,7 @@ static bool holder_unpin(const char *dir)
 	char pin[PIN_LEN];
 	bool had;
 
-	snprintf(pin, sizeof(pin), "%.200s/." XSK_MAP_NAME ".new", dir);
+	snprintf(pin, sizeof(pin), "%.200s/" XSK_MAP_NAME "-new", dir);
 	unlink(pin);             /* an attach killed before its rename */
 	snprintf(pin, sizeof(pin), "%.200s/" XSK_MAP_NAME, dir);
 	had = !unlink(pin);
@@ -472,9 +472,9 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 		char tmp[PIN_LEN];
 
 		/* Pinned aside and renamed over the old pin: a failure leaves
-		 * the old one, never none. */
+		 * the old one, never none. (bpffs refuses dots in names.) */
 		*fresh = true;
-		snprintf(tmp, sizeof(tmp), "%.200s/." XSK_MAP_NAME ".new", dir);
+		snprintf(tmp, sizeof(tmp), "%.200s/" XSK_MAP_NAME "-new", dir);
 		unlink(tmp);
 		*fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "nk_xsk_holder", sizeof(uint32_t),
 				     sizeof(uint32_t), NK_XSK_HOLDER_QUEUES, NULL);
