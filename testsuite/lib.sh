@@ -264,6 +264,7 @@ sim_new() {
 # RSS indirection table and n-tuple rules).
 need_sim_rss() {
 	nk -n "$1" -j nic show dev "$2"
+	[ "$RC" = 0 ] || fail "nic show dev $2 (to see whether it has RSS): exit $RC: $ERR"
 	[ "$(printf '%s' "$OUT" | jq -r '.nics[0] | has("rss")')" = true ] ||
 		skip "this netdevsim has no RSS indirection table (the VM's test patch is missing)"
 }
