@@ -2,7 +2,11 @@
 # tier: vm
 # timeout: 420
 # One judgement of a lease's fate (nkctl/fate): ended only when the kernel
-# says so. NIC A down with a reserved, steered lease (holder nka) and an
+# says so. NIC C, taken down first, has a lease with a memory provider bound
+# on its queue (netdevsim's mp_linger; a provider and AF_XDP cannot share a
+# NIC: the kernel refuses XDP while one is bound): its unlease refuses (4)
+# and deletes nothing, and once C is up and the provider gone it succeeds.
+# NIC A down with a reserved, steered lease (holder nka) and an
 # AF_XDP-prepared lease (holder vma, xsk attach) and a pod's lease (holder
 # nkm, moved into the pod after its lease); then what a node does on
 # NIC B and beside it (a steered lease and its unlease, a pair's link add and
@@ -29,6 +33,7 @@ XSKRX=$NKCTL_HELPERS/xsk-rx
 topo_nic_remote 4
 ip -n "$REMOTE" route add 10.77.0.5/32 via 10.10.2.1
 sim_new B "$HOST" 4
+sim_new C "$HOST" 4
 need_sim_rss "$HOST" "$SIM"
 idx=$(ifindex_of "$HOST" "$SIM")
 pindir=$(ns_pindir "$HOST")
@@ -83,6 +88,21 @@ expect_eq "$(a_leases)" '[[1,true,null],[2,true,null],[3,true,null]]' "show leas
 mpid=$!
 defer "kill $mpid 2> /dev/null"
 monitor_ready "$HOST" "$T_TMP/mon"
+
+# C: a lease whose queue has a memory provider bound (a devmem or io_uring
+# user's, left behind), then C down.
+cdir=/sys/kernel/debug/netdevsim/netdevsim$C_ID/ports/0/ethtool/nkctl
+[ -e "$cdir/mp_linger" ] || skip "this netdevsim has no mp_linger personality (the VM's test patch is older)"
+nk -n "$HOST" link add nkc type single rxqueues 2
+expect_rc 0 "a lease of $C queue 2" -n "$HOST" lease dev nkc from "$C" queue 2 reserve
+echo "2 600000" > "$cdir/mp_linger" || fail "cannot put a provider on $C queue 2"
+defer "echo '2 0' > $cdir/mp_linger"
+ip -n "$HOST" link set "$C" down
+expect_error 4 "unlease of a holder whose NIC is down and whose queue has a provider bound" -n "$HOST" unlease dev nkc
+expect_eq "$(ip -n "$HOST" -o link show nkc | grep -c nkc)" 1 "it deleted nothing"
+ip -n "$HOST" link set "$C" up
+echo "2 0" > "$cdir/mp_linger"
+expect_rc 0 "C up, the provider gone: the unlease ends the lease" -n "$HOST" unlease dev nkc
 
 ip -n "$HOST" link set "$SIM" down
 expect_eq "$(a_leases)" '[[1,false,"down"],[2,false,"down"],[3,false,"down"]]' "A down: show leases lists its leases from the records, not seen"
