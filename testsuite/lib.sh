@@ -288,6 +288,24 @@ topo_nic_remote() {
 	ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0
 }
 
+# udp_send NS DST COUNT: COUNT datagrams ("vm N") from NS to DST, port 9999
+# (what the AF_XDP tests steer to a VM's socket).
+udp_send() {
+	ip netns exec "$1" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(int(sys.argv[2])):
+    s.sendto(b"vm %d" % i, (sys.argv[1], 9999))
+' "$2" "$3"
+}
+
+# rx_ready READY PID ERRFILE: an AF_XDP receiver started in the background
+# as PID made READY within 10 s, else the test fails with ERRFILE's words.
+rx_ready() {
+	for _ in $(seq 100); do [ -e "$1" ] || ! kill -0 "$2" 2> /dev/null && break; sleep 0.1; done
+	[ -e "$1" ] || fail "the AF_XDP receiver did not get ready: $(cat "$3" 2> /dev/null)"
+}
+
 # as_vmm NS SRC DIR UID CMD [ARGS...]: CMD as UID, a VMM's way: no privilege
 # but CAP_NET_RAW (AF_XDP sockets), its memlock limit raised (the UMEM is
 # charged to it), in network namespace NS, with SRC (its holder's own

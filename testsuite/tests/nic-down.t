@@ -149,14 +149,8 @@ expect_eq "$(a_state)" "$BEFORE" "everything of A's as before"
 rm -f "$T_TMP/ready"
 nsenter --net="/run/netns/$HOST" "$XSKRX" vma "$vmq" "$vmpin" 20 3000 "$T_TMP/ready" > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
 rx_pid=$!
-for _ in $(seq 100); do [ -e "$T_TMP/ready" ] || ! kill -0 $rx_pid 2>/dev/null && break; sleep 0.1; done
-[ -e "$T_TMP/ready" ] || fail "the AF_XDP socket did not get ready: $(cat "$T_TMP/rx.err")"
-ip netns exec "$REMOTE" python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(20):
-    s.sendto(b"vm %d" % i, ("10.77.0.5", 9999))
-'
+rx_ready "$T_TMP/ready" "$rx_pid" "$T_TMP/rx.err"
+udp_send "$REMOTE" 10.77.0.5 20
 wait $rx_pid
 expect_eq "$(jq .received "$T_TMP/rx.json")" 20 "A up: the VM's socket receives the 20 datagrams steered to it"
 sleep 3     # the monitor's periodic re-dump, after up

@@ -57,14 +57,7 @@ wait_ready() { # FILE...: every FILE there, within 15 s
 	done
 	return 1
 }
-send() { # DST COUNT: COUNT datagrams from the remote to DST
-	ip netns exec "$REMOTE" python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(int(sys.argv[2])):
-    s.sendto(b"to vm %d" % i, (sys.argv[1], 9999))
-' "$1" "$2"
-}
+send() { udp_send "$REMOTE" "$@"; } # DST COUNT: from the remote
 listen() { # OUT: the remote counts the datagrams to its port 9998 for 6 s
 	rm -f "$1.ready"
 	ip netns exec "$REMOTE" python3 -c '

@@ -78,16 +78,9 @@ tr=/sys/kernel/tracing
 { echo 1 > $tr/events/xdp/enable && echo > $tr/trace; } 2>/dev/null
 as_user $VMM "$dir" nkx "$q" "$vpin" 100 3000 "$ready" > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
 rx_pid=$!
-for _ in $(seq 100); do [ -e "$ready" ] || ! kill -0 $rx_pid 2>/dev/null && break; sleep 0.1; done
-[ -e "$ready" ] || fail "the helper did not get ready: $(cat "$T_TMP/rx.err")"
-ip netns exec "$REMOTE" python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(50):
-    s.sendto(b"host %d" % i, ("10.10.2.1", 9999))
-for i in range(100):
-    s.sendto(b"vm %d" % i, ("10.77.0.5", 9999))
-'
+rx_ready "$ready" "$rx_pid" "$T_TMP/rx.err"
+udp_send "$REMOTE" 10.10.2.1 50     # the host's own
+udp_send "$REMOTE" 10.77.0.5 100
 wait $rx_pid
 if [ "$(jq .received "$T_TMP/rx.json")" != 100 ]; then  # what the data path did
 	echo "# rx: $(cat "$T_TMP/rx.json" "$T_TMP/rx.err")"
@@ -158,14 +151,6 @@ expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"'
 
 # A new owner: a fresh map, the NIC's queue pointed at it; the socket the
 # old owner's VMM inserted through its fd gets nothing, the new one all.
-send_vm() { # DST COUNT
-	ip netns exec "$REMOTE" python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(int(sys.argv[2])):
-    s.sendto(b"vm %d" % i, (sys.argv[1], 9999))
-' "$1" "$2"
-}
 # vm_rx UID DIR DEV QUEUE COUNT OUT [CMD...]: a VMM of UID handed DIR
 # receives on DEV's QUEUE (waiting 10 s at most for a first frame) while
 # COUNT datagrams go to 10.77.0.5, after CMD once it is ready; its report
@@ -178,7 +163,7 @@ vm_rx() {
 	p=$!
 	for _ in $(seq 100); do [ -e "$ready" ] && break; sleep 0.1; done
 	"$@"
-	send_vm 10.77.0.5 "$n"
+	udp_send "$REMOTE" 10.77.0.5 "$n"
 	wait $p
 }
 vm_rx $VMM "$dir" nkx "$q" 10 "$T_TMP/old.json" expect_rc 0 "attach for another owner" -n "$HOST" xsk attach dev nkx user $OTHER
