@@ -538,25 +538,35 @@ kill_points() {
 # the many calls (netlink reads, libbpf's probes and map lookups).
 kill_cycle() {
 	local name=$1 setup=$2 cmd=$3 recover=$4 cleanup=$5 none=" ${7:-} " sc n step kills=0 got t0=$SECONDS
-	local class_kills
+	local class_kills again
 	for sc in ${KILL_CLASSES:-rename ioctl sendto}; do
 		step=1
 		class_kills=0
 		case $sc in sendto | bpf) step=${6:-1} ;; esac
 		for n in $(kill_points "$step"); do
-			eval "$setup"
-			# shellcheck disable=SC2086
-			killed "$sc" "$n" $cmd
-			# killed (137) or done (0): any other exit is the command failing
-			case $KRC in
-			0) ;;
-			137) kills=$((kills + 1)) class_kills=$((class_kills + 1)) ;;
-			*) fail "$name: exited $KRC at $sc #$n without being killed" ;;
-			esac
-			eval "$recover" || fail "$name: recovery after SIGKILL at $sc #$n failed: $ERR"
-			eval "$cleanup"
-			got=$(snapshot 2>&1)
-			[ "$got" = "$BASE" ] || fail "$name: killed at $sc #$n: not as before: $got (expected $BASE)"
+			# A command done before its first kill of a class may have
+			# found its work done by another test's nkctl beside it (any
+			# command's sweep undoes an ended lease's NIC side): that
+			# point again, twice at most.
+			again=2
+			while :; do
+				eval "$setup"
+				# shellcheck disable=SC2086
+				killed "$sc" "$n" $cmd
+				# killed (137) or done (0): any other exit is the command failing
+				case $KRC in
+				0) ;;
+				137) kills=$((kills + 1)) class_kills=$((class_kills + 1)) ;;
+				*) fail "$name: exited $KRC at $sc #$n without being killed" ;;
+				esac
+				eval "$recover" || fail "$name: recovery after SIGKILL at $sc #$n failed: $ERR"
+				eval "$cleanup"
+				got=$(snapshot 2>&1)
+				[ "$got" = "$BASE" ] || fail "$name: killed at $sc #$n: not as before: $got (expected $BASE)"
+				[ "$KRC" = 0 ] && [ "$class_kills" = 0 ] && [ "$none" = "${none/ $sc /}" ] &&
+					[ $((again -= 1)) -ge 0 ] && continue
+				break
+			done
 			[ "$KRC" = 0 ] && break
 		done
 		[ "$KRC" = 0 ] || fail "$name: never completed within 200 ${sc}s"
