@@ -266,6 +266,14 @@ void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, c
 		 ifindex);
 }
 
+/* A holder directory's map, or the fresh one attach pins aside before it
+ * renames it over the map (bpffs refuses dots in names). */
+#define XSK_MAP_ASIDE XSK_MAP_NAME "-new"
+static void in_dir(const char *dir, const char *name, char *buf)
+{
+	snprintf(buf, PIN_LEN, "%.200s/%s", dir, name);
+}
+
 /* The holder's directory and the map in it gone (an older nkctl's pin of
  * the same name, a file, too); true when there was one. */
 static bool holder_unpin(const char *dir)
@@ -273,9 +281,9 @@ static bool holder_unpin(const char *dir)
 	char pin[PIN_LEN];
 	bool had;
 
-	snprintf(pin, sizeof(pin), "%.200s/" XSK_MAP_NAME "-new", dir);
+	in_dir(dir, XSK_MAP_ASIDE, pin);
 	unlink(pin);             /* an attach killed before its rename */
-	snprintf(pin, sizeof(pin), "%.200s/" XSK_MAP_NAME, dir);
+	in_dir(dir, XSK_MAP_NAME, pin);
 	had = !unlink(pin);
 	if (rmdir(dir) && errno == ENOTDIR)
 		had = !unlink(dir);
@@ -447,7 +455,7 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 	bool reuse;
 	int ret;
 
-	snprintf(pin, sizeof(pin), "%.200s/" XSK_MAP_NAME, dir);
+	in_dir(dir, XSK_MAP_NAME, pin);
 	*fd = -1;
 	*fresh = false;
 	if (!lstat(dir, &st) && !S_ISDIR(st.st_mode)) {
@@ -472,9 +480,9 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 		char tmp[PIN_LEN];
 
 		/* Pinned aside and renamed over the old pin: a failure leaves
-		 * the old one, never none. (bpffs refuses dots in names.) */
+		 * the old one, never none. */
 		*fresh = true;
-		snprintf(tmp, sizeof(tmp), "%.200s/" XSK_MAP_NAME "-new", dir);
+		in_dir(dir, XSK_MAP_ASIDE, tmp);
 		unlink(tmp);
 		*fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "nk_xsk_holder", sizeof(uint32_t),
 				     sizeof(uint32_t), NK_XSK_HOLDER_QUEUES, NULL);
