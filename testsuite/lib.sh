@@ -89,12 +89,12 @@ T_JSON=0
 # The netdevsim NICs this test made (sim_new). VM tests share one guest, and
 # every nkctl command sweeps every NIC's state, so a command may warn of
 # another test's NIC ("Warning: simID: ...", "Warning: simID has ..."):
-# nk drops those lines from ERR.
+# nk drops those lines from ERR (and their {"warning"} objects from ERR_JSON).
 T_SIMS=" "
 own_err() {
-	local line out=""
+	local line out="" re='^(Warning: |\{"warning":\{"message":")(sim[0-9]+)[: ]'
 	while IFS= read -r line; do
-		if [[ $line =~ ^Warning:\ (sim[0-9]+)[:\ ] ]] && [[ $T_SIMS != *" ${BASH_REMATCH[1]} "* ]]; then
+		if [[ $line =~ $re ]] && [[ $T_SIMS != *" ${BASH_REMATCH[2]} "* ]]; then
 			continue
 		fi
 		out+="${out:+$'\n'}$line"
@@ -147,7 +147,10 @@ nk() {
 		keep_json err-json "$ERR"
 		ERR=$(err_text "$ERR")
 	fi
-	[[ $ERR != *"Warning: sim"* ]] || ERR=$(own_err "$ERR")
+	if [[ $ERR == *"Warning: sim"* ]]; then
+		ERR=$(own_err "$ERR")
+		[ -z "$ERR_JSON" ] || ERR_JSON=$(own_err "$ERR_JSON")
+	fi
 	[ "${OUT:0:1}" != "{" ] || keep_json json "$OUT"
 	case "${NKCTL_MEMCHECK:-}:$RC" in
 	sanitizers:98 | valgrind:99) fail "nkctl $*: the memory checker reported an error (exit status $RC): $ERR" ;;
