@@ -12,6 +12,8 @@ endif
 
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
 include config.mk
+# An older config.mk has no NKCTL_LIBS: the shared libraries.
+NKCTL_LIBS ?= $(DEPS_LIBS)
 endif
 
 # config.mk is stale when configure is newer: re-run it with the same options.
@@ -93,7 +95,7 @@ $(BUILD)/obj/nkctl/cli/main.o: debian/changelog
 
 $(BIN): $(OBJS)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $(OBJS) -o $@ $(DEPS_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) $(OBJS) -o $@ $(NKCTL_LIBS)
 
 $(BUILD)/helpers/%: $(BUILD)/obj/testsuite/helpers/%.o $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -108,7 +110,7 @@ HELPERS += $(FAKEBIND)
 $(FAKEBIND): $(filter-out $(BUILD)/obj/lib/devmem.o,$(OBJS)) $(BUILD)/obj/testsuite/helpers/fakebind.o
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(DEPS_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(NKCTL_LIBS)
 
 # A test VMM making the calls of QEMU's af-xdp backend through libxdp
 # (libxdp-dev, a test-only dependency): left out where libxdp is missing

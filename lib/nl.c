@@ -14,6 +14,7 @@
 
 #define NL_RECV_BUF (1024 * 1024)
 #define NL_RCVBUF   (1024 * 1024)
+#define NL_DUMP_BATCH (32 * 1024)
 
 void *nk_grow(void *v, size_t *n, size_t *cap, size_t esz)
 {
@@ -122,6 +123,10 @@ int nl_open(struct nl_sock *s, int proto, struct nl_err *err)
 		errno = ENOMEM;
 		goto fail;
 	}
+	/* A dump's replies come 32 KiB at a time at most (the kernel's
+	 * netlink_dump): those pages made present in one call, not a fault
+	 * each as the first replies are copied in. */
+	nk_populate(s->rbuf, NL_DUMP_BATCH);
 	return 0;
 fail:
 	nl_err_set(err, errno ? errno : EIO, NULL);

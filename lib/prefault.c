@@ -36,24 +36,40 @@ static size_t piece_end(size_t off)
 	return (off / PREFAULT_STEP + 1) * PREFAULT_STEP;
 }
 
+/* The pages holding bytes from..to of the buffer at base (to at most its
+ * end) made present: the first holding the byte at from, the last the byte
+ * before to (its page is mapped: the buffer's last byte is on it or after
+ * it). A partial last page left out would fault at every piece. */
+static void populate_range(void *base, size_t from, size_t to)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)base + from) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)base + to + page - 1) & ~(page - 1);
+
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+}
+
+void nk_populate(void *base, size_t len)
+{
+	populate_range(base, 0, len);
+}
+
 void nk_prefault(void *base, size_t used, size_t add, size_t cap)
 {
 	size_t from = piece_at_or_after(used), to;
-	uintptr_t page, start, end;
 
+	/* A write that fills the first 16 KiB (or goes on past them: a
+	 * document's first 16 KiB at once) has no small buffer to spare. */
+	if (used < PREFAULT_FIRST && used + add >= PREFAULT_FIRST)
+		from = used;
 	/* A piece is made present when its first byte is written. */
 	if (from >= used + add || from >= cap)
 		return;
 	to = piece_end(used + add - 1);
 	if (to > cap)
 		to = cap;
-	page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	/* Whole pages inside the buffer's mapping: the first one holds the
-	 * byte at from, the last partial one is left to fault. */
-	start = ((uintptr_t)base + from) & ~(page - 1);
-	end = ((uintptr_t)base + to) & ~(page - 1);
-	if (end > start)
-		(void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+	populate_range(base, from, to);
 }
 
 /* Where transparent huge pages are always on, the first write into a
@@ -87,6 +103,9 @@ void *nk_grow_buf(void *p, size_t used, size_t *size)
 	if (!nv)
 		return NULL;
 	if (used) {
+		/* What is copied, and the piece after it: a fault a page
+		 * otherwise (the first 16 KiB too: the copy fills them). */
+		populate_range(nv, 0, used);
 		nk_prefault(nv, 0, used, *size);
 		memcpy(nv, p, used);
 	}

@@ -14,6 +14,9 @@
  * without it (before 5.14). Contents are never changed.
  */
 void nk_prefault(void *base, size_t used, size_t add, size_t cap);
+/* The whole pages of the first len bytes at base made present at once: a
+ * buffer about to be written there. */
+void nk_populate(void *base, size_t len);
 
 /*
  * realloc(p, *size) for a growing buffer of which the first used bytes are
