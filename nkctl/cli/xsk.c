@@ -346,7 +346,7 @@ static int owner_check(struct nk_ctx *ctx, const char *root, const struct nk_lin
 	int ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc->uid, share, other);
 
 	if (ret > 0) {
-		nk_xsk_sweep(ctx, false, NULL);
+		xsk_sweep_locked(ctx);
 		ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc->uid, share, other);
 	}
 	if (ret < 0)
@@ -490,7 +490,10 @@ static int cmd_xsk_detach(struct nk_ctx *ctx, const void *args)
 	w.all_queues = !(ctx->given & (1u << 1));
 	w.queue = a->queue;
 	gone = remove_everywhere(ctx, root, &w);
-	xsk_orphans_remove(root, NULL);  /* a pin a killed detach left */
+	/* the maps of the holders no slot names now (and any a killed
+	 * command left), under the public lock: not while an attach points a
+	 * slot at one */
+	xsk_orphans_remove(root, XSK_LOCK_WAIT, NULL);
 	if (!gone && !ctx->force)
 		return nk_error(NK_EXIT_NOTFOUND, "\"%s\" has no queue prepared for AF_XDP", a->dev);
 	out_begin(&ctx->out);

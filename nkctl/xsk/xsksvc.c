@@ -343,15 +343,6 @@ static void slot_clear(const struct xsk_nic *n, uint32_t q)
 	bpf_map_delete_elem(n->fd[XPIN_QUEUES], &q);
 }
 
-/* Does any queue of the NIC still go to holder (of netns)? */
-static bool holder_used(const struct nk_xsk_slots *all, uint32_t holder, uint64_t netns)
-{
-	for (uint32_t q = 0; q < all->n; q++)
-		if (all->v[q].holder == holder && all->v[q].holder_netns == netns)
-			return true;
-	return false;
-}
-
 static bool any_used(const struct nk_xsk_slots *all)
 {
 	for (uint32_t q = 0; q < all->n; q++)
@@ -385,18 +376,15 @@ void holder_unpin_unnamed(const char *root, uint32_t holder, uint64_t cookie,
 		pruned_add(pruned, pin);
 }
 
-/* Clear queue q (all: the NIC's slots as read, updated here); unpin its
- * holder's map when no queue of any NIC goes to it. A kill between the two
- * leaves a pin no slot names: the orphan pass removes it. */
-static void slot_remove(const char *root, struct xsk_nic *n, uint32_t q, struct nk_xsk_slots *all,
-			struct nk_xsk_pruned *pruned)
+/* Clear queue q (all: the NIC's slots as read, updated here). Its
+ * holder's map, when no slot names it any more, is left to the orphan pass
+ * that follows under the public lock (xsk_orphans_remove): unpinned here,
+ * outside it, it could go between an attach's reuse of it and that
+ * attach's slot naming it. */
+static void slot_remove(struct xsk_nic *n, uint32_t q, struct nk_xsk_slots *all)
 {
-	struct nk_xsk_slot s = all->v[q];
-
 	slot_clear(n, q);
 	memset(&all->v[q], 0, sizeof(all->v[q]));
-	if (!holder_used(all, s.holder, s.holder_netns))
-		holder_unpin_unnamed(root, s.holder, s.holder_netns, pruned);
 }
 
 /* The pinned map at pin, opened when it is a holder's XSK map as nkctl
@@ -571,7 +559,7 @@ static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 		else if (w->repoint)
 			gone++;
 		else
-			slot_remove(root, &n, q, &all, w->pruned), gone++;
+			slot_remove(&n, q, &all), gone++;
 	}
 	if (!w->repoint && !any_used(&all)) {
 		char pin[PIN_LEN];
@@ -780,16 +768,16 @@ int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie, uid_t ui
 	return ret;
 }
 
-void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
+void xsk_orphans_remove(const char *root, enum xsk_lock how, struct nk_xsk_pruned *pruned)
 {
 	struct holder_refs refs = { 0 };
 	char pubdir[DIR_LEN], pin[PIN_LEN], dir[PIN_LEN];
 	struct dirent *e;
 	DIR *dd = NULL;
-	int lock;
+	int lock = -1;
 
 	snprintf(pubdir, sizeof(pubdir), "%s/" XSK_PUBLIC_DIR, root);
-	if (xsk_public_lock(pubdir, false, &lock))
+	if (how == XSK_LOCK_WAIT && xsk_public_lock(pubdir, true, &lock))
 		return;
 	if (!refs_collect(root, &refs))
 		dd = opendir(pubdir);
@@ -808,11 +796,12 @@ void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
 	}
 	if (dd)
 		closedir(dd);
-	close(lock);
+	if (lock >= 0)
+		close(lock);
 	free(refs.v);
 }
 
-void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned)
+static void sweep(struct nk_ctx *ctx, bool prune, enum xsk_lock how, struct nk_xsk_pruned *pruned)
 {
 	struct remove_what w = { .sweep = true, .prune = prune, .pruned = pruned };
 	char root[ROOT_LEN], top[DIR_LEN];
@@ -824,7 +813,17 @@ void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned)
 	if (stat(top, &st))
 		return;  /* nkctl never prepared a queue for AF_XDP here */
 	remove_everywhere(ctx, root, &w);
-	xsk_orphans_remove(root, pruned);
+	xsk_orphans_remove(root, how, pruned);
+}
+
+void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned)
+{
+	sweep(ctx, prune, XSK_LOCK_WAIT, pruned);
+}
+
+void xsk_sweep_locked(struct nk_ctx *ctx)
+{
+	sweep(ctx, false, XSK_LOCK_HELD, NULL);
 }
 
 
