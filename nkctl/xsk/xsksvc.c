@@ -745,12 +745,27 @@ static bool named_anywhere(const char *root, uint32_t holder, uint64_t cookie)
 	return named;
 }
 
-int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie, uid_t uid, bool share,
-		    char *other)
+/* Who holder map dir/map is for: the pin's owner, group and mode, or,
+ * without a pin (an attach killed before it), the directory's (0750 when
+ * its group reaches the map). */
+static int holder_access(const char *dir, struct xsk_access *acc)
+{
+	char pin[PIN_LEN];
+	struct stat st;
+
+	in_dir(dir, XSK_MAP_NAME, pin);
+	if (lstat(pin, &st) && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
+		return -ENOENT;
+	*acc = (struct xsk_access){ st.st_uid, st.st_gid, st.st_mode & 0777 };
+	return 0;
+}
+
+int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie,
+		    const struct xsk_access *acc, bool share, char *other)
 {
 	struct holder_refs refs = { 0 };
+	struct xsk_access o;
 	char dir[PIN_LEN];
-	struct stat st;
 	int ret = refs_collect(root, &refs);
 
 	for (size_t i = 0; !ret && i < refs.n; i++) {
@@ -759,10 +774,8 @@ int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie, uid_t ui
 		if (s->holder == holder && s->holder_netns == cookie)
 			continue;
 		holder_dir(root, s->holder_netns, s->holder, dir);
-		if (!stat(dir, &st) && S_ISDIR(st.st_mode) && xsk_owners_clash(uid, st.st_uid, share)) {
+		if (!holder_access(dir, &o) && (ret = xsk_access_clash(acc, &o, share)))
 			snprintf(other, PIN_LEN, "%s", dir);
-			ret = 1;
-		}
 	}
 	free(refs.v);
 	return ret;
@@ -900,8 +913,9 @@ bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
 	return true;
 }
 
-bool nk_xsk_pin_shared(const char *pin, uid_t uid)
+bool nk_xsk_pin_shared(const char *pin, const struct stat *st)
 {
+	struct xsk_access acc = { st->st_uid, st->st_gid, st->st_mode & 0777 };
 	const char *at = strstr(pin, "/" XSK_PUBLIC_DIR "/");
 	char root[PIN_LEN], other[PIN_LEN];
 	unsigned long long cookie;
@@ -910,7 +924,7 @@ bool nk_xsk_pin_shared(const char *pin, uid_t uid)
 	if (!at || sscanf(at + sizeof(XSK_PUBLIC_DIR) + 1, "ns%llu-dev%u", &cookie, &holder) != 2)
 		return false;
 	snprintf(root, sizeof(root), "%.*s", (int)(at - pin), pin);
-	return xsk_owner_taken(root, holder, cookie, uid, false, other) > 0;
+	return xsk_owner_taken(root, holder, cookie, &acc, false, other) > 0;
 }
 
 void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg)

@@ -17,12 +17,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "ctx.h"
 #include "fate.h"
 #include "netdev.h"
 #include "routes.h"
+#include "xskfit.h"
 #include "xsk.h"         /* bpf/xsk.h: the maps */
 
 #define XSK_PUBLIC_DIR "nkctl-xsk"
@@ -68,11 +70,6 @@ void slots_free(struct nk_xsk_slots *all);
 int slot_set(const struct xsk_nic *n, uint32_t q, int map_fd, const struct nk_xsk_slot *s);
 bool nic_used(const struct xsk_nic *n);
 
-struct xsk_access {
-	uid_t uid;
-	gid_t gid;
-	mode_t mode;
-};
 /* The holder's directory dir and its map (reused when it fits and has the
  * owner asked, else made anew: *fresh, the directory then still root's
  * until holder_dir_give), the map's owner and mode set as acc says. */
@@ -86,11 +83,11 @@ int holder_dir_give(const char *dir, const struct xsk_access *acc);
 struct nk_xsk_pruned;
 void holder_unpin_unnamed(const char *root, uint32_t holder, uint64_t cookie,
 			  struct nk_xsk_pruned *pruned);
-/* 1, the other's directory into other[PIN_LEN], when another holder that a
- * NIC's slot names has a map owned by uid and xsk_owners_clash says no;
- * 0 when none; an error when the slots cannot be read. */
-int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie, uid_t uid, bool share,
-		    char *other);
+/* How a map for acc clashes with the map of another holder that a NIC's
+ * slot names (xsk_access_clash), the other's directory into other[PIN_LEN];
+ * XSK_CLASH_NONE when none does; an error when the slots cannot be read. */
+int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie,
+		    const struct xsk_access *acc, bool share, char *other);
 
 /* The public directory <root>/nkctl-xsk locked exclusive: attach holds
  * it from its look at a holder's map (pinned before a slot names it) and
@@ -170,9 +167,9 @@ void xsk_sweep_locked(struct nk_ctx *ctx);
 /* The pin of the holder map that NIC queue q of (ns, ifindex) goes to, into
  * pin[PIN_LEN]: true when nkctl prepared it for AF_XDP. */
 bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin);
-/* Does uid, the owner of holder map pin, own another live holder's map
- * (the holder was attached with share)? */
-bool nk_xsk_pin_shared(const char *pin, uid_t uid);
+/* Would holder map pin, as st says it is, clash with another live
+ * holder's map (the holder was attached with share)? */
+bool nk_xsk_pin_shared(const char *pin, const struct stat *st);
 /* The same for many queues in one command (show leases): the bpffs root is
  * looked for once, a namespace's directory once while the queues asked
  * about stay in it. Start it zeroed. */

@@ -11,7 +11,9 @@
 # their own frames. One tenant, one map: each holder's map in a directory of
 # its own, 0700, the one a VMM is handed; a second live holder for the same
 # user only with share; a pin of another size replaced; a new owner gets a
-# fresh map (the old one's socket gets nothing). A holder deleted by ip:
+# fresh map (the old one's socket gets nothing); so does a mode that takes
+# the group's access away. A group that reaches another live holder's map
+# is refused too. A holder deleted by ip:
 # the next lease of its queue sweeps its slot and map, and the next
 # holder's VMM gets every frame. unlease and link del leave no program and
 # no pin.
@@ -126,6 +128,12 @@ expect_eq "$(jq -c '[.received]' "$T_TMP/rx1.json")$(jq -c '[.received]' "$T_TMP
 # directory, cannot reach the other's map.
 nk -n "$HOST" link add nkx3 type single rxqueues 2
 expect_rc 0 "a third holder leases NIC queue 5" -n "$HOST" lease dev nkx3 from "$SIM" queue 5
+# A group: another user's map that the first holder's group may open is
+# refused too (that VMM runs with its group); one its group may not open
+# is not.
+expect_error 4 "another user, the first holder's group, mode 0640: refused" -n "$HOST" xsk attach dev nkx3 user 4204 group $VMM mode 0640
+expect_match "$ERR" "group $VMM is the group of the map of another holder \\($dir\\) too" "the refusal names the group and the other holder"
+expect_rc 0 "the same group with mode 0600 is not refused" -n "$HOST" xsk attach dev nkx3 user 4204 group $VMM mode 0600
 expect_error 4 "the first holder's user for the third is refused" -n "$HOST" xsk attach dev nkx3 user $VMM
 expect_match "$ERR" "user $VMM already owns the map of another holder" "the refusal names the owner"
 expect_rc 0 "with share it may" -n "$HOST" -j xsk attach dev nkx3 user $VMM share
