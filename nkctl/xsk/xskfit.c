@@ -25,6 +25,11 @@ bool xsk_group_reaches(mode_t mode)
 	return mode & 0060;
 }
 
+bool xsk_access_narrowed(mode_t was, mode_t now)
+{
+	return was & ~now & 0066;
+}
+
 mode_t xsk_dir_mode(mode_t pin_mode)
 {
 	return xsk_group_reaches(pin_mode) ? 0750 : 0700;

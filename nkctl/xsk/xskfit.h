@@ -32,6 +32,11 @@ struct xsk_access {
 };
 /* Does the group of a map with this mode reach it (read or write)? */
 bool xsk_group_reaches(mode_t mode);
+/* Does a pin's mode going from was to now take access away from its group
+ * or from others? Then the map is made anew, as for a new owner: a VMM of
+ * that group keeps the fds of the old one it opened, not access to the
+ * new one. */
+bool xsk_access_narrowed(mode_t was, mode_t now);
 /* How attaching a map for want clashes with a live holder's map other:
  * XSK_CLASH_USER, the same owner (but root, which opens every map anyway);
  * XSK_CLASH_GROUP, the same group and that group reaches one of them (both

@@ -429,8 +429,9 @@ int holder_dir_give(const char *dir, const struct xsk_access *acc)
 /* The holder's directory (made when missing; an older nkctl's pin of that
  * name, a file, goes) and the map in it. The directory is made root's alone
  * first, so that its owner cannot swap what is in it; then the pinned map
- * is kept when it is one (a file, not a symlink), fits, and the directory
- * had the owner asked, else a new one is made (*fresh) and the directory
+ * is kept when it is one (a file, not a symlink), fits, the directory had
+ * the owner and group asked and the mode asked takes no access away from
+ * the group or others, else a new one is made (*fresh) and the directory
  * left root's: the NIC's queues that go to
  * the holder are repointed at it before the directory is given
  * (holder_dir_give), so that a kill between leaves it root's and the next
@@ -462,7 +463,8 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 	ret = holder_dir_own(dir, 0, 0, 0700);
 	if (ret)
 		return ret;
-	if (reuse && !lstat(pin, &st) && S_ISREG(st.st_mode))
+	if (reuse && !lstat(pin, &st) && S_ISREG(st.st_mode) &&
+	    !xsk_access_narrowed(st.st_mode, acc->mode))
 		*fd = holder_map_reuse(pin);
 	if (*fd < 0) {
 		char tmp[PIN_LEN];

@@ -180,6 +180,24 @@ expect_eq "$(jq .received "$T_TMP/old.json")" 0 "the old owner's socket, in the 
 vm_rx $OTHER "$dir" nkx "$q" 10 "$T_TMP/new.json"
 expect_eq "$(jq .received "$T_TMP/new.json")" 10 "the new owner's socket gets 10 of 10"
 
+# A mode that takes the group's access away: a fresh map too, the NIC's
+# queue pointed at it; the socket a VMM of the group inserted through the
+# old one gets nothing. One that widens it keeps the map.
+GRP=4205
+map_id() { bpftool -j map show pinned "$pin" | jq .id; }
+expect_rc 0 "attach for a group that may read the map" -n "$HOST" xsk attach dev nkx user $OTHER group $GRP mode 0640
+id0=$(map_id)
+expect_rc 0 "attach again, the group may write it too" -n "$HOST" xsk attach dev nkx user $OTHER group $GRP mode 0660
+expect_eq "$(map_id) $(stat -c '%g:%a' "$dir")" "$id0 $GRP:750" "a mode that takes nothing away keeps the map; the group may search the directory"
+vm_rx $GRP "$dir" nkx "$q" 10 "$T_TMP/grp.json"
+expect_eq "$(jq .received "$T_TMP/grp.json")" 10 "a VMM of the group inserts its socket and gets 10 of 10"
+vm_rx $GRP "$dir" nkx "$q" 10 "$T_TMP/grp-old.json" expect_rc 0 "attach with mode 0600" -n "$HOST" xsk attach dev nkx user $OTHER group $GRP mode 0600
+expect_eq "$(stat -c '%a' "$dir") $(stat -c '%a' "$pin") $([ "$(map_id)" != "$id0" ] && echo fresh)" "700 600 fresh" \
+	"the group's access taken away: a fresh map, the directory the owner's alone"
+expect_eq "$(jq .received "$T_TMP/grp-old.json")" 0 "the group's socket, in the old map, gets none of 10 ($(cat "$T_TMP/grp-old.json"))"
+vm_rx $OTHER "$dir" nkx "$q" 10 "$T_TMP/new2.json"
+expect_eq "$(jq .received "$T_TMP/new2.json")" 10 "the owner's socket in the fresh map gets 10 of 10"
+
 # unlease takes it along: no program on the NIC, no pins.
 expect_rc 0 "unlease" -n "$HOST" unlease dev nkx
 expect_eq "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" none "unlease: no XDP program left on the NIC"

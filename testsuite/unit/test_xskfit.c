@@ -34,6 +34,17 @@ static void dir_mode(void **state)
 	assert_int_equal(xsk_dir_mode(0640), 0750);
 }
 
+static void narrowed(void **state)
+{
+	(void)state;
+	assert_true(xsk_access_narrowed(0640, 0600));   /* the group's read */
+	assert_true(xsk_access_narrowed(0660, 0640));   /* the group's write */
+	assert_true(xsk_access_narrowed(0604, 0600));   /* others' */
+	assert_false(xsk_access_narrowed(0600, 0640));  /* widened */
+	assert_false(xsk_access_narrowed(0640, 0640));
+	assert_false(xsk_access_narrowed(0600, 0400));  /* the owner keeps its map anyway */
+}
+
 static enum xsk_clash clash(uid_t u1, gid_t g1, mode_t m1, uid_t u2, gid_t g2, mode_t m2,
 			    bool share)
 {
@@ -80,6 +91,7 @@ int main(void)
 		cmocka_unit_test(dir_mode),
 		cmocka_unit_test(owners),
 		cmocka_unit_test(groups),
+		cmocka_unit_test(narrowed),
 	};
 
 	return cmocka_run_group_tests_name("xskfit", tests, NULL, NULL);
