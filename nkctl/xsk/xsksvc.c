@@ -274,20 +274,65 @@ static void in_dir(const char *dir, const char *name, char *buf)
 	snprintf(buf, PIN_LEN, "%.200s/%s", dir, name);
 }
 
-/* The holder's directory and the map in it gone (an older nkctl's pin of
- * the same name, a file, too); true when there was one. */
+/* How deep below a holder's directory what its VMM made there is removed. */
+#define XSK_DIR_DEPTH 8
+
+/* Directory fd made root's alone: its VMM can no longer add to it. */
+static void dir_disown(int fd)
+{
+	if (fchown(fd, 0, 0) || fchmod(fd, 0700))
+		return;  /* what stays in it keeps it; the next orphan pass tries again */
+}
+
+/* Everything in directory dfd removed without following a symlink or
+ * leaving it: the map, the one an attach killed before its rename left
+ * aside, and whatever its VMM, which owns it, pinned, linked or made there
+ * (a subdirectory made root's first, then emptied alike). */
+static void dir_empty(int dfd, int depth)
+{
+	int fd = dup(dfd), sub;
+	struct dirent *e;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !unlinkat(dfd, e->d_name, 0) || errno != EISDIR || !depth)
+			continue;
+		sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		dir_disown(sub);
+		dir_empty(sub, depth - 1);
+		close(sub);
+		unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
+/* The holder's directory and what is in it gone (an older nkctl's pin of
+ * the same name, a file, too): made root's first, so that its VMM cannot
+ * add to it meanwhile; true when its map was there and went. */
 static bool holder_unpin(const char *dir)
 {
 	char pin[PIN_LEN];
+	struct stat st;
 	bool had;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-	in_dir(dir, XSK_MAP_ASIDE, pin);
-	unlink(pin);             /* an attach killed before its rename */
+	if (fd < 0)
+		return (errno == ENOTDIR || errno == ELOOP) && !unlink(dir);
 	in_dir(dir, XSK_MAP_NAME, pin);
-	had = !unlink(pin);
-	if (rmdir(dir) && errno == ENOTDIR)
-		had = !unlink(dir);
-	return had;
+	had = !lstat(pin, &st);
+	dir_disown(fd);
+	dir_empty(fd, XSK_DIR_DEPTH);
+	close(fd);
+	rmdir(dir);
+	return had && lstat(pin, &st);
 }
 
 /* ---- slots ---- */

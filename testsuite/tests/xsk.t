@@ -251,7 +251,19 @@ expect_rc 0 "attach" -n "$HOST" -j xsk attach dev nky
 pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
 expect_match "$ERR" "replaced $old: a pin of an older nkctl" "attach says it replaced an older nkctl's pin"
 expect_eq "$pin" "$old/map" "the holder's directory in its place"
+# Its VMM owns the directory and may leave things in it (a pin, symlinks,
+# a directory): detach removes them, following no link out of it. (Made as
+# root here, then given to the VMM: the test's VMM users cannot reach
+# /sys/fs/bpf.)
+expect_rc 0 "attach for a VMM" -n "$HOST" xsk attach dev nky user $VMM
+d=${pin%/map}
+mkdir "$T_TMP/target" && touch "$T_TMP/target/keep" || fail "cannot make a link's target"
+{ mkdir "$d/sub" && ln -s "$T_TMP/target" "$d/link" && ln -s "$T_TMP/target" "$d/sub/link" &&
+  bpftool map create "$d/sub/own" type array key 4 value 4 entries 1 name own &&
+  chown -hR $VMM:$VMM "$d/sub" "$d/link"; } || fail "cannot leave the VMM's things in $d"
 expect_rc 0 "detach" -n "$HOST" xsk detach dev nky
+[ ! -e "$d" ] && [ -e "$T_TMP/target/keep" ] || fail "detach left $d ($(ls -lR "$d" 2>&1)) or followed a link out of it"
+pass "detach removes what the VMM left in its directory, and nothing a link of it names"
 [ ! -e "$pin" ] && [ "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" = none ] ||
 	fail "detach left the pin or the program"
 pass "detach removes the pin and the program"
