@@ -21,13 +21,16 @@ expect_rc 0 "holder nka" -n "$HOST" link add nka type single rxqueues 2
 expect_rc 0 "nka leases NIC queue 1" -n "$HOST" lease dev nka from "$SIM" queue 1
 nka_dir=/sys/fs/bpf/nkctl-xsk/ns$cookie-dev$(ifindex_of "$HOST" nka)
 
-# consistent WHAT: every pin xsk show lists is there, and nka's map is
-# there while a queue goes to it.
+# mine: xsk show's entries of this test's NIC (show lists every NIC of
+# the namespaces nkctl reaches: another test's too).
+mine() { printf '%s' "$OUT" | jq -c --arg sim "$SIM" "[.xsk[] | select(.queues[0].nic == \$sim) | $1]"; }
+# consistent WHAT: every pin xsk show lists for the NIC is there (nka's
+# map while a queue goes to it).
 consistent() {
 	local p
 	nk -n "$HOST" -j xsk show
 	[ "$RC" = 0 ] || fail "$1: xsk show: exit $RC: $ERR"
-	for p in $(printf '%s' "$OUT" | jq -r '.xsk[].pin'); do
+	for p in $(mine .pin | jq -r '.[]'); do
 		[ -e "$p" ] || fail "$1: a NIC's slot names $p, which is not pinned: $OUT"
 	done
 }
@@ -50,7 +53,7 @@ for i in $(seq "$n"); do
 	# attach won when its slot is there (its map too, by consistent);
 	# detach won when it is not, and then its map went too
 	nk -n "$HOST" -j xsk show dev nka
-	if [ "$(printf '%s' "$OUT" | jq '.xsk | length')" = 0 ]; then
+	if [ "$(mine .ifname)" = "[]" ]; then
 		[ ! -e "$nka_dir" ] || fail "round $i: detach won but left $nka_dir"
 	fi
 done
@@ -65,7 +68,7 @@ for i in $(seq "$n"); do
 	race "round $i, beside nkb's unlease" "$NKCTL" -n "$HOST" unlease dev nkb
 	[ -e "$nka_dir/map" ] || fail "round $i: nka's map went beside nkb's unlease"
 	nk -n "$HOST" -j xsk show
-	expect_eq "$(printf '%s' "$OUT" | jq -c '[.xsk[] | .ifname]')" '["nka"]' "round $i: only nka's queue is prepared"
+	expect_eq "$(mine .ifname)" '["nka"]' "round $i: only nka's queue is prepared"
 done
 pass "$n rounds of attach beside another holder's unlease: every attach succeeded, its map stayed"
 expect_rc 0 "unlease nka" -n "$HOST" unlease dev nka
