@@ -24,7 +24,7 @@
 
 /* The JSON contract's revision (doc/json.md): raised by one whenever a key
  * or a shape is added, so that a script can refuse an nkctl too old for it. */
-#define NK_JSON_CONTRACT 6
+#define NK_JSON_CONTRACT 7
 
 static void usage(void);
 static int cmd_version(struct nk_ctx *ctx, const void *args);

@@ -335,26 +335,31 @@ static int holder_up(struct nk_ctx *ctx, struct nk_link *l)
 	return 0;
 }
 
-/* Another live holder's map with the same owner: refused unless share.
- * One that a slot still names may be of a holder deleted behind nkctl's
- * back (libvirt deletes a VM's holder with ip): the sweep judges, and the
- * owners are asked again. */
+/* Another live holder's map that a user or group reaching this one's
+ * reaches too (xsk_access_clash): refused unless share. One that a slot
+ * still names may be of a holder deleted behind nkctl's back (libvirt
+ * deletes a VM's holder with ip): the sweep judges, and the maps are
+ * asked again. */
 static int owner_check(struct nk_ctx *ctx, const char *root, const struct nk_link *l,
 		       uint64_t cookie, const struct xsk_access *acc, bool share)
 {
 	char other[PIN_LEN];
-	int ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc->uid, share, other);
+	int ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc, share, other);
 
 	if (ret > 0) {
-		nk_xsk_sweep(ctx, false, NULL);
-		ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc->uid, share, other);
+		xsk_sweep_locked(ctx);
+		ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc, share, other);
 	}
 	if (ret < 0)
 		return nk_error_errno(-ret, "cannot read the NICs' AF_XDP slots");
-	if (ret)
+	if (ret == XSK_CLASH_USER)
 		return nk_error(NK_EXIT_EXISTS,
 				"user %u already owns the map of another holder (%s): its VMM could open both (share allows it)",
 				(unsigned int)acc->uid, other);
+	if (ret == XSK_CLASH_GROUP)
+		return nk_error(NK_EXIT_EXISTS,
+				"group %u is the group of the map of another holder (%s) too, and reaches one of them: a VMM of that group could open both (share allows it)",
+				(unsigned int)acc->gid, other);
 	return 0;
 }
 
@@ -490,7 +495,10 @@ static int cmd_xsk_detach(struct nk_ctx *ctx, const void *args)
 	w.all_queues = !(ctx->given & (1u << 1));
 	w.queue = a->queue;
 	gone = remove_everywhere(ctx, root, &w);
-	xsk_orphans_remove(root, NULL);  /* a pin a killed detach left */
+	/* the maps of the holders no slot names now (and any a killed
+	 * command left), under the public lock: not while an attach points a
+	 * slot at one */
+	xsk_orphans_remove(root, XSK_LOCK_WAIT, NULL);
 	if (!gone && !ctx->force)
 		return nk_error(NK_EXIT_NOTFOUND, "\"%s\" has no queue prepared for AF_XDP", a->dev);
 	out_begin(&ctx->out);

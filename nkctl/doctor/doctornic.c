@@ -390,7 +390,7 @@ static void xsk_fix(struct dr_pod *p, const struct dr_nic *n, const struct nk_le
 	snprintf(fix, len, "%snkctl %sxsk attach dev %s user %u group %u mode %04o%s", off,
 		 dr_ns_arg(p->ctx, l->nk_ns, ns, sizeof(ns)), l->nk_ifname, (unsigned int)st.st_uid,
 		 (unsigned int)st.st_gid, (unsigned int)(st.st_mode & 0777),
-		 nk_xsk_pin_shared(pin, st.st_uid) ? " share" : "");
+		 nk_xsk_pin_shared(pin, &st) ? " share" : "");
 }
 
 /* The holder of a prepared queue is down: 1 (and the fix), 0 when up or

@@ -15,6 +15,7 @@
 #include "bindings.h"
 #include "ctx.h"
 #include "event.h"
+#include "fate.h"
 #include "leaseview.h"
 #include "pagepool.h"
 
@@ -40,10 +41,12 @@ struct mon_link {
 struct mon_links { struct mon_link *v; size_t n, cap; };
 
 /* A NIC queue xsk attach prepared, as the xsk snapshot keeps it
- * (monxsk.c): where the NIC is, its queue, the holder's queue, ifindex and
+ * (monxsk.c): where the NIC is (its nsid, and its namespace by identity),
+ * its queue, the holder's queue, ifindex and
  * namespace cookie, names where known, the holder map's pin. */
 struct mon_xsk {
 	int32_t nsid;
+	struct nk_ns_id nic_ns;          /* the NIC's namespace, for a del's reason */
 	int nic_ifindex;
 	uint32_t nic_queue, queue, holder;
 	uint64_t holder_netns;

@@ -217,16 +217,21 @@ static const struct nk_lease_rec *lease_find(const struct nk_lease_list *l,
 	return NULL;
 }
 
-/* Does device ifindex exist in the namespace where w says? false when it
- * cannot be reached. */
-static bool dev_exists(struct nk_ctx *ctx, const struct nk_lease_where *w, int ifindex)
+bool mon_dev_exists(struct nk_ctx *ctx, dev_t dev, ino_t ino, int ifindex)
 {
 	struct nk_link link;
 	struct nl_sock *rt;
 	struct nk_ns *ns;
 
-	return w->reachable && !nk_ns_find(ctx, w->dev, w->ino, &ns) && ns &&
-	       (rt = nk_ns_try_rtnl(ns)) && !nk_link_lookup(rt, NULL, ifindex, &link, NULL, true);
+	return !nk_ns_find(ctx, dev, ino, &ns) && ns && (rt = nk_ns_try_rtnl(ns)) &&
+	       !nk_link_lookup(rt, NULL, ifindex, &link, NULL, true);
+}
+
+/* Does device ifindex exist in the namespace where w says? false when it
+ * cannot be reached. */
+static bool dev_exists(struct nk_ctx *ctx, const struct nk_lease_where *w, int ifindex)
+{
+	return w->reachable && mon_dev_exists(ctx, w->dev, w->ino, ifindex);
 }
 
 /* A lease gone from the dump has ended only if the kernel says so (fate.h):

@@ -34,6 +34,9 @@ struct mon_link *mon_link_find(struct mon_links *l, int32_t nsid, int ifindex);
 int mon_link_event(struct monitor *m, const struct nlmsghdr *nlh, int32_t nsid);
 /* Is (nsid, ifindex) a netkit device or one end of a known lease? */
 bool mon_link_in_lease(const struct monitor *m, int32_t nsid, int ifindex);
+/* Does device ifindex exist in namespace (dev, ino)? false when nkctl
+ * does not reach it. */
+bool mon_dev_exists(struct nk_ctx *ctx, dev_t dev, ino_t ino, int ifindex);
 /* "ifname" of the device, when the snapshot knows it. */
 void mon_print_ifname(struct monitor *m, int32_t nsid, int ifindex, const char *fmt);
 

@@ -10,13 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monsnap.h"
 #include "monxsk.h"
+#include "nicseen.h"
 #include "rtnl.h"
 #include "xsksvc.h"
 
 /* One namespace being read: its devices name the NICs and the holders. */
 struct xsk_scan {
 	int32_t nsid;
+	struct nk_ns_id ns;
 	unsigned long long cookie;
 	const struct nk_link_list *links;
 	struct mon_xsks *out;
@@ -48,6 +51,7 @@ static void xsk_of_nic(void *arg, const char *root, int ifindex, const struct nk
 		}
 		memset(x, 0, sizeof(*x));
 		x->nsid = sc->nsid;
+		x->nic_ns = sc->ns;
 		x->nic_ifindex = ifindex;
 		x->nic_queue = q;
 		x->queue = s->slot;
@@ -94,7 +98,7 @@ static int scan_ns(struct nk_ns *ns, int32_t nsid, void *arg)
 {
 	struct xsk_scan_out *o = arg;
 	struct mon_xdps *xdps = o->xdps;
-	struct xsk_scan sc = { .nsid = nsid, .out = o->xsks };
+	struct xsk_scan sc = { .nsid = nsid, .ns = nk_ns_id_of(ns), .out = o->xsks };
 	struct nl_sock *s = nk_ns_try_rtnl(ns);
 	struct nk_link_list links;
 	char root[ROOT_LEN];
@@ -141,7 +145,40 @@ static const struct mon_xsk *xsk_find(const struct mon_xsks *l, const struct mon
 	return NULL;
 }
 
-static int xsk_print(struct monitor *m, const char *action, const struct mon_xsk *x)
+/* Why a prepared queue went, asked of the kernel as its going is seen:
+ * its NIC went (nic-gone; its namespace too), its holder or the holder's
+ * namespace went (holder-gone: ip link del, or nkctl unlease, which
+ * deletes a single holder), the one judgement (fate.h) says the queue is
+ * no longer leased to the holder (unleased), else the lease stands and
+ * its slot was cleared (detached: xsk detach). c names the namespaces by
+ * their cookies. */
+static const char *xsk_end_reason(struct monitor *m, const struct mon_xsk *x,
+				  const struct xsk_ns_cookies *c)
+{
+	struct nk_holder_id h = { .ifindex = (int)x->holder };
+	struct nk_nic_seen seen;
+	struct nk_ns *ns = NULL;
+	const char *why;
+
+	if (!x->nic_ns.known || nk_ns_find(m->ctx, x->nic_ns.dev, x->nic_ns.ino, &ns) || !ns)
+		return "nic-gone";
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].cookie == x->holder_netns)
+			h.ns = c->v[i].id;
+	nk_nic_seen_read(m->ctx, ns, x->nic_ifindex, &seen);
+	if (seen.look == NK_LOOK_GONE)
+		why = "nic-gone";
+	else if (!h.ns.known || !mon_dev_exists(m->ctx, h.ns.dev, h.ns.ino, h.ifindex))
+		why = "holder-gone";
+	else
+		why = nk_fate_of_slot(&seen, x->nic_queue, &h) == NK_FATE_ENDED ? "unleased" :
+										   "detached";
+	nk_nic_seen_free(&seen);
+	return why;
+}
+
+static int xsk_print(struct monitor *m, const char *action, const struct mon_xsk *x,
+		     const char *reason)
 {
 	struct out *o = &m->ctx->out;
 
@@ -155,21 +192,33 @@ static int xsk_print(struct monitor *m, const char *action, const struct mon_xsk
 	if (x->nic[0])
 		out_str(o, "nic", " nic %s", x->nic);
 	out_uint(o, "nic-queue", " queue %llu", x->nic_queue);
-	out_str(o, "pin", " pin %s\n", x->pin);
+	out_str(o, "pin", " pin %s", x->pin);
 	out_obj_close(o);
+	if (reason)
+		out_str(o, "reason", " (%s)", reason);
+	out_text(o, "\n");
 	return mon_end(m);
 }
 
 static int xsks_diff(struct monitor *m, const struct mon_xsks *now)
 {
+	struct xsk_ns_cookies cookies = { 0 };
+	char root[ROOT_LEN];
+	bool looked = false;
 	int ret = 0;
 
-	for (size_t i = 0; m->want[MON_XSK] && i < m->xsks.n && !ret; i++)
-		if (!xsk_find(now, &m->xsks.v[i]))
-			ret = xsk_print(m, "del", &m->xsks.v[i]);
+	for (size_t i = 0; m->want[MON_XSK] && i < m->xsks.n && !ret; i++) {
+		if (xsk_find(now, &m->xsks.v[i]))
+			continue;
+		if (!looked && !nk_bpffs_root(false, root, sizeof(root)))
+			xsk_ns_cookies_read(m->ctx, root, &cookies);
+		looked = true;
+		ret = xsk_print(m, "del", &m->xsks.v[i], xsk_end_reason(m, &m->xsks.v[i], &cookies));
+	}
+	xsk_ns_cookies_free(&cookies);
 	for (size_t i = 0; m->want[MON_XSK] && i < now->n && !ret; i++)
 		if (!xsk_find(&m->xsks, &now->v[i]))
-			ret = xsk_print(m, "new", &now->v[i]);
+			ret = xsk_print(m, "new", &now->v[i], NULL);
 	return ret;
 }
 

@@ -20,12 +20,31 @@ const char *xsk_map_misfit(const struct xsk_map_shape *m)
 	return NULL;
 }
 
-mode_t xsk_dir_mode(mode_t pin_mode)
+bool xsk_group_reaches(mode_t mode)
 {
-	return (pin_mode & 0060) ? 0750 : 0700;
+	return mode & 0060;
 }
 
-bool xsk_owners_clash(uid_t want, uid_t other, bool share)
+bool xsk_access_narrowed(mode_t was, mode_t now)
 {
-	return want != 0 && want == other && !share;
+	return was & ~now & 0066;
+}
+
+mode_t xsk_dir_mode(mode_t pin_mode)
+{
+	return xsk_group_reaches(pin_mode) ? 0750 : 0700;
+}
+
+enum xsk_clash xsk_access_clash(const struct xsk_access *want, const struct xsk_access *other,
+				bool share)
+{
+	bool w = xsk_group_reaches(want->mode), o = xsk_group_reaches(other->mode);
+
+	if (share)
+		return XSK_CLASH_NONE;
+	if (want->uid && want->uid == other->uid)
+		return XSK_CLASH_USER;
+	if (want->gid == other->gid && ((w && o) || (want->gid && (w || o))))
+		return XSK_CLASH_GROUP;
+	return XSK_CLASH_NONE;
 }

@@ -24,9 +24,27 @@ const char *xsk_map_misfit(const struct xsk_map_shape *m);
 /* The holder directory's mode for its pin's mode: 0700, and group search
  * (0750) when the pin grants its group read or write. */
 mode_t xsk_dir_mode(mode_t pin_mode);
-/* Does attaching a map for owner want clash with a live holder's map owned
- * by other? Only one live holder per owner but for root (which opens every
- * map anyway), unless the command says they share. */
-bool xsk_owners_clash(uid_t want, uid_t other, bool share);
+/* Who a holder's map is for: its owner, group and mode. */
+struct xsk_access {
+	uid_t uid;
+	gid_t gid;
+	mode_t mode;
+};
+/* Does the group of a map with this mode reach it (read or write)? */
+bool xsk_group_reaches(mode_t mode);
+/* Does a pin's mode going from was to now take access away from its group
+ * or from others? Then the map is made anew, as for a new owner: a VMM of
+ * that group keeps the fds of the old one it opened, not access to the
+ * new one. */
+bool xsk_access_narrowed(mode_t was, mode_t now);
+/* How attaching a map for want clashes with a live holder's map other:
+ * XSK_CLASH_USER, the same owner (but root, which opens every map anyway);
+ * XSK_CLASH_GROUP, the same group and that group reaches one of them (both
+ * grant their group access, or one does and the group is not root's: the
+ * group a map is given is its VMM's, which would reach the other map
+ * through it); never with share. */
+enum xsk_clash { XSK_CLASH_NONE, XSK_CLASH_USER, XSK_CLASH_GROUP };
+enum xsk_clash xsk_access_clash(const struct xsk_access *want, const struct xsk_access *other,
+				bool share);
 
 #endif

@@ -274,20 +274,65 @@ static void in_dir(const char *dir, const char *name, char *buf)
 	snprintf(buf, PIN_LEN, "%.200s/%s", dir, name);
 }
 
-/* The holder's directory and the map in it gone (an older nkctl's pin of
- * the same name, a file, too); true when there was one. */
+/* How deep below a holder's directory what its VMM made there is removed. */
+#define XSK_DIR_DEPTH 8
+
+/* Directory fd made root's alone: its VMM can no longer add to it. */
+static void dir_disown(int fd)
+{
+	if (fchown(fd, 0, 0) || fchmod(fd, 0700))
+		return;  /* what stays in it keeps it; the next orphan pass tries again */
+}
+
+/* Everything in directory dfd removed without following a symlink or
+ * leaving it: the map, the one an attach killed before its rename left
+ * aside, and whatever its VMM, which owns it, pinned, linked or made there
+ * (a subdirectory made root's first, then emptied alike). */
+static void dir_empty(int dfd, int depth)
+{
+	int fd = dup(dfd), sub;
+	struct dirent *e;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !unlinkat(dfd, e->d_name, 0) || errno != EISDIR || !depth)
+			continue;
+		sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		dir_disown(sub);
+		dir_empty(sub, depth - 1);
+		close(sub);
+		unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
+/* The holder's directory and what is in it gone (an older nkctl's pin of
+ * the same name, a file, too): made root's first, so that its VMM cannot
+ * add to it meanwhile; true when its map was there and went. */
 static bool holder_unpin(const char *dir)
 {
 	char pin[PIN_LEN];
+	struct stat st;
 	bool had;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-	in_dir(dir, XSK_MAP_ASIDE, pin);
-	unlink(pin);             /* an attach killed before its rename */
+	if (fd < 0)
+		return (errno == ENOTDIR || errno == ELOOP) && !unlink(dir);
 	in_dir(dir, XSK_MAP_NAME, pin);
-	had = !unlink(pin);
-	if (rmdir(dir) && errno == ENOTDIR)
-		had = !unlink(dir);
-	return had;
+	had = !lstat(pin, &st);
+	dir_disown(fd);
+	dir_empty(fd, XSK_DIR_DEPTH);
+	close(fd);
+	rmdir(dir);
+	return had && lstat(pin, &st);
 }
 
 /* ---- slots ---- */
@@ -343,15 +388,6 @@ static void slot_clear(const struct xsk_nic *n, uint32_t q)
 	bpf_map_delete_elem(n->fd[XPIN_QUEUES], &q);
 }
 
-/* Does any queue of the NIC still go to holder (of netns)? */
-static bool holder_used(const struct nk_xsk_slots *all, uint32_t holder, uint64_t netns)
-{
-	for (uint32_t q = 0; q < all->n; q++)
-		if (all->v[q].holder == holder && all->v[q].holder_netns == netns)
-			return true;
-	return false;
-}
-
 static bool any_used(const struct nk_xsk_slots *all)
 {
 	for (uint32_t q = 0; q < all->n; q++)
@@ -385,18 +421,15 @@ void holder_unpin_unnamed(const char *root, uint32_t holder, uint64_t cookie,
 		pruned_add(pruned, pin);
 }
 
-/* Clear queue q (all: the NIC's slots as read, updated here); unpin its
- * holder's map when no queue of any NIC goes to it. A kill between the two
- * leaves a pin no slot names: the orphan pass removes it. */
-static void slot_remove(const char *root, struct xsk_nic *n, uint32_t q, struct nk_xsk_slots *all,
-			struct nk_xsk_pruned *pruned)
+/* Clear queue q (all: the NIC's slots as read, updated here). Its
+ * holder's map, when no slot names it any more, is left to the orphan pass
+ * that follows under the public lock (xsk_orphans_remove): unpinned here,
+ * outside it, it could go between an attach's reuse of it and that
+ * attach's slot naming it. */
+static void slot_remove(struct xsk_nic *n, uint32_t q, struct nk_xsk_slots *all)
 {
-	struct nk_xsk_slot s = all->v[q];
-
 	slot_clear(n, q);
 	memset(&all->v[q], 0, sizeof(all->v[q]));
-	if (!holder_used(all, s.holder, s.holder_netns))
-		holder_unpin_unnamed(root, s.holder, s.holder_netns, pruned);
 }
 
 /* The pinned map at pin, opened when it is a holder's XSK map as nkctl
@@ -441,8 +474,9 @@ int holder_dir_give(const char *dir, const struct xsk_access *acc)
 /* The holder's directory (made when missing; an older nkctl's pin of that
  * name, a file, goes) and the map in it. The directory is made root's alone
  * first, so that its owner cannot swap what is in it; then the pinned map
- * is kept when it is one (a file, not a symlink), fits, and the directory
- * had the owner asked, else a new one is made (*fresh) and the directory
+ * is kept when it is one (a file, not a symlink), fits, the directory had
+ * the owner and group asked and the mode asked takes no access away from
+ * the group or others, else a new one is made (*fresh) and the directory
  * left root's: the NIC's queues that go to
  * the holder are repointed at it before the directory is given
  * (holder_dir_give), so that a kill between leaves it root's and the next
@@ -474,7 +508,8 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 	ret = holder_dir_own(dir, 0, 0, 0700);
 	if (ret)
 		return ret;
-	if (reuse && !lstat(pin, &st) && S_ISREG(st.st_mode))
+	if (reuse && !lstat(pin, &st) && S_ISREG(st.st_mode) &&
+	    !xsk_access_narrowed(st.st_mode, acc->mode))
 		*fd = holder_map_reuse(pin);
 	if (*fd < 0) {
 		char tmp[PIN_LEN];
@@ -571,7 +606,7 @@ static size_t remove_from(const char *root, const char *nsdir, int ifindex,
 		else if (w->repoint)
 			gone++;
 		else
-			slot_remove(root, &n, q, &all, w->pruned), gone++;
+			slot_remove(&n, q, &all), gone++;
 	}
 	if (!w->repoint && !any_used(&all)) {
 		char pin[PIN_LEN];
@@ -757,12 +792,27 @@ static bool named_anywhere(const char *root, uint32_t holder, uint64_t cookie)
 	return named;
 }
 
-int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie, uid_t uid, bool share,
-		    char *other)
+/* Who holder map dir/map is for: the pin's owner, group and mode, or,
+ * without a pin (an attach killed before it), the directory's (0750 when
+ * its group reaches the map). */
+static int holder_access(const char *dir, struct xsk_access *acc)
+{
+	char pin[PIN_LEN];
+	struct stat st;
+
+	in_dir(dir, XSK_MAP_NAME, pin);
+	if (lstat(pin, &st) && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
+		return -ENOENT;
+	*acc = (struct xsk_access){ st.st_uid, st.st_gid, st.st_mode & 0777 };
+	return 0;
+}
+
+int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie,
+		    const struct xsk_access *acc, bool share, char *other)
 {
 	struct holder_refs refs = { 0 };
+	struct xsk_access o;
 	char dir[PIN_LEN];
-	struct stat st;
 	int ret = refs_collect(root, &refs);
 
 	for (size_t i = 0; !ret && i < refs.n; i++) {
@@ -771,25 +821,23 @@ int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie, uid_t ui
 		if (s->holder == holder && s->holder_netns == cookie)
 			continue;
 		holder_dir(root, s->holder_netns, s->holder, dir);
-		if (!stat(dir, &st) && S_ISDIR(st.st_mode) && xsk_owners_clash(uid, st.st_uid, share)) {
+		if (!holder_access(dir, &o) && (ret = xsk_access_clash(acc, &o, share)))
 			snprintf(other, PIN_LEN, "%s", dir);
-			ret = 1;
-		}
 	}
 	free(refs.v);
 	return ret;
 }
 
-void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
+void xsk_orphans_remove(const char *root, enum xsk_lock how, struct nk_xsk_pruned *pruned)
 {
 	struct holder_refs refs = { 0 };
 	char pubdir[DIR_LEN], pin[PIN_LEN], dir[PIN_LEN];
 	struct dirent *e;
 	DIR *dd = NULL;
-	int lock;
+	int lock = -1;
 
 	snprintf(pubdir, sizeof(pubdir), "%s/" XSK_PUBLIC_DIR, root);
-	if (xsk_public_lock(pubdir, false, &lock))
+	if (how == XSK_LOCK_WAIT && xsk_public_lock(pubdir, true, &lock))
 		return;
 	if (!refs_collect(root, &refs))
 		dd = opendir(pubdir);
@@ -808,11 +856,12 @@ void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned)
 	}
 	if (dd)
 		closedir(dd);
-	close(lock);
+	if (lock >= 0)
+		close(lock);
 	free(refs.v);
 }
 
-void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned)
+static void sweep(struct nk_ctx *ctx, bool prune, enum xsk_lock how, struct nk_xsk_pruned *pruned)
 {
 	struct remove_what w = { .sweep = true, .prune = prune, .pruned = pruned };
 	char root[ROOT_LEN], top[DIR_LEN];
@@ -824,7 +873,17 @@ void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned)
 	if (stat(top, &st))
 		return;  /* nkctl never prepared a queue for AF_XDP here */
 	remove_everywhere(ctx, root, &w);
-	xsk_orphans_remove(root, pruned);
+	xsk_orphans_remove(root, how, pruned);
+}
+
+void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned)
+{
+	sweep(ctx, prune, XSK_LOCK_WAIT, pruned);
+}
+
+void xsk_sweep_locked(struct nk_ctx *ctx)
+{
+	sweep(ctx, false, XSK_LOCK_HELD, NULL);
 }
 
 
@@ -901,8 +960,9 @@ bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
 	return true;
 }
 
-bool nk_xsk_pin_shared(const char *pin, uid_t uid)
+bool nk_xsk_pin_shared(const char *pin, const struct stat *st)
 {
+	struct xsk_access acc = { st->st_uid, st->st_gid, st->st_mode & 0777 };
 	const char *at = strstr(pin, "/" XSK_PUBLIC_DIR "/");
 	char root[PIN_LEN], other[PIN_LEN];
 	unsigned long long cookie;
@@ -911,7 +971,7 @@ bool nk_xsk_pin_shared(const char *pin, uid_t uid)
 	if (!at || sscanf(at + sizeof(XSK_PUBLIC_DIR) + 1, "ns%llu-dev%u", &cookie, &holder) != 2)
 		return false;
 	snprintf(root, sizeof(root), "%.*s", (int)(at - pin), pin);
-	return xsk_owner_taken(root, holder, cookie, uid, false, other) > 0;
+	return xsk_owner_taken(root, holder, cookie, &acc, false, other) > 0;
 }
 
 void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg)

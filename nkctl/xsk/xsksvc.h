@@ -17,12 +17,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "ctx.h"
 #include "fate.h"
 #include "netdev.h"
 #include "routes.h"
+#include "xskfit.h"
 #include "xsk.h"         /* bpf/xsk.h: the maps */
 
 #define XSK_PUBLIC_DIR "nkctl-xsk"
@@ -68,11 +70,6 @@ void slots_free(struct nk_xsk_slots *all);
 int slot_set(const struct xsk_nic *n, uint32_t q, int map_fd, const struct nk_xsk_slot *s);
 bool nic_used(const struct xsk_nic *n);
 
-struct xsk_access {
-	uid_t uid;
-	gid_t gid;
-	mode_t mode;
-};
 /* The holder's directory dir and its map (reused when it fits and has the
  * owner asked, else made anew: *fresh, the directory then still root's
  * until holder_dir_give), the map's owner and mode set as acc says. */
@@ -80,21 +77,29 @@ int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fre
 /* The directory's owner as acc says, mode 0700 (0750: xsk_dir_mode). */
 int holder_dir_give(const char *dir, const struct xsk_access *acc);
 /* The holder's directory and map unpinned unless a slot of any NIC
- * directory names it (or one cannot be read). */
+ * directory names it (or one cannot be read). Only under the public lock
+ * (xsk_public_lock): an attach holds it from its look at a holder's map to
+ * the slot that names it. */
 struct nk_xsk_pruned;
 void holder_unpin_unnamed(const char *root, uint32_t holder, uint64_t cookie,
 			  struct nk_xsk_pruned *pruned);
-/* 1, the other's directory into other[PIN_LEN], when another holder that a
- * NIC's slot names has a map owned by uid and xsk_owners_clash says no;
- * 0 when none; an error when the slots cannot be read. */
-int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie, uid_t uid, bool share,
-		    char *other);
+/* How a map for acc clashes with the map of another holder that a NIC's
+ * slot names (xsk_access_clash), the other's directory into other[PIN_LEN];
+ * XSK_CLASH_NONE when none does; an error when the slots cannot be read. */
+int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie,
+		    const struct xsk_access *acc, bool share, char *other);
 
-/* The public directory <root>/nkctl-xsk locked exclusive, waited for by
- * attach (which pins a holder's map before a slot names it, and checks
- * owners) or not by the orphan pass (which removes the pins no slot
- * names): -EWOULDBLOCK when an attach is under way. */
+/* The public directory <root>/nkctl-xsk locked exclusive: attach holds
+ * it from its look at a holder's map (pinned before a slot names it) and
+ * the owners' check to its last slot; a holder's map is unpinned only
+ * under it (the orphan pass of detach and of the sweep waits for it), so
+ * that a detach or sweep beside an attach never takes a map that attach
+ * is pointing a slot at. -EWOULDBLOCK when !wait and it is held. */
 int xsk_public_lock(const char *pubdir, bool wait, int *fd);
+enum xsk_lock {
+	XSK_LOCK_WAIT,      /* take it, waiting for an attach under way */
+	XSK_LOCK_HELD,      /* the caller holds it (attach's own sweep) */
+};
 
 /* The pins a sweep, prune or detach removed (holder maps, NIC programs). */
 struct nk_xsk_pruned {
@@ -144,10 +149,10 @@ enum nk_fate xsk_slot_fate(const struct nk_nic_seen *seen, uint32_t q, const str
 /* Detach what w says on every NIC of the namespaces nkctl reaches; how many
  * queues went. */
 size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_what *w);
-/* Unpin the holders' maps no slot of any NIC names (a command killed
- * between a slot and its pin); skipped while an attach holds the public
- * directory. */
-void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned);
+/* Unpin the holders' maps no slot of any NIC names (their last slot
+ * cleared by detach or the sweep, or a command killed between a slot and
+ * its pin), under the public lock taken as how says. */
+void xsk_orphans_remove(const char *root, enum xsk_lock how, struct nk_xsk_pruned *pruned);
 
 /* After link del, unlease and redirect prune: detach each queue the fate
  * judgement (fate.h) says no longer goes to its holder (ifindex with its
@@ -156,13 +161,15 @@ void xsk_orphans_remove(const char *root, struct nk_xsk_pruned *pruned);
  * too but for prune (its program went with it). Then the orphans; what went
  * into pruned (NULL: not recorded). */
 void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned);
+/* The same in attach, which holds the public lock. */
+void xsk_sweep_locked(struct nk_ctx *ctx);
 
 /* The pin of the holder map that NIC queue q of (ns, ifindex) goes to, into
  * pin[PIN_LEN]: true when nkctl prepared it for AF_XDP. */
 bool nk_xsk_pin_of(struct nk_ns *ns, int ifindex, uint32_t q, char *pin);
-/* Does uid, the owner of holder map pin, own another live holder's map
- * (the holder was attached with share)? */
-bool nk_xsk_pin_shared(const char *pin, uid_t uid);
+/* Would holder map pin, as st says it is, clash with another live
+ * holder's map (the holder was attached with share)? */
+bool nk_xsk_pin_shared(const char *pin, const struct stat *st);
 /* The same for many queues in one command (show leases): the bpffs root is
  * looked for once, a namespace's directory once while the queues asked
  * about stay in it. Start it zeroed. */

@@ -10,7 +10,8 @@
 # attach again, detach, and redirect prune heal; in the end no pin, no XDP
 # program on the NIC, no map of nkctl's. Then prune with the holder gone
 # behind nkctl's back and with the NIC gone; attaches and detaches at once,
-# seen by monitor (xsk, xdp); doctor's xsk check and its fixes (a holder
+# seen by monitor (xsk, xdp; each xsk del with its reason: detached,
+# holder-gone, nic-gone); doctor's xsk check and its fixes (a holder
 # down among them).
 . "$TESTSUITE/lib.sh"
 need_root
@@ -179,14 +180,53 @@ expect_eq "$(snapshot) / $(xsk_state "$SIM2")" \
 mon_wait xsk del 3
 mon_wait xdp del 2
 pass "monitor: the three queues and the two programs went"
-kill $mon
+# xsk_dels: each xsk del record's holder and reason, in order;
+# dels_wait N: until there are N.
+xsk_dels() {
+	jq -sc '[.[].event | select(.object == "xsk" and .action == "del") | [.xsk.ifname, .reason]]' "$T_TMP/mon"
+}
+dels_wait() {
+	local i
+	for i in $(seq 50); do
+		[ "$(xsk_dels | jq length)" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "the monitor printed no $1 xsk del records: $(cat "$T_TMP/mon")"
+}
+
+# (the detach with the NIC's link dead and the attach after it may fall
+# within one re-dump: nka's first del is there or not)
+for _ in $(seq 50); do
+	xsk_dels | jq -e '.[-3:] | map(.[0]) | sort == ["nka","nkb","nkc"]' > /dev/null && break
+	sleep 0.1
+done
+expect_eq "$(xsk_dels | jq -c '[.[-3:][]] | sort') $(xsk_dels | jq -c '[.[][1]] | unique')" \
+	'[["nka","detached"],["nkb","detached"],["nkc","detached"]] ["detached"]' \
+	"monitor: a detached queue's del says detached"
+n0=$(xsk_dels | jq length)
+
+# The holder deleted by ip: prune sweeps its queue, and the monitor says
+# holder-gone.
+n=$(grep -c '"object":"xsk","action":"new"' "$T_TMP/mon")
+expect_rc 0 "attach nka again" -n "$HOST" xsk attach dev nka
+mon_wait xsk new $((n + 1))   # seen before it goes
+ip -n "$HOST" link del nka
+expect_rc 0 "the holder deleted by ip: redirect prune" -n "$HOST" redirect prune
+dels_wait $((n0 + 1))
+expect_eq "$(xsk_dels | jq -c ".[$n0]")" '["nka","holder-gone"]' "monitor: a deleted holder's queue's del says holder-gone"
 
 # The NIC removed: the kernel deletes the holder; prune takes the rest.
+n=$(grep -c '"object":"xsk","action":"new"' "$T_TMP/mon")
 expect_rc 0 "attach nkc again" -n "$HOST" xsk attach dev nkc
+mon_wait xsk new $((n + 1))
 echo "$SIM2_ID" > /sys/bus/netdevsim/del_device
 expect_rc 0 "the NIC removed: redirect prune" -n "$HOST" -j redirect prune
 expect_eq "$(printf '%s' "$OUT" | jq '.["xsk-pruned"] | length')" 2 "the NIC removed: prune lists the holder's map and the NIC's program"
 expect_eq "$(snapshot)" "$BASE" "the NIC removed: nothing left"
+dels_wait $((n0 + 2))
+expect_eq "$(xsk_dels | jq -c ".[$((n0 + 1))]")" '["nkc","nic-gone"]' "monitor: the removed NIC's queue's del says nic-gone"
+kill $mon
+NK_ARGS="monitor link xsk xdp" keep_json json "$(grep '^{"event"' "$T_TMP/mon")"  # for the schema check
 
 # doctor: a pod (a pair, its peer in POD) with a VM's holder in its
 # namespace, whose leased queue xsk attach prepared. No socket: a warning.

@@ -11,7 +11,9 @@
 # their own frames. One tenant, one map: each holder's map in a directory of
 # its own, 0700, the one a VMM is handed; a second live holder for the same
 # user only with share; a pin of another size replaced; a new owner gets a
-# fresh map (the old one's socket gets nothing). A holder deleted by ip:
+# fresh map (the old one's socket gets nothing); so does a mode that takes
+# the group's access away. A group that reaches another live holder's map
+# is refused too. A holder deleted by ip:
 # the next lease of its queue sweeps its slot and map, and the next
 # holder's VMM gets every frame. unlease and link del leave no program and
 # no pin.
@@ -126,6 +128,12 @@ expect_eq "$(jq -c '[.received]' "$T_TMP/rx1.json")$(jq -c '[.received]' "$T_TMP
 # directory, cannot reach the other's map.
 nk -n "$HOST" link add nkx3 type single rxqueues 2
 expect_rc 0 "a third holder leases NIC queue 5" -n "$HOST" lease dev nkx3 from "$SIM" queue 5
+# A group: another user's map that the first holder's group may open is
+# refused too (that VMM runs with its group); one its group may not open
+# is not.
+expect_error 4 "another user, the first holder's group, mode 0640: refused" -n "$HOST" xsk attach dev nkx3 user 4204 group $VMM mode 0640
+expect_match "$ERR" "group $VMM is the group of the map of another holder \\($dir\\) too" "the refusal names the group and the other holder"
+expect_rc 0 "the same group with mode 0600 is not refused" -n "$HOST" xsk attach dev nkx3 user 4204 group $VMM mode 0600
 expect_error 4 "the first holder's user for the third is refused" -n "$HOST" xsk attach dev nkx3 user $VMM
 expect_match "$ERR" "user $VMM already owns the map of another holder" "the refusal names the owner"
 expect_rc 0 "with share it may" -n "$HOST" -j xsk attach dev nkx3 user $VMM share
@@ -171,6 +179,24 @@ expect_eq "$(stat -c '%u:%a' "$dir") $(stat -c %u "$pin")" "$OTHER:700 $OTHER" "
 expect_eq "$(jq .received "$T_TMP/old.json")" 0 "the old owner's socket, in the old map, gets none of 10 ($(cat "$T_TMP/old.json"))"
 vm_rx $OTHER "$dir" nkx "$q" 10 "$T_TMP/new.json"
 expect_eq "$(jq .received "$T_TMP/new.json")" 10 "the new owner's socket gets 10 of 10"
+
+# A mode that takes the group's access away: a fresh map too, the NIC's
+# queue pointed at it; the socket a VMM of the group inserted through the
+# old one gets nothing. One that widens it keeps the map.
+GRP=4205
+map_id() { bpftool -j map show pinned "$pin" | jq .id; }
+expect_rc 0 "attach for a group that may read the map" -n "$HOST" xsk attach dev nkx user $OTHER group $GRP mode 0640
+id0=$(map_id)
+expect_rc 0 "attach again, the group may write it too" -n "$HOST" xsk attach dev nkx user $OTHER group $GRP mode 0660
+expect_eq "$(map_id) $(stat -c '%g:%a' "$dir")" "$id0 $GRP:750" "a mode that takes nothing away keeps the map; the group may search the directory"
+vm_rx $GRP "$dir" nkx "$q" 10 "$T_TMP/grp.json"
+expect_eq "$(jq .received "$T_TMP/grp.json")" 10 "a VMM of the group inserts its socket and gets 10 of 10"
+vm_rx $GRP "$dir" nkx "$q" 10 "$T_TMP/grp-old.json" expect_rc 0 "attach with mode 0600" -n "$HOST" xsk attach dev nkx user $OTHER group $GRP mode 0600
+expect_eq "$(stat -c '%a' "$dir") $(stat -c '%a' "$pin") $([ "$(map_id)" != "$id0" ] && echo fresh)" "700 600 fresh" \
+	"the group's access taken away: a fresh map, the directory the owner's alone"
+expect_eq "$(jq .received "$T_TMP/grp-old.json")" 0 "the group's socket, in the old map, gets none of 10 ($(cat "$T_TMP/grp-old.json"))"
+vm_rx $OTHER "$dir" nkx "$q" 10 "$T_TMP/new2.json"
+expect_eq "$(jq .received "$T_TMP/new2.json")" 10 "the owner's socket in the fresh map gets 10 of 10"
 
 # unlease takes it along: no program on the NIC, no pins.
 expect_rc 0 "unlease" -n "$HOST" unlease dev nkx
@@ -225,7 +251,19 @@ expect_rc 0 "attach" -n "$HOST" -j xsk attach dev nky
 pin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
 expect_match "$ERR" "replaced $old: a pin of an older nkctl" "attach says it replaced an older nkctl's pin"
 expect_eq "$pin" "$old/map" "the holder's directory in its place"
+# Its VMM owns the directory and may leave things in it (a pin, symlinks,
+# a directory): detach removes them, following no link out of it. (Made as
+# root here, then given to the VMM: the test's VMM users cannot reach
+# /sys/fs/bpf.)
+expect_rc 0 "attach for a VMM" -n "$HOST" xsk attach dev nky user $VMM
+d=${pin%/map}
+mkdir "$T_TMP/target" && touch "$T_TMP/target/keep" || fail "cannot make a link's target"
+{ mkdir "$d/sub" && ln -s "$T_TMP/target" "$d/link" && ln -s "$T_TMP/target" "$d/sub/link" &&
+  bpftool map create "$d/sub/own" type array key 4 value 4 entries 1 name own &&
+  chown -hR $VMM:$VMM "$d/sub" "$d/link"; } || fail "cannot leave the VMM's things in $d"
 expect_rc 0 "detach" -n "$HOST" xsk detach dev nky
+[ ! -e "$d" ] && [ -e "$T_TMP/target/keep" ] || fail "detach left $d ($(ls -lR "$d" 2>&1)) or followed a link out of it"
+pass "detach removes what the VMM left in its directory, and nothing a link of it names"
 [ ! -e "$pin" ] && [ "$(ip -n "$HOST" -j link show "$SIM" | jq -r '.[0].xdp.mode // "none"')" = none ] ||
 	fail "detach left the pin or the program"
 pass "detach removes the pin and the program"

@@ -34,13 +34,54 @@ static void dir_mode(void **state)
 	assert_int_equal(xsk_dir_mode(0640), 0750);
 }
 
+static void narrowed(void **state)
+{
+	(void)state;
+	assert_true(xsk_access_narrowed(0640, 0600));   /* the group's read */
+	assert_true(xsk_access_narrowed(0660, 0640));   /* the group's write */
+	assert_true(xsk_access_narrowed(0604, 0600));   /* others' */
+	assert_false(xsk_access_narrowed(0600, 0640));  /* widened */
+	assert_false(xsk_access_narrowed(0640, 0640));
+	assert_false(xsk_access_narrowed(0600, 0400));  /* the owner keeps its map anyway */
+}
+
+static enum xsk_clash clash(uid_t u1, gid_t g1, mode_t m1, uid_t u2, gid_t g2, mode_t m2,
+			    bool share)
+{
+	struct xsk_access a = { u1, g1, m1 }, b = { u2, g2, m2 };
+
+	return xsk_access_clash(&a, &b, share);
+}
+
 static void owners(void **state)
 {
 	(void)state;
-	assert_true(xsk_owners_clash(107, 107, false));
-	assert_false(xsk_owners_clash(107, 107, true));   /* share */
-	assert_false(xsk_owners_clash(107, 4242, false));
-	assert_false(xsk_owners_clash(0, 0, false));       /* root opens every map anyway */
+	assert_int_equal(clash(107, 107, 0600, 107, 107, 0600, false), XSK_CLASH_USER);
+	assert_int_equal(clash(107, 107, 0600, 107, 107, 0600, true), XSK_CLASH_NONE); /* share */
+	assert_int_equal(clash(107, 0, 0600, 4242, 0, 0600, false), XSK_CLASH_NONE);
+	/* root opens every map anyway */
+	assert_int_equal(clash(0, 0, 0600, 0, 0, 0600, false), XSK_CLASH_NONE);
+}
+
+static void groups(void **state)
+{
+	(void)state;
+	/* one group that reaches both maps */
+	assert_int_equal(clash(107, 500, 0660, 108, 500, 0640, false), XSK_CLASH_GROUP);
+	assert_int_equal(clash(107, 500, 0660, 108, 500, 0640, true), XSK_CLASH_NONE);
+	/* the group of one VMM reaches the other's map */
+	assert_int_equal(clash(107, 500, 0600, 108, 500, 0640, false), XSK_CLASH_GROUP);
+	assert_int_equal(clash(107, 500, 0640, 108, 500, 0600, false), XSK_CLASH_GROUP);
+	/* neither grants its group anything: the group reaches neither */
+	assert_int_equal(clash(107, 500, 0600, 108, 500, 0600, false), XSK_CLASH_NONE);
+	/* other groups */
+	assert_int_equal(clash(107, 500, 0660, 108, 501, 0660, false), XSK_CLASH_NONE);
+	/* root's group, the default: only when both grant it */
+	assert_int_equal(clash(107, 0, 0640, 108, 0, 0600, false), XSK_CLASH_NONE);
+	assert_int_equal(clash(107, 0, 0600, 108, 0, 0640, false), XSK_CLASH_NONE);
+	assert_int_equal(clash(107, 0, 0640, 108, 0, 0640, false), XSK_CLASH_GROUP);
+	/* the same owner is said as such, whatever the groups */
+	assert_int_equal(clash(107, 500, 0660, 107, 500, 0660, false), XSK_CLASH_USER);
 }
 
 int main(void)
@@ -49,6 +90,8 @@ int main(void)
 		cmocka_unit_test(map_fits),
 		cmocka_unit_test(dir_mode),
 		cmocka_unit_test(owners),
+		cmocka_unit_test(groups),
+		cmocka_unit_test(narrowed),
 	};
 
 	return cmocka_run_group_tests_name("xskfit", tests, NULL, NULL);
