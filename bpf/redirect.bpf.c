@@ -8,7 +8,10 @@
  *             bpf_redirect_neigh(), which resolves the next hop in the host's
  *             FIB; unless the host's FIB says the destination is on the link
  *             of another device (another pod's primary on this node): that
- *             packet takes the host's path, never the wire.
+ *             packet takes the host's path, never the wire. The frames a
+ *             VMM's AF_XDP socket sends in copy mode from the peer arrive
+ *             bare (no protocol): they are received again, which gives them
+ *             one, then go the same way (bare_frame_again).
  *   nk_peer   pod ingress: on the NIC, hand packets to their route's target
  *             (a netkit primary) with bpf_redirect_peer(), straight into the
  *             pod's namespace.
@@ -73,19 +76,45 @@ struct {
 	__type(value, struct nk_hook_info);
 } nk_info SEC(".maps");
 
+/* A frame that an AF_XDP socket sent in copy mode from a netkit peer (a
+ * VMM's transmit, see nk_neigh) reaches the primary's ingress with no
+ * protocol: nothing read its Ethernet header (netkit passes a frame on as
+ * it is). Its network header is set (the receive path set it after the
+ * Ethernet header), and its IP version says its family. Received, so that a
+ * packet on its way out (no network header yet) is never read as one. */
+static __always_inline bool is_bare_frame(struct __sk_buff *skb)
+{
+	return skb->protocol == 0 && skb->ingress_ifindex;
+}
+
+/* The packet's address family, 4 or 6, or 0 for anything else. */
+static __always_inline int family(struct __sk_buff *skb)
+{
+	__u8 ver;
+
+	if (skb->protocol == bpf_htons(ETH_P_IP))
+		return 4;
+	if (skb->protocol == bpf_htons(ETH_P_IPV6))
+		return 6;
+	if (!is_bare_frame(skb) ||
+	    bpf_skb_load_bytes_relative(skb, 0, &ver, 1, BPF_HDR_START_NET))
+		return 0;
+	return ver >> 4 == 4 || ver >> 4 == 6 ? ver >> 4 : 0;
+}
+
 /* The target of the packet's route, or 0: not ours to take. */
-static __always_inline __u32 route(struct __sk_buff *skb)
+static __always_inline __u32 route(struct __sk_buff *skb, int fam)
 {
 	struct nk_route *r = NULL;
 	__u32 *dev;
 
-	if (skb->protocol == bpf_htons(ETH_P_IP)) {
+	if (fam == 4) {
 		struct nk_lpm4 k = { .prefixlen = 32 };
 
 		if (bpf_skb_load_bytes_relative(skb, 16, k.addr, 4, BPF_HDR_START_NET))
 			return 0;
 		r = bpf_map_lookup_elem(&nk_routes4, &k);
-	} else if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
+	} else if (fam == 6) {
 		struct nk_lpm6 k = { .prefixlen = 128 };
 		__u8 nexthdr, type;
 
@@ -114,7 +143,7 @@ static __always_inline __u32 route(struct __sk_buff *skb)
  * and a lookup the kernel refuses (forwarding off) all say no: the packet
  * goes to target as routed. One FIB lookup rather than every pod's prefix
  * in every pod's table: the host's routes are the node's pod table. */
-static __always_inline bool on_other_link(struct __sk_buff *skb, __u32 target)
+static __always_inline bool on_other_link(struct __sk_buff *skb, int fam, __u32 target)
 {
 	struct bpf_fib_lookup fib = { .ifindex = skb->ifindex };
 	struct nk_hook_info *info;
@@ -124,7 +153,7 @@ static __always_inline bool on_other_link(struct __sk_buff *skb, __u32 target)
 	info = bpf_map_lookup_elem(&nk_info, &key);
 	if (info && info->ifindex)
 		fib.ifindex = info->ifindex; /* the primary, in the host's namespace */
-	if (skb->protocol == bpf_htons(ETH_P_IP)) {
+	if (fam == 4) {
 		fib.family = 2 /* AF_INET */;
 		if (bpf_skb_load_bytes_relative(skb, 12, &fib.ipv4_src, 4, BPF_HDR_START_NET) ||
 		    bpf_skb_load_bytes_relative(skb, 16, &fib.ipv4_dst, 4, BPF_HDR_START_NET))
@@ -148,12 +177,29 @@ static __always_inline bool on_other_link(struct __sk_buff *skb, __u32 target)
 	       fib.ipv6_dst[2] == dst[2] && fib.ipv6_dst[3] == dst[3];
 }
 
+/* A bare frame (is_bare_frame) received again on the device it came in
+ * on: bpf_redirect_neigh() needs the protocol, which a BPF program cannot
+ * set, but the receive path does for a frame redirected to a device's
+ * ingress (eth_type_trans, from the frame's own Ethernet header). The frame
+ * comes back here with its protocol and takes the normal way. Only a frame
+ * this hook would send on goes round (route() found its target), and only
+ * once: the second time it has a protocol. */
+static __always_inline long bare_frame_again(struct __sk_buff *skb)
+{
+	return bpf_redirect(skb->ifindex, BPF_F_INGRESS);
+}
+
 SEC("tc")
 int nk_neigh(struct __sk_buff *skb)
 {
-	__u32 target = route(skb);
+	int fam = family(skb);
+	__u32 target = fam ? route(skb, fam) : 0;
 
-	if (!target || on_other_link(skb, target))
+	if (!target)
+		return TC_ACT_UNSPEC;
+	if (skb->protocol == 0)
+		return bare_frame_again(skb);
+	if (on_other_link(skb, fam, target))
 		return TC_ACT_UNSPEC;
 	return bpf_redirect_neigh(target, NULL, 0, 0);
 }
@@ -161,7 +207,8 @@ int nk_neigh(struct __sk_buff *skb)
 SEC("tc")
 int nk_peer(struct __sk_buff *skb)
 {
-	__u32 target = route(skb);
+	int fam = family(skb);
+	__u32 target = fam ? route(skb, fam) : 0;
 
 	if (!target)
 		return TC_ACT_UNSPEC;

@@ -12,7 +12,10 @@
 # queues frames that never complete and never reach the remote (7.3: the
 # holder has one TX queue, see doc/kernel-notes.md), while the same VMM
 # bound to a NIC queue that is not leased sends and the remote receives;
-# the leased NIC queue itself cannot be bound (EBUSY).
+# the leased NIC queue itself cannot be bound (EBUSY). Beside the lease, as
+# nkctl prepares it (a netkit pair, its primary redirected to the NIC), the
+# VMM's second socket on the pair's peer sends and the remote receives,
+# with forwarding off on the host.
 . "$TESTSUITE/lib.sh"
 need_root
 need_cmd jq setpriv nsenter python3
@@ -123,6 +126,25 @@ expect_eq "$(jq -c '[.sent, .completed]' "$T_TMP/nic.json" 2>/dev/null)" '[10,10
 expect_eq "$(cat "$T_TMP/remote2")" 10 "the remote received 10 of 10"
 nsenter --net="/run/netns/$HOST" "$XVMM" "$SIM" 6 "$pin" 3 first 100 copy > /dev/null 2> "$T_TMP/busy.err"
 expect_match "$(cat "$T_TMP/busy.err")" "xsk_socket__create: Device or resource busy" "the leased NIC queue cannot be bound directly"
+
+# TX beside the lease, prepared by nkctl: a netkit pair (l2) whose peer the
+# VMM sends through (QEMU: a second af-xdp netdev, on the peer's queue 0,
+# its socket at the map's index 0, which no NIC queue goes to), and the
+# primary's pod egress redirect to the NIC. The socket's frames reach the
+# primary bare (no protocol, no MAC header); nkctl's program sends them on,
+# the next hop's address from the host's FIB and neighbour table.
+nk -n "$HOST" link add vm0tx peer vm0txp mode l2
+ip -n "$HOST" link set vm0tx up
+ip -n "$HOST" link set vm0txp up
+expect_rc 0 "redirect the primary's traffic (the VM's TX) to the NIC" -n "$HOST" redirect attach dev vm0tx to "$SIM"
+ip netns exec "$HOST" ping -c 1 -W 3 10.10.2.2 > /dev/null || fail "the host cannot reach the remote"
+listen "$T_TMP/remote3"
+as_vmm "$HOST" "$dir" "$vmmdir" $VMM "$XVMM" vm0txp 0 "$vpin" 0 tx 10 "$rmac" 10.77.0.5 10.10.2.2 first 3000 copy > "$T_TMP/tx2.json" 2> "$T_TMP/tx2.err"
+wait $lp
+expect_eq "$(jq -c '[.sent, .completed]' "$T_TMP/tx2.json" 2>/dev/null)" '[10,10]' "TX through the pair's peer in copy mode: 10 sent, 10 completed ($(cat "$T_TMP/tx2.err"))"
+expect_eq "$(cat "$T_TMP/remote3")" 10 "the remote received the VM's 10 datagrams through nkctl's redirect"
+expect_rc 0 "detach the VM's TX redirect" -n "$HOST" redirect detach dev vm0tx
+nk -n "$HOST" link del vm0tx
 
 # Two VMs on one NIC, of two users, each blocked in poll(): each gets its own.
 nk -n "$HOST" link add vm1 type single rxqueues 2
