@@ -17,8 +17,10 @@
  * `link del group` deletes them all in one kernel operation (one wait for
  * the grace periods, not one per pod; DEL's lines for the others, and for
  * all where that line fails, as with an nkctl without it); meanwhile the
- * IPAM plugin's GC where its VERSION lists 1.1.0, else its DEL for each,
- * several at once. */
+ * IPAM plugin's GC where its VERSION (asked while nkctl reads the leases)
+ * lists 1.1.0, else its DEL for each, several at once, a slot refilled as
+ * its run ends, also while nkctl deletes. nkctl deletes the holders of its
+ * one unlease several at once (each in its namespace, so no one group). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +258,8 @@ static struct plugin as_attachment(const struct plugin *p, const struct attachme
 /* How many IPAM DELs of stale attachments run at once: their process
  * starts overlap (host-local serialises on its lock, not its start). */
 #define GC_IPAM_PARALLEL 8
+/* How often a finished IPAM run is looked for while GC waits. */
+#define GC_IPAM_TICK_MS 5
 
 /* The IPAM plugin's DEL for the stale attachment a, started. */
 static int ipam_del_start(const struct gc *g, const struct attachment *a, struct ipam_run *run,
@@ -317,10 +321,11 @@ static void pool_step(const struct gc *g, struct ipam_pool *pl)
 	}
 }
 
-static void pool_begin(const struct gc *g, struct ipam_pool *pl)
+/* version: the IPAM plugin's VERSION, started while nkctl worked. */
+static void pool_begin(const struct gc *g, struct ipam_pool *pl, struct ipam_run *version)
 {
 	memset(pl, 0, sizeof(*pl));
-	pl->gc = ipam_speaks_1_1(g->p);
+	pl->gc = ipam_version_1_1(version);
 	if (pl->gc && ipam_start(g->p, "GC", g->p->conf_text, &pl->run[0], pl->why, sizeof(pl->why)))
 		pl->code = CNI_ERR_STEP;
 	pool_step(g, pl);
@@ -330,7 +335,6 @@ static void pool_begin(const struct gc *g, struct ipam_pool *pl)
  * as soon as its run ends (looked at every GC_IPAM_TICK_MS), not in slot
  * order: waiting for slot 0 while slot 5's run has ended left that slot
  * idle, and host-local's DELs ran in batches. */
-#define GC_IPAM_TICK_MS 5
 static int pool_end(const struct gc *g, struct ipam_pool *pl)
 {
 	const struct timespec tick = { 0, GC_IPAM_TICK_MS * 1000 * 1000 };
@@ -475,8 +479,9 @@ uint32_t gc_group(long pid)
 /* The host sides that are there (host_alive) and need no line but their
  * link del (their holders deleted by the batch, ended, or a network
  * without queues, so without holders) into group: grouped[i] says which
- * joined. */
-static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *grouped, uint32_t group)
+ * joined; the IPAM pool stepped meanwhile. */
+static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *grouped, uint32_t group,
+			     struct ipam_pool *pool)
 {
 	struct rtnl *r = rtnl_open_in(-1);
 	size_t n = 0;
@@ -491,9 +496,35 @@ static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *groupe
 		ifindex = rtnl_ifindex(r, q.host);
 		grouped[i] = ifindex > 0 && !rtnl_link_set_group(r, ifindex, group);
 		n += grouped[i];
+		pool_step(g, pool);
 	}
 	rtnl_close(r);
 	return n;
+}
+
+struct pool_at {
+	const struct gc *g;
+	struct ipam_pool *pool;
+};
+
+static void pool_idle(void *arg)
+{
+	struct pool_at *at = arg;
+
+	pool_step(at->g, at->pool);
+}
+
+/* `link del group`, the IPAM slots refilled while the kernel deletes (a
+ * slot idle for the line's second or two costs its DELs that much). */
+static bool gc_group_del(const struct gc *g, struct nk_session *s, uint32_t group,
+			 struct ipam_pool *pool)
+{
+	struct pool_at at = { g, pool };
+
+	if (nks_send(s, "link del group %u", group))
+		return false;
+	nks_await(s, pool_idle, &at, GC_IPAM_TICK_MS);
+	return !nks_reply(s, NULL);
 }
 
 /* Every stale attachment's devices and files gone: the grouped host sides
@@ -504,16 +535,19 @@ static void gc_teardown(const struct gc *g, struct nk_session *s, const bool *en
 			bool *grouped, struct ipam_pool *pool, char *first, size_t len)
 {
 	uint32_t group = gc_group((long)getpid());
-	bool one = gc_group_hosts(g, ended, grouped, group) &&
-		   !nks_run(s, NULL, "link del group %u", group);
+	bool one = gc_group_hosts(g, ended, grouped, group, pool) && gc_group_del(g, s, group, pool);
 	char why[768];
 
 	for (size_t i = 0; i < g->n; i++) {
 		struct plugin q = as_attachment(g->p, &g->stale[i]);
 		int ret;
 
+		/* grouped: its holder deleted by the batch (or none, a
+		 * network without queues): no leftover holder to look for
+		 * in the pod and the host, the file alone */
 		if (grouped[i] && one)
-			ret = teardown_rest(&q, why, sizeof(why));
+			ret = pod_info_remove(&q) ?
+				      snprintf(why, sizeof(why), "cannot remove the pod's information file"), -1 : 0;
 		else  /* link del alone where the host side takes the redirects */
 			ret = teardown_nk(&q, s, ended[i] && g->stale[i].host_alive, why, sizeof(why));
 		if (ret && !*first)
@@ -527,6 +561,7 @@ int cmd_gc(struct plugin *p)
 	struct gc g = { .p = p, .valid = valid_list(p) };
 	struct rtnl *r = rtnl_open_in(-1);
 	json_object *leases = NULL;
+	struct ipam_run version;
 	struct ipam_pool pool;
 	struct nk_session s;
 	char first[768] = "";
@@ -546,13 +581,19 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
 	}
-	lock_stale(&g);
+	/* nkctl starts while the stale attachments are locked, and its
+	 * `show leases` (taken once they are) runs while the IPAM plugin
+	 * answers VERSION: three process starts and scans that overlap */
 	session = g.n > 0;
 	if (session && nks_start(&s, p->nkctl)) {
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
-	if (session && p->queues && nks_run(&s, &leases, "show leases"))
+	lock_stale(&g);
+	if (session && p->queues)
+		nks_send(&s, "show leases");
+	ipam_version_start(p, &version);
+	if (session && p->queues && nks_reply(&s, &leases))
 		leases = NULL; /* each falls back to its own unlease in the pod */
 	ended = calloc(g.n ? g.n : 1, sizeof(*ended));
 	grouped = calloc(g.n ? g.n : 1, sizeof(*grouped));
@@ -566,7 +607,7 @@ int cmd_gc(struct plugin *p)
 	json_object_put(leases);
 	/* The addresses of the attachments whose leases ended are released
 	 * while nkctl deletes their devices (DEL does the same). */
-	pool_begin(&g, &pool);
+	pool_begin(&g, &pool, &version);
 	if (session)
 		gc_teardown(&g, &s, ended, grouped, &pool, first, sizeof(first));
 	free(ended);
