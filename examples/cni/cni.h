@@ -240,6 +240,7 @@ int check_interfaces(const struct plugin *p, json_object *prev, link_mac_fn fn, 
 struct attachment {
 	char id[256], ifname[16], netns[256];
 	bool host_alive; /* found by the alias of its host side, still there */
+	char queues[128]; /* its NIC queues ("4,5") as its information file says; "" unknown */
 	int lock;        /* GC: its lock (lock.c) while GC works on it */
 };
 int attachment_alias(const struct plugin *p, char *buf, size_t len);

@@ -8,8 +8,9 @@
  * A pod whose namespace went before any DEL took its pair and holder with
  * it (and so the alias), not the NIC side nor its address: the pod's
  * information file (ADD writes one for pods with queues) still names it.
- * All of them go in one nkctl process: one `show leases`, one `unlease
- * from NIC queue LIST holders ...` of every stale pod's queues (nkctl finds
+ * All of them go in one nkctl process: one `unlease from NIC queue LIST
+ * holders ...` of every stale pod's queues (as its information file says;
+ * `show leases` first where one does not) (nkctl finds
  * each holder in its pod's namespace, waiting for memory providers as DEL's
  * unlease does; where that fails, each pod's own line), then every host
  * side whose holder went (or that has none: a network without queues)
@@ -110,8 +111,11 @@ static void stale_add(struct gc *g, const struct attachment *a)
 	struct attachment *bigger;
 
 	for (size_t i = 0; i < g->n; i++)
-		if (!strcmp(g->stale[i].id, a->id) && !strcmp(g->stale[i].ifname, a->ifname))
+		if (!strcmp(g->stale[i].id, a->id) && !strcmp(g->stale[i].ifname, a->ifname)) {
+			if (!g->stale[i].queues[0])
+				memcpy(g->stale[i].queues, a->queues, sizeof(a->queues));
 			return;
+		}
 	if (g->n == g->cap) {
 		bigger = realloc(g->stale, (g->cap ? g->cap * 2 : 64) * sizeof(*bigger));
 		if (!bigger) {
@@ -168,8 +172,31 @@ static const char *info_str(json_object *o, const char *key)
 		       json_object_get_string(v) : NULL;
 }
 
+/* The NIC queues of a pod information file's "queues" ("4,5", from
+ * its lease's reply) into a->queues; left "" where an entry is not a queue
+ * number or they do not fit. */
+static void info_queues(json_object *info, struct attachment *a)
+{
+	json_object *qs = doc_member(info, "queues");
+	size_t n = 0;
+
+	for (size_t i = 0; json_object_is_type(qs, json_type_array) && i < doc_array_len(qs); i++) {
+		json_object *nq = doc_member(doc_array_at(qs, i), "nic-queue");
+		int w = json_object_is_type(nq, json_type_int) && json_object_get_int(nq) >= 0 ?
+				snprintf(a->queues + n, sizeof(a->queues) - n, "%s%d", n ? "," : "",
+					 json_object_get_int(nq)) : -1;
+
+		if (w < 0 || (size_t)w >= sizeof(a->queues) - n) {
+			a->queues[0] = '\0';
+			return;
+		}
+		n += (size_t)w;
+	}
+}
+
 /* A pod information file's document of network's attachment on nic into
- * a (its namespace unknown); false for anything else. The NIC too: the
+ * a (its namespace unknown, its NIC queues as the file says); false for
+ * anything else. The NIC too: the
  * directory is the file system's, a network's name need not be unique
  * across network namespaces (runtimes, tests), a NIC's name in one is. */
 bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a)
@@ -183,6 +210,7 @@ bool attachment_from_info(json_object *info, const char *network, const char *ni
 		return false;
 	strcpy(a->id, id);
 	strcpy(a->ifname, ifname);
+	info_queues(info, a);
 	return true;
 }
 
@@ -403,7 +431,9 @@ static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object 
 }
 
 /* Every stale attachment's leases ended in one line, the union of their
- * holders' NIC queues (nkctl checks every holder, waits for the providers,
+ * holders' NIC queues (each one's from its information file, else from
+ * `show leases`' leases; a queue the file names that is leased to another
+ * holder now refuses the line as any other would) (nkctl checks every holder, waits for the providers,
  * then deletes them all and sweeps the NIC once): ended[i] says whose.
  * false when that line failed (a provider stays, a holder nkctl cannot
  * reach): nothing was deleted then, and each goes its own way. */
@@ -419,7 +449,10 @@ static bool gc_unlease_all(const struct gc *g, struct nk_session *s, json_object
 		char *more, *hmore;
 
 		ended[i] = false;
-		if (!q.queues || holder_queue_list(leases, q.nic, q.holder, one, sizeof(one))) {
+		if (q.queues && g->stale[i].queues[0]) {
+			snprintf(one, sizeof(one), "%s", g->stale[i].queues);
+		} else if (!q.queues || !leases ||
+			   holder_queue_list(leases, q.nic, q.holder, one, sizeof(one))) {
 			ok = false;
 		} else if (*one) {
 			more = realloc(all, len + strlen(one) + 2);
@@ -469,6 +502,15 @@ static void gc_unlease_each(struct gc *g, struct nk_session *s, json_object *lea
 		g->stale[i] = g->stale[--g->n];
 		ended[i] = ended[g->n];
 	}
+}
+
+/* Do all stale attachments' information files say their queues? */
+static bool queues_known(const struct gc *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (!g->stale[i].queues[0])
+			return false;
+	return true;
 }
 
 uint32_t gc_group(long pid)
@@ -565,7 +607,7 @@ int cmd_gc(struct plugin *p)
 	struct ipam_pool pool;
 	struct nk_session s;
 	char first[768] = "";
-	bool session, *ended, *grouped;
+	bool session, need_leases, *ended, *grouped;
 	int code;
 
 	attachment_owner(p, g.owner, sizeof(g.owner));
@@ -582,18 +624,20 @@ int cmd_gc(struct plugin *p)
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
 	}
 	/* nkctl starts while the stale attachments are locked, and its
-	 * `show leases` (taken once they are) runs while the IPAM plugin
-	 * answers VERSION: three process starts and scans that overlap */
+	 * `show leases` (taken once they are, needed only for those whose
+	 * information file does not say their queues) runs while the IPAM
+	 * plugin answers VERSION: process starts and scans that overlap */
 	session = g.n > 0;
 	if (session && nks_start(&s, p->nkctl)) {
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
 	lock_stale(&g);
-	if (session && p->queues)
+	need_leases = session && p->queues && !queues_known(&g);
+	if (need_leases)
 		nks_send(&s, "show leases");
 	ipam_version_start(p, &version);
-	if (session && p->queues && nks_reply(&s, &leases))
+	if (need_leases && nks_reply(&s, &leases))
 		leases = NULL; /* each falls back to its own unlease in the pod */
 	ended = calloc(g.n ? g.n : 1, sizeof(*ended));
 	grouped = calloc(g.n ? g.n : 1, sizeof(*grouped));
@@ -602,8 +646,11 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
 	}
-	if (!leases || !gc_unlease_all(&g, &s, doc_member(leases, "leases"), ended))
+	if ((need_leases && !leases) || !gc_unlease_all(&g, &s, doc_member(leases, "leases"), ended)) {
+		if (session && p->queues && !leases && nks_run(&s, &leases, "show leases"))
+			leases = NULL; /* each falls back to its own unlease in the pod */
 		gc_unlease_each(&g, &s, doc_member(leases, "leases"), ended, first, sizeof(first));
+	}
 	json_object_put(leases);
 	/* The addresses of the attachments whose leases ended are released
 	 * while nkctl deletes their devices (DEL does the same). */
