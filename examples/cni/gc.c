@@ -430,6 +430,16 @@ static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object 
 	return 0;
 }
 
+/* Are a's queues its information file's? Only for a pod still there (its
+ * host side found): one whose namespace went took its holder with it, and
+ * its queues may be another pod's now (the pool hands out the lowest free
+ * one), which would refuse the line at every GC; `show leases` leaves
+ * them out. */
+static bool file_queues(const struct attachment *a)
+{
+	return a->host_alive && a->queues[0];
+}
+
 /* Every stale attachment's leases ended in one line, the union of their
  * holders' NIC queues (each one's from its information file, else from
  * `show leases`' leases; a queue the file names that is leased to another
@@ -449,12 +459,12 @@ static bool gc_unlease_all(const struct gc *g, struct nk_session *s, json_object
 		char *more, *hmore;
 
 		ended[i] = false;
-		if (q.queues && g->stale[i].queues[0]) {
+		if (q.queues && file_queues(&g->stale[i]))
 			snprintf(one, sizeof(one), "%s", g->stale[i].queues);
-		} else if (!q.queues || !leases ||
-			   holder_queue_list(leases, q.nic, q.holder, one, sizeof(one))) {
+		else if (!q.queues || !leases ||
+			 holder_queue_list(leases, q.nic, q.holder, one, sizeof(one)))
 			ok = false;
-		} else if (*one) {
+		if (ok && *one) {
 			more = realloc(all, len + strlen(one) + 2);
 			hmore = more ? realloc(holders, hlen + strlen(q.holder) + 2) : NULL;
 			ok = more && hmore;
@@ -508,7 +518,7 @@ static void gc_unlease_each(struct gc *g, struct nk_session *s, json_object *lea
 static bool queues_known(const struct gc *g)
 {
 	for (size_t i = 0; i < g->n; i++)
-		if (!g->stale[i].queues[0])
+		if (!file_queues(&g->stale[i]))
 			return false;
 	return true;
 }
@@ -623,16 +633,15 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
 	}
-	/* nkctl starts while the stale attachments are locked, and its
-	 * `show leases` (taken once they are, needed only for those whose
-	 * information file does not say their queues) runs while the IPAM
-	 * plugin answers VERSION: process starts and scans that overlap */
+	/* nkctl's `show leases` (needed only for those whose information
+	 * file does not say their queues) runs while the IPAM plugin
+	 * answers VERSION: process starts and scans that overlap */
+	lock_stale(&g);
 	session = g.n > 0;
 	if (session && nks_start(&s, p->nkctl)) {
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
-	lock_stale(&g);
 	need_leases = session && p->queues && !queues_known(&g);
 	if (need_leases)
 		nks_send(&s, "show leases");
