@@ -23,13 +23,11 @@
  * its run ends, also while nkctl deletes. nkctl deletes the holders of its
  * one unlease several at once (each in its namespace, so no one group). */
 #include <dirent.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/wait.h>
 
 #include "cni.h"
 
@@ -361,29 +359,13 @@ static void pool_begin(const struct gc *g, struct ipam_pool *pl, struct ipam_run
 	pool_step(g, pl);
 }
 
-/* Until one of the pool's runs has ended (not collected: pool_step does
- * that), asleep: the pool's runs are GC's last children by then. Another
- * child (none is known) is waited for by the tick instead. */
-static void pool_sleep(const struct ipam_pool *pl)
-{
-	const struct timespec tick = { 0, GC_IPAM_TICK_MS * 1000 * 1000 };
-	siginfo_t si = { 0 };
-
-	if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT))
-		return;
-	for (size_t k = 0; k < GC_IPAM_PARALLEL; k++)
-		if (pl->run[k].started && pl->run[k].c.pid == si.si_pid)
-			return;
-	nanosleep(&tick, NULL);
-}
-
 /* Every run finished: 0, or the first failure's code. A slot is refilled
- * as soon as its run ends, not in slot order: waiting for slot 0 while
- * slot 5's run has ended left that slot idle, and host-local's DELs ran in
- * batches. Asleep between (was: a look every 5 ms, a waitid per slot each
- * time, CPU that the IPAM runs need under emulation). */
+ * as soon as its run ends (looked at every GC_IPAM_TICK_MS), not in slot
+ * order: waiting for slot 0 while slot 5's run has ended left that slot
+ * idle, and host-local's DELs ran in batches. */
 static int pool_end(const struct gc *g, struct ipam_pool *pl)
 {
+	const struct timespec tick = { 0, GC_IPAM_TICK_MS * 1000 * 1000 };
 	bool busy = true;
 
 	while (busy) {
@@ -392,7 +374,7 @@ static int pool_end(const struct gc *g, struct ipam_pool *pl)
 		for (size_t k = 0; k < GC_IPAM_PARALLEL; k++)
 			busy |= pl->run[k].started;
 		if (busy)
-			pool_sleep(pl);
+			nanosleep(&tick, NULL);
 	}
 	return pl->code;
 }
