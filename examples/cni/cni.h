@@ -148,6 +148,10 @@ struct nk_session {
 int nks_start(struct nk_session *s, const char *nkctl);
 int nks_send(struct nk_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int nks_reply(struct nk_session *s, json_object **doc);
+/* Until nkctl's next answer can be read (nothing of it read yet: every
+ * earlier answer taken), idle(arg) every tick_ms: GC's IPAM slots refilled
+ * while nkctl deletes. */
+void nks_await(struct nk_session *s, void (*idle)(void *), void *arg, int tick_ms);
 int nks_run(struct nk_session *s, json_object **doc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int nks_end(struct nk_session *s);
@@ -236,6 +240,7 @@ int check_interfaces(const struct plugin *p, json_object *prev, link_mac_fn fn, 
 struct attachment {
 	char id[256], ifname[16], netns[256];
 	bool host_alive; /* found by the alias of its host side, still there */
+	char queues[128]; /* its NIC queues ("4,5") as its information file says; "" unknown */
 	int lock;        /* GC: its lock (lock.c) while GC works on it */
 };
 int attachment_alias(const struct plugin *p, char *buf, size_t len);
@@ -245,7 +250,10 @@ bool attachment_from_info(json_object *info, const char *network, const char *ni
 /* Is (id, ifname) among conf's cni.dev/valid-attachments? */
 json_object *gc_valid_of(json_object *conf);
 bool attachment_valid(json_object *valid, const char *id, const char *ifname);
+/* Does the IPAM plugin's VERSION list 1.1.0? In one, or started, then read. */
 bool ipam_speaks_1_1(const struct plugin *p);
+void ipam_version_start(const struct plugin *p, struct ipam_run *run);
+bool ipam_version_1_1(struct ipam_run *run);
 int holder_queue_list(json_object *leases, const char *nic, const char *holder, char *buf,
 		      size_t len);
 

@@ -8,8 +8,9 @@
  * A pod whose namespace went before any DEL took its pair and holder with
  * it (and so the alias), not the NIC side nor its address: the pod's
  * information file (ADD writes one for pods with queues) still names it.
- * All of them go in one nkctl process: one `show leases`, one `unlease
- * from NIC queue LIST holders ...` of every stale pod's queues (nkctl finds
+ * All of them go in one nkctl process: one `unlease from NIC queue LIST
+ * holders ...` of every stale pod's queues (as its information file says;
+ * `show leases` first where one does not) (nkctl finds
  * each holder in its pod's namespace, waiting for memory providers as DEL's
  * unlease does; where that fails, each pod's own line), then every host
  * side whose holder went (or that has none: a network without queues)
@@ -17,8 +18,10 @@
  * `link del group` deletes them all in one kernel operation (one wait for
  * the grace periods, not one per pod; DEL's lines for the others, and for
  * all where that line fails, as with an nkctl without it); meanwhile the
- * IPAM plugin's GC where its VERSION lists 1.1.0, else its DEL for each,
- * several at once. */
+ * IPAM plugin's GC where its VERSION (asked while nkctl reads the leases)
+ * lists 1.1.0, else its DEL for each, several at once, a slot refilled as
+ * its run ends, also while nkctl deletes. nkctl deletes the holders of its
+ * one unlease several at once (each in its namespace, so no one group). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,8 +111,11 @@ static void stale_add(struct gc *g, const struct attachment *a)
 	struct attachment *bigger;
 
 	for (size_t i = 0; i < g->n; i++)
-		if (!strcmp(g->stale[i].id, a->id) && !strcmp(g->stale[i].ifname, a->ifname))
+		if (!strcmp(g->stale[i].id, a->id) && !strcmp(g->stale[i].ifname, a->ifname)) {
+			if (!g->stale[i].queues[0])
+				memcpy(g->stale[i].queues, a->queues, sizeof(a->queues));
 			return;
+		}
 	if (g->n == g->cap) {
 		bigger = realloc(g->stale, (g->cap ? g->cap * 2 : 64) * sizeof(*bigger));
 		if (!bigger) {
@@ -166,8 +172,31 @@ static const char *info_str(json_object *o, const char *key)
 		       json_object_get_string(v) : NULL;
 }
 
+/* The NIC queues of a pod information file's "queues" ("4,5", from
+ * its lease's reply) into a->queues; left "" where an entry is not a queue
+ * number or they do not fit. */
+static void info_queues(json_object *info, struct attachment *a)
+{
+	json_object *qs = doc_member(info, "queues");
+	size_t n = 0;
+
+	for (size_t i = 0; json_object_is_type(qs, json_type_array) && i < doc_array_len(qs); i++) {
+		json_object *nq = doc_member(doc_array_at(qs, i), "nic-queue");
+		int w = json_object_is_type(nq, json_type_int) && json_object_get_int(nq) >= 0 ?
+				snprintf(a->queues + n, sizeof(a->queues) - n, "%s%d", n ? "," : "",
+					 json_object_get_int(nq)) : -1;
+
+		if (w < 0 || (size_t)w >= sizeof(a->queues) - n) {
+			a->queues[0] = '\0';
+			return;
+		}
+		n += (size_t)w;
+	}
+}
+
 /* A pod information file's document of network's attachment on nic into
- * a (its namespace unknown); false for anything else. The NIC too: the
+ * a (its namespace unknown, its NIC queues as the file says); false for
+ * anything else. The NIC too: the
  * directory is the file system's, a network's name need not be unique
  * across network namespaces (runtimes, tests), a NIC's name in one is. */
 bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a)
@@ -181,6 +210,7 @@ bool attachment_from_info(json_object *info, const char *network, const char *ni
 		return false;
 	strcpy(a->id, id);
 	strcpy(a->ifname, ifname);
+	info_queues(info, a);
 	return true;
 }
 
@@ -256,6 +286,8 @@ static struct plugin as_attachment(const struct plugin *p, const struct attachme
 /* How many IPAM DELs of stale attachments run at once: their process
  * starts overlap (host-local serialises on its lock, not its start). */
 #define GC_IPAM_PARALLEL 8
+/* How often a finished IPAM run is looked for while GC waits. */
+#define GC_IPAM_TICK_MS 5
 
 /* The IPAM plugin's DEL for the stale attachment a, started. */
 static int ipam_del_start(const struct gc *g, const struct attachment *a, struct ipam_run *run,
@@ -317,10 +349,11 @@ static void pool_step(const struct gc *g, struct ipam_pool *pl)
 	}
 }
 
-static void pool_begin(const struct gc *g, struct ipam_pool *pl)
+/* version: the IPAM plugin's VERSION, started while nkctl worked. */
+static void pool_begin(const struct gc *g, struct ipam_pool *pl, struct ipam_run *version)
 {
 	memset(pl, 0, sizeof(*pl));
-	pl->gc = ipam_speaks_1_1(g->p);
+	pl->gc = ipam_version_1_1(version);
 	if (pl->gc && ipam_start(g->p, "GC", g->p->conf_text, &pl->run[0], pl->why, sizeof(pl->why)))
 		pl->code = CNI_ERR_STEP;
 	pool_step(g, pl);
@@ -330,7 +363,6 @@ static void pool_begin(const struct gc *g, struct ipam_pool *pl)
  * as soon as its run ends (looked at every GC_IPAM_TICK_MS), not in slot
  * order: waiting for slot 0 while slot 5's run has ended left that slot
  * idle, and host-local's DELs ran in batches. */
-#define GC_IPAM_TICK_MS 5
 static int pool_end(const struct gc *g, struct ipam_pool *pl)
 {
 	const struct timespec tick = { 0, GC_IPAM_TICK_MS * 1000 * 1000 };
@@ -398,8 +430,20 @@ static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object 
 	return 0;
 }
 
+/* Are a's queues its information file's? Only for a pod still there (its
+ * host side found): one whose namespace went took its holder with it, and
+ * its queues may be another pod's now (the pool hands out the lowest free
+ * one), which would refuse the line at every GC; `show leases` leaves
+ * them out. */
+static bool file_queues(const struct attachment *a)
+{
+	return a->host_alive && a->queues[0];
+}
+
 /* Every stale attachment's leases ended in one line, the union of their
- * holders' NIC queues (nkctl checks every holder, waits for the providers,
+ * holders' NIC queues (each one's from its information file, else from
+ * `show leases`' leases; a queue the file names that is leased to another
+ * holder now refuses the line as any other would) (nkctl checks every holder, waits for the providers,
  * then deletes them all and sweeps the NIC once): ended[i] says whose.
  * false when that line failed (a provider stays, a holder nkctl cannot
  * reach): nothing was deleted then, and each goes its own way. */
@@ -415,9 +459,12 @@ static bool gc_unlease_all(const struct gc *g, struct nk_session *s, json_object
 		char *more, *hmore;
 
 		ended[i] = false;
-		if (!q.queues || holder_queue_list(leases, q.nic, q.holder, one, sizeof(one))) {
+		if (q.queues && file_queues(&g->stale[i]))
+			snprintf(one, sizeof(one), "%s", g->stale[i].queues);
+		else if (!q.queues || !leases ||
+			 holder_queue_list(leases, q.nic, q.holder, one, sizeof(one)))
 			ok = false;
-		} else if (*one) {
+		if (ok && *one) {
 			more = realloc(all, len + strlen(one) + 2);
 			hmore = more ? realloc(holders, hlen + strlen(q.holder) + 2) : NULL;
 			ok = more && hmore;
@@ -467,6 +514,15 @@ static void gc_unlease_each(struct gc *g, struct nk_session *s, json_object *lea
 	}
 }
 
+/* Do all stale attachments' information files say their queues? */
+static bool queues_known(const struct gc *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (!file_queues(&g->stale[i]))
+			return false;
+	return true;
+}
+
 uint32_t gc_group(long pid)
 {
 	return CNI_GC_GROUP_BASE | ((uint32_t)pid & CNI_GC_GROUP_PIDS);
@@ -475,8 +531,9 @@ uint32_t gc_group(long pid)
 /* The host sides that are there (host_alive) and need no line but their
  * link del (their holders deleted by the batch, ended, or a network
  * without queues, so without holders) into group: grouped[i] says which
- * joined. */
-static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *grouped, uint32_t group)
+ * joined; the IPAM pool stepped meanwhile. */
+static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *grouped, uint32_t group,
+			     struct ipam_pool *pool)
 {
 	struct rtnl *r = rtnl_open_in(-1);
 	size_t n = 0;
@@ -491,9 +548,35 @@ static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *groupe
 		ifindex = rtnl_ifindex(r, q.host);
 		grouped[i] = ifindex > 0 && !rtnl_link_set_group(r, ifindex, group);
 		n += grouped[i];
+		pool_step(g, pool);
 	}
 	rtnl_close(r);
 	return n;
+}
+
+struct pool_at {
+	const struct gc *g;
+	struct ipam_pool *pool;
+};
+
+static void pool_idle(void *arg)
+{
+	struct pool_at *at = arg;
+
+	pool_step(at->g, at->pool);
+}
+
+/* `link del group`, the IPAM slots refilled while the kernel deletes (a
+ * slot idle for the line's second or two costs its DELs that much). */
+static bool gc_group_del(const struct gc *g, struct nk_session *s, uint32_t group,
+			 struct ipam_pool *pool)
+{
+	struct pool_at at = { g, pool };
+
+	if (nks_send(s, "link del group %u", group))
+		return false;
+	nks_await(s, pool_idle, &at, GC_IPAM_TICK_MS);
+	return !nks_reply(s, NULL);
 }
 
 /* Every stale attachment's devices and files gone: the grouped host sides
@@ -504,16 +587,19 @@ static void gc_teardown(const struct gc *g, struct nk_session *s, const bool *en
 			bool *grouped, struct ipam_pool *pool, char *first, size_t len)
 {
 	uint32_t group = gc_group((long)getpid());
-	bool one = gc_group_hosts(g, ended, grouped, group) &&
-		   !nks_run(s, NULL, "link del group %u", group);
+	bool one = gc_group_hosts(g, ended, grouped, group, pool) && gc_group_del(g, s, group, pool);
 	char why[768];
 
 	for (size_t i = 0; i < g->n; i++) {
 		struct plugin q = as_attachment(g->p, &g->stale[i]);
 		int ret;
 
+		/* grouped: its holder deleted by the batch (or none, a
+		 * network without queues): no leftover holder to look for
+		 * in the pod and the host, the file alone */
 		if (grouped[i] && one)
-			ret = teardown_rest(&q, why, sizeof(why));
+			ret = pod_info_remove(&q) ?
+				      snprintf(why, sizeof(why), "cannot remove the pod's information file"), -1 : 0;
 		else  /* link del alone where the host side takes the redirects */
 			ret = teardown_nk(&q, s, ended[i] && g->stale[i].host_alive, why, sizeof(why));
 		if (ret && !*first)
@@ -527,10 +613,11 @@ int cmd_gc(struct plugin *p)
 	struct gc g = { .p = p, .valid = valid_list(p) };
 	struct rtnl *r = rtnl_open_in(-1);
 	json_object *leases = NULL;
+	struct ipam_run version;
 	struct ipam_pool pool;
 	struct nk_session s;
 	char first[768] = "";
-	bool session, *ended, *grouped;
+	bool session, need_leases, *ended, *grouped;
 	int code;
 
 	attachment_owner(p, g.owner, sizeof(g.owner));
@@ -546,13 +633,20 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
 	}
+	/* nkctl's `show leases` (needed only for those whose information
+	 * file does not say their queues) runs while the IPAM plugin
+	 * answers VERSION: process starts and scans that overlap */
 	lock_stale(&g);
 	session = g.n > 0;
 	if (session && nks_start(&s, p->nkctl)) {
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
-	if (session && p->queues && nks_run(&s, &leases, "show leases"))
+	need_leases = session && p->queues && !queues_known(&g);
+	if (need_leases)
+		nks_send(&s, "show leases");
+	ipam_version_start(p, &version);
+	if (need_leases && nks_reply(&s, &leases))
 		leases = NULL; /* each falls back to its own unlease in the pod */
 	ended = calloc(g.n ? g.n : 1, sizeof(*ended));
 	grouped = calloc(g.n ? g.n : 1, sizeof(*grouped));
@@ -561,12 +655,15 @@ int cmd_gc(struct plugin *p)
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "out of memory");
 	}
-	if (!leases || !gc_unlease_all(&g, &s, doc_member(leases, "leases"), ended))
+	if ((need_leases && !leases) || !gc_unlease_all(&g, &s, doc_member(leases, "leases"), ended)) {
+		if (session && p->queues && !leases && nks_run(&s, &leases, "show leases"))
+			leases = NULL; /* each falls back to its own unlease in the pod */
 		gc_unlease_each(&g, &s, doc_member(leases, "leases"), ended, first, sizeof(first));
+	}
 	json_object_put(leases);
 	/* The addresses of the attachments whose leases ended are released
 	 * while nkctl deletes their devices (DEL does the same). */
-	pool_begin(&g, &pool);
+	pool_begin(&g, &pool, &version);
 	if (session)
 		gc_teardown(&g, &s, ended, grouped, &pool, first, sizeof(first));
 	free(ended);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE     /* vasprintf */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,14 @@ int nks_reply(struct nk_session *s, json_object **doc)
 	else
 		json_object_put(d);
 	return 0;
+}
+
+void nks_await(struct nk_session *s, void (*idle)(void *), void *arg, int tick_ms)
+{
+	struct pollfd pfd = { .fd = s->out ? fileno(s->out) : -1, .events = POLLIN };
+
+	while (!s->dead && pfd.fd >= 0 && poll(&pfd, 1, tick_ms) == 0)
+		idle(arg);
 }
 
 int nks_run(struct nk_session *s, json_object **doc, const char *fmt, ...)

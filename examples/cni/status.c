@@ -136,29 +136,42 @@ static void status_pool(struct status *st)
 			    st->p->queues, st->p->nic, n, st->p->per_pod);
 }
 
-/* Does the IPAM plugin's VERSION list 1.1.0 (so that it knows STATUS and
- * GC)? */
-bool ipam_speaks_1_1(const struct plugin *p)
+/* The IPAM plugin's VERSION, started (GC asks it while nkctl works). */
+void ipam_version_start(const struct plugin *p, struct ipam_run *run)
 {
-	struct ipam_run run;
-	json_object *doc, *list;
 	char why[256];
+
+	if (ipam_start(p, "VERSION", p->conf_text, run, why, sizeof(why)))
+		cni_fail(p, CNI_ERR_UNAVAILABLE, "%s", why);
+}
+
+/* Does the started VERSION's answer list 1.1.0 (so that the IPAM plugin
+ * knows STATUS and GC)? */
+bool ipam_version_1_1(struct ipam_run *run)
+{
+	json_object *doc, *list;
 	bool found = false;
 
-	if (ipam_start(p, "VERSION", p->conf_text, &run, why, sizeof(why)))
-		cni_fail(p, CNI_ERR_UNAVAILABLE, "%s", why);
-	if (ipam_finish(&run)) {
-		ipam_free(&run);
+	if (ipam_finish(run)) {
+		ipam_free(run);
 		return false;
 	}
-	doc = json_tokener_parse(run.out);
+	doc = json_tokener_parse(run->out);
 	list = doc_member(doc, "supportedVersions");
 	for (size_t i = 0; json_object_is_type(list, json_type_array) &&
 			   i < doc_array_len(list); i++)
 		found |= !strcmp(json_object_get_string(doc_array_at(list, i)), "1.1.0");
 	json_object_put(doc);
-	ipam_free(&run);
+	ipam_free(run);
 	return found;
+}
+
+bool ipam_speaks_1_1(const struct plugin *p)
+{
+	struct ipam_run run;
+
+	ipam_version_start(p, &run);
+	return ipam_version_1_1(&run);
 }
 
 static void status_ipam(const struct plugin *p)

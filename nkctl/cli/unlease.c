@@ -19,6 +19,7 @@
 #include "lease.h"
 #include "leaseview.h"
 #include "leasewait.h"
+#include "linkdel.h"
 #include "lookup.h"
 #include "netdev.h"
 #include "netkit.h"
@@ -214,20 +215,48 @@ static int find_holder(struct nl_sock *rt, const char *name, int ifindex, struct
 	return 0;
 }
 
-/* Delete t's holder, its peer and redirects noted first for the result. */
-static int delete_one(struct nk_ctx *ctx, struct holder_end *t)
+/* t's holder to delete into d: its peer and redirects noted first for
+ * the result. */
+static int prepare_one(struct nk_ctx *ctx, struct holder_end *t, struct nk_link_del *d)
 {
-	struct nl_sock *rt;
-	struct nl_err err;
-	int ret = nk_ns_rtnl(t->ns, &rt);
+	int ret = nk_ns_rtnl(t->ns, &d->rt);
 
 	if (ret)
 		return ret;
-	t->has_peer = nk_peer_of(rt, &t->l, &t->peer);
+	d->ifindex = t->l.ifindex;
+	t->has_peer = nk_peer_of(d->rt, &t->l, &t->peer);
 	t->ngone = nk_gone_of(ctx, t->ns, &t->l, t->has_peer ? &t->peer : NULL, &t->there, t->gone);
-	if (rtnl_link_del(rt, t->l.ifindex, &err))
-		return nk_error_nl(&err, "cannot delete \"%s\"", t->l.ifname);
 	return 0;
+}
+
+/* Delete the holders t[0..n), several at once (each in its namespace, so
+ * one after another they would wait for a hundred grace periods in turn);
+ * those deleted moved to t[0..*done), in order. 0, or the first failure's
+ * code, printed (the others are tried all the same: they were checked). */
+static int delete_all(struct nk_ctx *ctx, struct holder_end *t, size_t n, size_t *done)
+{
+	struct nk_link_del *d = calloc(n ? n : 1, sizeof(*d));
+	size_t ready = 0;
+	int ret = d ? 0 : nk_error_errno(ENOMEM, "unlease");
+
+	*done = 0;
+	while (!ret && ready < n && !(ret = prepare_one(ctx, &t[ready], &d[ready])))
+		ready++;
+	nk_links_del(d, ready);
+	for (size_t i = 0; i < ready; i++) {
+		struct holder_end kept;
+
+		if (d[i].ret && !ret) {
+			ret = nk_error_nl(&d[i].err, "cannot delete \"%s\"", t[i].l.ifname);
+		} else if (!d[i].ret) {
+			kept = t[*done];
+			t[*done] = t[i];
+			t[i] = kept;
+			++*done;
+		}
+	}
+	free(d);
+	return ret;
 }
 
 /* How long unlease waits for memory providers: wait SECONDS, or the default. */
@@ -306,8 +335,8 @@ static int unlease_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 		snprintf(what, sizeof(what), "\"%s\" holds no leases", t[0].l.ifname);
 		return nothing_to_unlease(ctx, what, false);
 	}
-	while (!ret && done < n && !(ret = delete_one(ctx, &t[done])))
-		done++;
+	if (!ret)
+		ret = delete_all(ctx, t, n, &done);
 	if (!done)
 		return ret;
 	/* The NIC side the leases brought goes with them, once they have

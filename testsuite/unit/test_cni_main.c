@@ -859,12 +859,16 @@ static void attachment_locks(void **state)
 }
 
 /* GC's other source: a pod information file names its network's
- * attachment on its NIC (no namespace); another network's or NIC's, or a
+ * attachment on its NIC (no namespace) and its NIC queues; another network's or NIC's, or a
  * file without the fields or with names that do not fit, names none. */
 static void gc_info_file(void **state)
 {
 	json_object *o = json_tokener_parse("{\"network\":\"nk\",\"containerID\":\"default-c1\","
-					    "\"ifname\":\"eth0\",\"holder\":\"nl0123456789\",\"nic\":\"eth1\"}");
+					    "\"ifname\":\"eth0\",\"holder\":\"nl0123456789\",\"nic\":\"eth1\","
+					    "\"queues\":[{\"id\":1,\"nic-queue\":4},{\"id\":2,\"nic-queue\":5}]}");
+	json_object *oddq = json_tokener_parse("{\"network\":\"nk\",\"containerID\":\"c2\","
+					       "\"ifname\":\"eth0\",\"nic\":\"eth1\","
+					       "\"queues\":[{\"id\":1,\"nic-queue\":4},{\"id\":2,\"nic-queue\":\"5\"}]}");
 	json_object *bad = json_tokener_parse("{\"network\":\"nk\",\"containerID\":\"c\","
 					      "\"ifname\":\"eth0123456789abcdef\",\"nic\":\"eth1\"}");
 	json_object *noid = json_tokener_parse("{\"network\":\"nk\",\"ifname\":\"eth0\",\"nic\":\"eth1\"}");
@@ -875,11 +879,16 @@ static void gc_info_file(void **state)
 	assert_string_equal(a.id, "default-c1");
 	assert_string_equal(a.ifname, "eth0");
 	assert_string_equal(a.netns, "");
+	assert_string_equal(a.queues, "4,5");
+	/* a queue that is not a number: the queues are not known */
+	assert_true(attachment_from_info(oddq, "nk", "eth1", &a));
+	assert_string_equal(a.queues, "");
 	assert_false(attachment_from_info(o, "nk2", "eth1", &a));
 	assert_false(attachment_from_info(o, "nk", "eth2", &a));
 	assert_false(attachment_from_info(bad, "nk", "eth1", &a));
 	assert_false(attachment_from_info(noid, "nk", "eth1", &a));
 	json_object_put(o);
+	json_object_put(oddq);
 	json_object_put(bad);
 	json_object_put(noid);
 }
