@@ -103,10 +103,9 @@ void *nk_grow_buf(void *p, size_t used, size_t *size)
 	if (!nv)
 		return NULL;
 	if (used) {
-		/* What is copied, and the piece after it: a fault a page
-		 * otherwise (the first 16 KiB too: the copy fills them). */
+		/* What is copied (under 16 KiB here: nk_prefault's pieces start
+		 * past it), a fault a page otherwise. */
 		populate_range(nv, 0, used);
-		nk_prefault(nv, 0, used, *size);
 		memcpy(nv, p, used);
 	}
 	free(p);
