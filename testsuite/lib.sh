@@ -515,8 +515,8 @@ rounds() {
 # then every (STEP x NKCTL_KILL_SHARE)-th from an offset that NKCTL_KILL_SEED
 # picks, up to MAX (200), then MAX+1 (the loop ends at the first point past
 # the command's calls, where it completes). NKCTL_KILL_SHARE=1 (make check-full) is every
-# STEP-th point; make check-all kills at a quarter, a different quarter each day,
-# so that every point is killed over four runs without paying for all of
+# STEP-th point; make check-all kills at a fifth, a different fifth each day,
+# so that every point is killed over five runs without paying for all of
 # them in every run. A failure names its point and the seed repeats it.
 kill_points() {
 	local step=$1 max=${2:-200} share=${NKCTL_KILL_SHARE:-1} seed=${NKCTL_KILL_SEED:-0} stride first
