@@ -217,7 +217,8 @@ static int run_words(struct nk_ctx *ctx, int argc, char **argv)
 	nk_ctx_end_command(ctx);
 	if (ctx->json_mem) {
 		fclose(ctx->json_mem);
-		free(ctx->json_buf);
+		if (!nk_ctx_keep(ctx, ctx->json_buf))
+			free(ctx->json_buf);
 		ctx->json_mem = NULL;
 		ctx->json_buf = NULL;
 		ctx->json_len = 0;
@@ -452,11 +453,16 @@ int main(int argc, char **argv)
 		if (ret)
 			return ret;
 	}
+	ctx.ends_process = !batch;
 	ret = batch ? run_batch(&ctx, batch) : run_words(&ctx, argc, argv);
-	nk_ctx_release(&ctx);
+	/* One command: its sockets and namespaces close at the exit. */
+	if (!ctx.ends_process)
+		nk_ctx_release(&ctx);
 	if (fflush(stdout) || ferror(stdout)) {
 		if (ret == NK_EXIT_OK)
 			ret = nk_error_errno(errno ? errno : EIO, "cannot write the output");
 	}
-	return ret;
+	/* exit(), not return: what ctx holds stays reachable (on this frame)
+	 * until the process is gone, as memory checkers see it. */
+	exit(ret);
 }

@@ -48,8 +48,20 @@ void nk_ctx_forget_others(struct nk_ctx *ctx)
 
 void nk_ctx_end_command(struct nk_ctx *ctx)
 {
-	nk_ctx_forget_others(ctx);
+	/* Namespaces opened for a last command close at the exit. */
+	if (!ctx->ends_process)
+		nk_ctx_forget_others(ctx);
 	ctx->given = 0;
+}
+
+bool nk_ctx_keep(struct nk_ctx *ctx, void *p)
+{
+	if (!ctx->ends_process || ctx->nkept == NK_CTX_KEPT_MAX)
+		return false;
+	if (!p)
+		return true; /* nothing to hold */
+	ctx->kept[ctx->nkept++] = p;
+	return true;
 }
 
 void nk_ctx_release(struct nk_ctx *ctx)

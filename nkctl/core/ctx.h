@@ -54,6 +54,8 @@ struct nk_nsid_hint {
  * reaches and their sockets. The per-command part is reset for every batch
  * line.
  */
+#define NK_CTX_KEPT_MAX 8
+
 struct nk_ctx {
 	/* global options */
 	bool json;
@@ -79,6 +81,13 @@ struct nk_ctx {
 	/* the NIC locks held (nicjob.c), each until its depth is back to 0 */
 	struct nk_nic_held nic_locks[NK_NIC_HELD_MAX];
 	size_t nnic_locks;
+	/* The process ends with this command (not -batch): what it would
+	 * free last is left to the exit, which unmaps everything at once (an
+	 * munmap of each table, socket buffer and namespace is a page-table
+	 * flush of its own), and held here meanwhile so it stays reachable. */
+	bool ends_process;
+	void *kept[NK_CTX_KEPT_MAX];
+	size_t nkept;
 };
 
 void nk_ctx_init(struct nk_ctx *ctx);
@@ -91,6 +100,10 @@ void nk_ctx_end_command(struct nk_ctx *ctx);
 /* Close every namespace but the command's own (a holder keeps only that). */
 void nk_ctx_forget_others(struct nk_ctx *ctx);
 void nk_ctx_release(struct nk_ctx *ctx);
+/* Hold p until the process exits instead of freeing it, when the process
+ * ends with this command: true if held (the caller must not free it; NULL
+ * is held without taking room). */
+bool nk_ctx_keep(struct nk_ctx *ctx, void *p);
 
 /* Enter the namespace of -n for the rest of the process. */
 int nk_ctx_enter(struct nk_ctx *ctx);

@@ -411,6 +411,17 @@ int nk_show(struct nk_ctx *ctx, const char *dev, bool netkit_only)
 		ret = view_load(ctx, ifindex, &v);
 	if (!ret)
 		print_view(ctx, &v, ifindex, netkit_only, 0);
+	/* The large tables of a last command go with the process. */
+	if (nk_ctx_keep(ctx, v.links.v))
+		v.links.v = NULL;
+	if (nk_ctx_keep(ctx, v.queues.v))
+		v.queues.v = NULL;
+	if (nk_ctx_keep(ctx, v.napis.v))
+		v.napis.v = NULL;
+	if (nk_ctx_keep(ctx, v.link_stats.v))
+		v.link_stats.v = NULL;
+	if (nk_ctx_keep(ctx, v.qstats.v))
+		v.qstats.v = NULL;
 	nk_view_free(&v);
 	return ret;
 }
