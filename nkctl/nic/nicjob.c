@@ -265,7 +265,79 @@ static bool steers_into(const struct nk_ntuple *r, const struct nk_nic_lease *l,
 void nk_nic_reader_free(struct nk_nic_reader *rd)
 {
 	nk_nic_job_free(rd->j);
+	free(rd->reserved);
+	free(rd->rss);
+	free(rd->leased);
+	free(rd->rules);
 	memset(rd, 0, sizeof(*rd));
+}
+
+static int cmp_key_at(const void *a, const void *b)
+{
+	const struct nk_nic_key_at *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* v[0..n) sorted by key, then at. */
+static void key_at_sort(struct nk_nic_key_at *v, size_t n)
+{
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_key_at);
+}
+
+static struct nk_nic_key_at *key_at_new(size_t n)
+{
+	return calloc(n ? n : 1, sizeof(struct nk_nic_key_at));
+}
+
+/* The first element of v[0..n) whose key is key, or n. */
+static size_t key_at_find(const struct nk_nic_key_at *v, size_t n, uint32_t key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].key == key ? lo : n;
+}
+
+/* rd's look-up tables from its job's record, RSS table and rules. */
+static bool reader_index(struct nk_nic_reader *rd)
+{
+	const struct nic_job *j = rd->j;
+	size_t nleased = 0;
+
+	for (size_t i = 0; i < j->st.nleases; i++)
+		nleased += j->st.leases[i].nleased;
+	rd->reserved = key_at_new(j->st.nreserved);
+	rd->rss = key_at_new(j->rss.indir_size);
+	rd->leased = key_at_new(nleased);
+	rd->rules = key_at_new(j->rules.n);
+	if (!rd->reserved || !rd->rss || !rd->leased || !rd->rules)
+		return false;
+	for (size_t i = 0; i < j->st.nreserved; i++)
+		rd->reserved[rd->nreserved++] = (struct nk_nic_key_at){ j->st.reserved[i], 0 };
+	for (uint32_t i = 0; i < j->rss.indir_size; i++)
+		rd->rss[rd->nrss++] = (struct nk_nic_key_at){ j->rss.indir[i], 0 };
+	for (size_t i = 0; i < j->st.nleases; i++)
+		for (size_t k = 0; k < j->st.leases[i].nleased; k++)
+			rd->leased[rd->nleased++] =
+				(struct nk_nic_key_at){ j->st.leases[i].leased[k], (uint32_t)i };
+	for (size_t i = 0; i < j->rules.n; i++)
+		rd->rules[rd->nrules++] = (struct nk_nic_key_at){ j->rules.v[i].id, (uint32_t)i };
+	key_at_sort(rd->reserved, rd->nreserved);
+	key_at_sort(rd->rss, rd->nrss);
+	key_at_sort(rd->leased, rd->nleased);
+	key_at_sort(rd->rules, rd->nrules);
+	return true;
 }
 
 /* rd's job for NIC ifindex of ns, read unless it is the last one read. */
@@ -287,7 +359,7 @@ static bool reader_load(struct nk_ctx *ctx, struct nk_nic_reader *rd, struct nk_
 	/* What a lease shows of its NIC (reserved, RSS, rules) needs no
 	 * queue dump of the NIC: the scan's has the leases already. */
 	rd->j->have_queues = true;
-	rd->ok = !nk_nic_job_load(ctx, NULL, &link, rd->j);
+	rd->ok = !nk_nic_job_load(ctx, NULL, &link, rd->j) && reader_index(rd);
 	return rd->ok;
 }
 
@@ -295,21 +367,32 @@ bool nk_nic_lease_info(struct nk_ctx *ctx, struct nk_nic_reader *rd, struct nk_n
 		       int ifindex, uint32_t q, struct nk_lease_nic *out)
 {
 	const struct nk_nic_lease *l = NULL;
+	struct nk_nic_key_at hits[NK_NIC_LEASE_MAX * 4];
+	size_t nhits = 0, at;
 	struct nic_job *j;
 
 	memset(out, 0, sizeof(*out));
 	if (!reader_load(ctx, rd, ns, ifindex))
 		return false;
 	j = rd->j;
-	out->reserved = j->st.exists && nk_nic_state_reserved(&j->st, q);
+	out->reserved = j->st.exists && key_at_find(rd->reserved, rd->nreserved, q) < rd->nreserved;
 	out->have_rss = !j->rss_ret && j->rss.indir_size;
-	out->rss = out->have_rss && nk_rss_uses(&j->rss, q);
-	if (j->st.exists)
-		l = nk_nic_state_lease(&j->st, q);
-	for (size_t i = 0; l && i < j->rules.n && out->nrules < NK_LEASE_NIC_RULES; i++)
-		for (size_t k = 0; k < l->nrules; k++)
-			if (l->rules[k] == j->rules.v[i].id && steers_into(&j->rules.v[i], l, q))
-				out->rules[out->nrules++] = j->rules.v[i];
+	out->rss = out->have_rss && key_at_find(rd->rss, rd->nrss, q) < rd->nrss;
+	/* the first record that leases q */
+	at = key_at_find(rd->leased, rd->nleased, q);
+	if (j->st.exists && at < rd->nleased)
+		l = &j->st.leases[rd->leased[at].at];
+	/* its rules that steer into q, in the NIC's order of its rules (key:
+	 * the rule's place, at: the record's mention) */
+	for (size_t k = 0; l && k < l->nrules; k++)
+		for (at = key_at_find(rd->rules, rd->nrules, l->rules[k]);
+		     at < rd->nrules && rd->rules[at].key == l->rules[k] &&
+		     nhits < sizeof(hits) / sizeof(hits[0]); at++)
+			if (steers_into(&j->rules.v[rd->rules[at].at], l, q))
+				hits[nhits++] = (struct nk_nic_key_at){ rd->rules[at].at, (uint32_t)k };
+	key_at_sort(hits, nhits);
+	for (size_t h = 0; h < nhits && out->nrules < NK_LEASE_NIC_RULES; h++)
+		out->rules[out->nrules++] = j->rules.v[hits[h].key];
 	return true;
 }
 

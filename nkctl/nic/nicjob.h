@@ -96,11 +96,21 @@ struct nk_lease_nic {
 /* What a table of leases read of their NICs: each NIC's settings, rules
  * and record read once for all its leases (not once a lease: 100 leases
  * of one NIC with a rule each were 10,000 rule reads). Zeroed to start. */
+struct nk_nic_key_at {
+	uint32_t key, at;
+};
 struct nk_nic_reader {
 	struct nic_job *j;
 	const struct nk_ns *ns;
 	int ifindex;
 	bool ok;
+	/* Sorted once a NIC, looked up per lease (each scan of all was
+	 * quadratic in the leases: half of show leases' instructions at
+	 * 250): the reserved queues, the indirection table's queues, each
+	 * record's leased queues (at: the record) and the rules' ids (at:
+	 * the rule). */
+	struct nk_nic_key_at *reserved, *rss, *leased, *rules;
+	size_t nreserved, nrss, nleased, nrules;
 };
 void nk_nic_reader_free(struct nk_nic_reader *rd);
 /* The NIC side of the lease of queue q of NIC ifindex in ns; false when

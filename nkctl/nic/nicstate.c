@@ -82,14 +82,27 @@ int nk_nic_lock(const char *key, bool wait, int *fd)
 	return ret ? ret : nk_store_lock(NK_NIC_STATE_DIR, key, wait, fd);
 }
 
-/* "1 2 3" into v (at most max). */
+/* "1 2 3" into v (at most max): digits by hand, not strtoul per number
+ * (show leases reads three lists a lease). A word that does not start with
+ * a digit counts 0, and a number goes on only while digits do. */
 static size_t parse_list(char *val, uint32_t *v, size_t max)
 {
-	char *tok, *save = NULL;
+	const char *p = val;
 	size_t n = 0;
 
-	for (tok = strtok_r(val, " ", &save); tok && n < max; tok = strtok_r(NULL, " ", &save))
-		v[n++] = (uint32_t)strtoul(tok, NULL, 10);
+	while (n < max) {
+		uint32_t x = 0;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		for (; *p >= '0' && *p <= '9'; p++)
+			x = x * 10 + (uint32_t)(*p - '0');
+		while (*p && *p != ' ')
+			p++;
+		v[n++] = x;
+	}
 	return n;
 }
 
@@ -101,20 +114,53 @@ static size_t parse_csv(char *field, uint32_t *v)
 	return strcmp(field, "-") ? parse_list(field, v, NK_NIC_LEASE_MAX) : 0;
 }
 
+/* The next number (after spaces) into *v, or false when none starts there. */
+static bool next_num(const char **p, unsigned long long *v)
+{
+	char *end;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p < '0' || **p > '9')
+		return false;
+	*v = strtoull(*p, &end, 10);
+	*p = end;
+	return true;
+}
+
+/* The next word of a spec into w[len], or false when there is none. */
+static bool next_word(const char **p, char *w, size_t len)
+{
+	size_t n;
+
+	while (**p == ' ')
+		(*p)++;
+	n = strcspn(*p, " ");
+	if (!n)
+		return false;
+	/* Cut to len - 1 as snprintf would, without its cost per rule. */
+	memcpy(w, *p, n < len ? n : len - 1);
+	w[n < len ? n : len - 1] = '\0';
+	*p += n;
+	return true;
+}
+
 /* "lease DEV INO IFINDEX RESERVED RULES LEASED NAME [CONTEXT]" (lists as a,b
  * or "-"; CONTEXT, the RSS context of a multi-queue lease's rules, only when
  * it has one). */
 static void parse_lease(char *val, struct nk_nic_state *st)
 {
 	struct nk_nic_lease *l;
-	unsigned long long dev, ino;
-	int ifindex;
+	unsigned long long dev, ino, ifindex, context = 0;
 	char q[1024], r[1024], leased[1024], name[IF_NAMESIZE];
-	unsigned int context = 0;
+	const char *p = val;
 
-	if (sscanf(val, "%llu %llu %d %1023s %1023s %1023s %15s %u", &dev, &ino, &ifindex, q, r,
-		   leased, name, &context) < 7)
+	/* By hand, not sscanf: show leases reads a line a lease. */
+	if (!next_num(&p, &dev) || !next_num(&p, &ino) || !next_num(&p, &ifindex) ||
+	    !next_word(&p, q, sizeof(q)) || !next_word(&p, r, sizeof(r)) ||
+	    !next_word(&p, leased, sizeof(leased)) || !next_word(&p, name, sizeof(name)))
 		return;
+	next_num(&p, &context);
 	l = nk_grow(&st->leases, &st->nleases, &st->leases_cap, sizeof(*l));
 	if (!l) {
 		st->nomem = true;
@@ -123,12 +169,12 @@ static void parse_lease(char *val, struct nk_nic_state *st)
 	memset(l, 0, sizeof(*l));
 	l->ns_dev = (dev_t)dev;
 	l->ns_ino = (ino_t)ino;
-	l->ifindex = ifindex;
-	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->ifindex = (int)ifindex;
+	memcpy(l->name, name, sizeof(l->name));
 	l->nqueues = parse_csv(q, l->queues);
 	l->nrules = parse_csv(r, l->rules);
 	l->nleased = parse_csv(leased, l->leased);
-	l->rss_context = context;
+	l->rss_context = (uint32_t)context;
 }
 
 /* Hex by hand, not a printf or strtoul per byte: a NIC with hundreds of
@@ -173,36 +219,6 @@ static void hex_get(const char *s, uint8_t *b, size_t n)
 /* A rule's spec: "FLOW BITS SRC DST SPORT DPORT ACTION [CONTEXT]"; false when
  * malformed. */
 /* The next number of a spec, or false when there is none. */
-static bool next_num(const char **p, unsigned long long *v)
-{
-	char *end;
-
-	while (**p == ' ')
-		(*p)++;
-	if (**p < '0' || **p > '9')
-		return false;
-	*v = strtoull(*p, &end, 10);
-	*p = end;
-	return true;
-}
-
-/* The next word of a spec into w[len], or false when there is none. */
-static bool next_word(const char **p, char *w, size_t len)
-{
-	size_t n;
-
-	while (**p == ' ')
-		(*p)++;
-	n = strcspn(*p, " ");
-	if (!n)
-		return false;
-	/* Cut to len - 1 as snprintf would, without its cost per rule. */
-	memcpy(w, *p, n < len ? n : len - 1);
-	w[n < len ? n : len - 1] = '\0';
-	*p += n;
-	return true;
-}
-
 /* Read by hand, not sscanf: a record with hundreds of rules is read at
  * every sweep. */
 static bool parse_spec(const char *val, struct nk_ntuple *r)
