@@ -128,6 +128,24 @@ static bool next_num(const char **p, unsigned long long *v)
 	return true;
 }
 
+/* The next number with an optional '-' (an ifindex, written with %d) into
+ * *v, wrapped to an int as the record's writer would print it. */
+static bool next_int(const char **p, int *v)
+{
+	unsigned long long u;
+	bool neg;
+
+	while (**p == ' ')
+		(*p)++;
+	neg = **p == '-';
+	if (neg)
+		(*p)++;
+	if (!next_num(p, &u))
+		return false;
+	*v = (int)(uint32_t)(neg ? 0 - u : u);
+	return true;
+}
+
 /* The next word of a spec into w[len], or false when there is none. */
 static bool next_word(const char **p, char *w, size_t len)
 {
@@ -151,12 +169,13 @@ static bool next_word(const char **p, char *w, size_t len)
 static void parse_lease(char *val, struct nk_nic_state *st)
 {
 	struct nk_nic_lease *l;
-	unsigned long long dev, ino, ifindex, context = 0;
+	unsigned long long dev, ino, context = 0;
+	int ifindex;
 	char q[1024], r[1024], leased[1024], name[IF_NAMESIZE];
 	const char *p = val;
 
 	/* By hand, not sscanf: show leases reads a line a lease. */
-	if (!next_num(&p, &dev) || !next_num(&p, &ino) || !next_num(&p, &ifindex) ||
+	if (!next_num(&p, &dev) || !next_num(&p, &ino) || !next_int(&p, &ifindex) ||
 	    !next_word(&p, q, sizeof(q)) || !next_word(&p, r, sizeof(r)) ||
 	    !next_word(&p, leased, sizeof(leased)) || !next_word(&p, name, sizeof(name)))
 		return;
@@ -169,7 +188,7 @@ static void parse_lease(char *val, struct nk_nic_state *st)
 	memset(l, 0, sizeof(*l));
 	l->ns_dev = (dev_t)dev;
 	l->ns_ino = (ino_t)ino;
-	l->ifindex = (int)ifindex;
+	l->ifindex = ifindex;
 	memcpy(l->name, name, sizeof(l->name));
 	l->nqueues = parse_csv(q, l->queues);
 	l->nrules = parse_csv(r, l->rules);
