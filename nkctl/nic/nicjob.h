@@ -93,12 +93,13 @@ struct nk_lease_nic {
 	struct nk_ntuple rules[NK_LEASE_NIC_RULES];  /* recorded with the lease */
 	size_t nrules;
 };
-/* What a table of leases read of their NICs: each NIC's settings, rules
- * and record read once for all its leases (not once a lease: 100 leases
- * of one NIC with a rule each were 10,000 rule reads). Zeroed to start. */
+/* A key (a queue, a rule id) and where it came from. */
 struct nk_nic_key_at {
 	uint32_t key, at;
 };
+/* What a table of leases read of their NICs: each NIC's settings, rules
+ * and record read once for all its leases (not once a lease: 100 leases
+ * of one NIC with a rule each were 10,000 rule reads). Zeroed to start. */
 struct nk_nic_reader {
 	struct nic_job *j;
 	const struct nk_ns *ns;

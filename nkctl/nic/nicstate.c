@@ -236,10 +236,8 @@ static void hex_get(const char *s, uint8_t *b, size_t n)
 }
 
 /* A rule's spec: "FLOW BITS SRC DST SPORT DPORT ACTION [CONTEXT]"; false when
- * malformed. */
-/* The next number of a spec, or false when there is none. */
-/* Read by hand, not sscanf: a record with hundreds of rules is read at
- * every sweep. */
+ * malformed. Read by hand, not sscanf: a record with hundreds of rules is
+ * read at every sweep. */
 static bool parse_spec(const char *val, struct nk_ntuple *r)
 {
 	unsigned long long flow, bits, sport, dport, action, context = 0;
