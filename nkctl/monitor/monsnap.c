@@ -234,18 +234,26 @@ static bool dev_exists(struct nk_ctx *ctx, const struct nk_lease_where *w, int i
 	return w->reachable && mon_dev_exists(ctx, w->dev, w->ino, ifindex);
 }
 
-/* A lease gone from the dump has ended only if the kernel says so (fate.h):
- * not while its NIC is down or out of reach (the dump leaves such a NIC's
- * queues out, and its leases live on). */
-static bool lease_unseen(struct nk_ctx *ctx, const struct nk_lease_rec *r)
+/* A lease gone from the dump has ended only when the fate judgement says so
+ * (fate.h), from a look taken now: not while its NIC is down or out of
+ * reach (the dump leaves such a NIC's queues out, and its leases live on),
+ * nor when the look shows it leased still (the NIC came up between the dump
+ * and the look). A NIC that is gone took its leases with it. */
+static bool lease_kept(struct nk_ctx *ctx, const struct nk_lease_rec *r)
 {
+	struct nk_holder_id h = { .ifindex = r->nk_ifindex };
+	struct nk_nic_seen seen;
+	enum nk_fate fate;
 	struct nk_ns *ns;
-	enum nk_look look;
 
 	if (!r->nic_at.reachable || nk_ns_find(ctx, r->nic_at.dev, r->nic_at.ino, &ns) || !ns)
 		return false;
-	look = nk_nic_look(ns, r->nic_ifindex);
-	return look == NK_LOOK_DOWN || look == NK_LOOK_UNREACHABLE;
+	if (r->nk_at.reachable)
+		h.ns = (struct nk_ns_id){ .known = true, .dev = r->nk_at.dev, .ino = r->nk_at.ino };
+	nk_nic_seen_read(ctx, ns, r->nic_ifindex, &seen);
+	fate = seen.look == NK_LOOK_GONE ? NK_FATE_ENDED : nk_fate_of_slot(&seen, r->nic_queue, &h);
+	nk_nic_seen_free(&seen);
+	return fate != NK_FATE_ENDED;
 }
 
 /* Why a lease ended, asked of the kernel as the end is seen: the NIC went
@@ -303,7 +311,7 @@ int mon_leases_sync(struct monitor *m, bool print)
 		if (lease_find(&now, &m->leases.v[i]))
 			continue;
 		/* not seen is not ended: kept, and said when it does end */
-		if (lease_unseen(m->ctx, &m->leases.v[i])) {
+		if (lease_kept(m->ctx, &m->leases.v[i])) {
 			kept = nk_grow(&now.v, &now.n, &now.cap, sizeof(*kept));
 			if (kept)
 				*kept = m->leases.v[i];

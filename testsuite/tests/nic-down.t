@@ -15,7 +15,7 @@
 # of A's is touched (its RSS table, its rule, its XDP program, the slot's
 # directory, the holder map's pin, both holders). show leases lists A's
 # leases as not seen (seen false, nic-state down, from nkctl's records);
-# monitor says no lease of A's ended; unlease of A's holders refuses (4)
+# monitor says no lease of A's ended (nor while A flaps down and up); unlease of A's holders refuses (4)
 # and deletes nothing, also in the pod,
 # where the record names the moved holder by its name. After A is up, with
 # no nkctl command run, show leases sees them again, xsk show lists the slot
@@ -138,6 +138,12 @@ expect_error 4 "unlease from A's queues while A is down, -force too (a GC's line
 expect_match "$ERR" "\"$SIM\" is down: whether its queues are leased cannot be seen" "not seen is not \"none leased\""
 expect_eq "$(a_state)" "$BEFORE" "and nothing of A's was touched"
 
+# A NIC that flaps: the monitor's re-dumps land between a dump and the
+# next look, whichever way the NIC goes meanwhile.
+for _ in $(seq 15); do
+	ip -n "$HOST" link set "$SIM" up
+	ip -n "$HOST" link set "$SIM" down
+done
 ip -n "$HOST" link set "$SIM" up
 expect_eq "$(a_leases)" '[[1,true,null],[2,true,null],[3,true,null]]' "A up, no command run: all seen again"
 expect_rc 0 "xsk show" -n "$HOST" -j xsk show dev vma
