@@ -22,7 +22,9 @@ struct nk_ns_id nk_ns_id_of(const struct nk_ns *ns)
 	return id;
 }
 
-enum nk_look nk_nic_look(struct nk_ns *ns, int ifindex)
+/* The link's part of a look (no dump): gone, down, out of reach, or
+ * NK_LOOK_SEEN when up (the dump may still fail). */
+static enum nk_look nic_look(struct nk_ns *ns, int ifindex)
 {
 	struct nl_sock *rt = nk_ns_try_rtnl(ns);
 	struct nk_link link;
@@ -88,7 +90,7 @@ int nk_nic_seen_from(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, enum nk_
 void nk_nic_seen_read(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, struct nk_nic_seen *seen)
 {
 	struct nk_queue_list ql = { 0 };
-	enum nk_look look = nk_nic_look(ns, ifindex);
+	enum nk_look look = nic_look(ns, ifindex);
 
 	if (look == NK_LOOK_SEEN) {
 		const struct genl_family *fam;

@@ -22,9 +22,6 @@ void nk_nic_seen_read(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, struct 
 int nk_nic_seen_from(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, enum nk_look look,
 		     const struct nk_queue_list *q, struct nk_nic_seen *seen);
 void nk_nic_seen_free(struct nk_nic_seen *seen);
-/* The link's part of a look alone (no dump): gone, down, out of reach, or
- * NK_LOOK_SEEN when up (the dump may still fail). */
-enum nk_look nk_nic_look(struct nk_ns *ns, int ifindex);
 /* The identity of ns for a holder id. */
 struct nk_ns_id nk_ns_id_of(const struct nk_ns *ns);
 
