@@ -279,6 +279,8 @@ int teardown_rest(const struct plugin *p, char *why, size_t len);
 #define CNI_GC_GROUP_BASE 0x6e800000u
 #define CNI_GC_GROUP_PIDS 0x3fffffu
 uint32_t gc_group(long pid);
+/* How many IPAM DELs GC runs at once with cpus CPUs usable. */
+size_t gc_ipam_width(long cpus);
 int cmd_gc(struct plugin *p);
 
 #endif

@@ -893,10 +893,6 @@ static void gc_info_file(void **state)
 	json_object_put(noid);
 }
 
-/* A child that writes far more than a pipe holds to stderr before its
- * answer: both are read to the end, none blocks. */
-/* The pod's information file: the holder and each lease's two queue ids,
- * from the lease's reply; DEL's removal, twice. */
 /* GC's device group: never 0, in its own range, one per process id. */
 static void gc_device_group(void **state)
 {
@@ -909,6 +905,20 @@ static void gc_device_group(void **state)
 	assert_true(gc_group(4194303) < 0x80000000u);
 }
 
+/* GC's IPAM DELs at once: one a CPU, 2 to 8. */
+static void gc_width(void **state)
+{
+	(void)state;
+	assert_int_equal(gc_ipam_width(-1), 2);
+	assert_int_equal(gc_ipam_width(1), 2);
+	assert_int_equal(gc_ipam_width(2), 2);
+	assert_int_equal(gc_ipam_width(5), 5);
+	assert_int_equal(gc_ipam_width(8), 8);
+	assert_int_equal(gc_ipam_width(64), 8);
+}
+
+/* The pod's information file: the holder and each lease's two queue ids,
+ * from the lease's reply; DEL's removal, twice. */
 static void pod_info(void **state)
 {
 	char dir[] = "/tmp/nkcni-unit-XXXXXX", sub[64], path[128], target[128], why[256], buf[512];
@@ -999,6 +1009,8 @@ static void nkctl_session_error(void **state)
 	unlink(path);
 }
 
+/* A child that writes far more than a pipe holds to stderr before its
+ * answer: both are read to the end, none blocks. */
 static void child_chatty(void **state)
 {
 	char *argv[] = { "/bin/sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x >&2; echo answer",
@@ -1083,6 +1095,7 @@ int main(void)
 		cmocka_unit_test(gc_info_file),
 		cmocka_unit_test(conf_ipam_version),
 		cmocka_unit_test(gc_device_group),
+		cmocka_unit_test(gc_width),
 		cmocka_unit_test(pod_info),
 		cmocka_unit_test(child_chatty),
 		cmocka_unit_test(nkctl_error_object),
