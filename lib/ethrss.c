@@ -40,16 +40,20 @@ static size_t queue_index(const uint32_t *qs, size_t n, uint32_t q)
 
 int nk_rss_take_queues(uint32_t *indir, uint32_t n, const uint32_t *take, size_t ntake)
 {
-	/* the distinct queues of the table and how many entries keep each:
-	 * sized by the table, not by the largest queue id */
+	/* the distinct queues of the table, whether each is taken, and how
+	 * many entries keep each: sized by the table, not by the largest
+	 * queue id; taken asked once a queue, not once an entry (a GC's
+	 * hundred reserved queues on a table of hundreds of entries) */
 	uint32_t *qs = malloc((n ? n : 1) * sizeof(*qs));
 	uint32_t *load = calloc(n ? n : 1, sizeof(*load));
+	bool *gone = calloc(n ? n : 1, sizeof(*gone));
 	size_t nq = 0;
 	int ret = 0;
 
-	if (!qs || !load) {
+	if (!qs || !load || !gone) {
 		free(qs);
 		free(load);
+		free(gone);
 		return -ENOMEM;
 	}
 	memcpy(qs, indir, n * sizeof(*qs));
@@ -57,17 +61,21 @@ int nk_rss_take_queues(uint32_t *indir, uint32_t n, const uint32_t *take, size_t
 	for (uint32_t i = 0; i < n; i++)
 		if (!nq || qs[nq - 1] != qs[i])
 			qs[nq++] = qs[i];
+	for (size_t k = 0; k < nq; k++)
+		gone[k] = taken(qs[k], take, ntake);
 	/* Entries move only to queues that stay; taken ones count as absent. */
-	for (uint32_t i = 0; i < n; i++)
-		load[queue_index(qs, nq, indir[i])] += !taken(indir[i], take, ntake);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t k = queue_index(qs, nq, indir[i]);
+
+		load[k] += !gone[k];
+	}
 	for (uint32_t i = 0; i < n && !ret; i++) {
 		size_t best = nq;
 
-		if (!taken(indir[i], take, ntake))
+		if (!gone[queue_index(qs, nq, indir[i])])
 			continue;
 		for (size_t k = 0; k < nq; k++)
-			if (load[k] && !taken(qs[k], take, ntake) &&
-			    (best == nq || load[k] < load[best]))
+			if (load[k] && !gone[k] && (best == nq || load[k] < load[best]))
 				best = k;
 		if (best == nq) {
 			ret = -ENOSPC;
@@ -78,6 +86,7 @@ int nk_rss_take_queues(uint32_t *indir, uint32_t n, const uint32_t *take, size_t
 	}
 	free(qs);
 	free(load);
+	free(gone);
 	return ret;
 }
 
