@@ -234,26 +234,52 @@ static bool dev_exists(struct nk_ctx *ctx, const struct nk_lease_where *w, int i
 	return w->reachable && mon_dev_exists(ctx, w->dev, w->ino, ifindex);
 }
 
+/* One look at a NIC, taken for the first lease of it missing from a dump
+ * and asked for the others (a GC's hundred unleases: one queue dump, not a
+ * hundred). */
+struct nic_look {
+	bool taken;
+	dev_t dev;
+	ino_t ino;
+	int ifindex;
+	bool gone;               /* its namespace is not found */
+	struct nk_nic_seen seen;
+};
+
+static void nic_look_at(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nic_look *l)
+{
+	struct nk_ns *ns;
+
+	if (l->taken && l->dev == r->nic_at.dev && l->ino == r->nic_at.ino &&
+	    l->ifindex == r->nic_ifindex)
+		return;
+	nk_nic_seen_free(&l->seen);
+	l->taken = true;
+	l->dev = r->nic_at.dev;
+	l->ino = r->nic_at.ino;
+	l->ifindex = r->nic_ifindex;
+	l->gone = nk_ns_find(ctx, l->dev, l->ino, &ns) || !ns;
+	if (!l->gone)
+		nk_nic_seen_read(ctx, ns, l->ifindex, &l->seen);
+}
+
 /* A lease gone from the dump has ended only when the fate judgement says so
  * (fate.h), from a look taken now: not while its NIC is down or out of
  * reach (the dump leaves such a NIC's queues out, and its leases live on),
  * nor when the look shows it leased still (the NIC came up between the dump
  * and the look). A NIC that is gone took its leases with it. */
-static bool lease_kept(struct nk_ctx *ctx, const struct nk_lease_rec *r)
+static bool lease_kept(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nic_look *l)
 {
 	struct nk_holder_id h = { .ifindex = r->nk_ifindex };
-	struct nk_nic_seen seen;
-	enum nk_fate fate;
-	struct nk_ns *ns;
 
-	if (!r->nic_at.reachable || nk_ns_find(ctx, r->nic_at.dev, r->nic_at.ino, &ns) || !ns)
+	if (!r->nic_at.reachable)
+		return false;
+	nic_look_at(ctx, r, l);
+	if (l->gone || l->seen.look == NK_LOOK_GONE)
 		return false;
 	if (r->nk_at.reachable)
 		h.ns = (struct nk_ns_id){ .known = true, .dev = r->nk_at.dev, .ino = r->nk_at.ino };
-	nk_nic_seen_read(ctx, ns, r->nic_ifindex, &seen);
-	fate = seen.look == NK_LOOK_GONE ? NK_FATE_ENDED : nk_fate_of_slot(&seen, r->nic_queue, &h);
-	nk_nic_seen_free(&seen);
-	return fate != NK_FATE_ENDED;
+	return nk_fate_of_slot(&l->seen, r->nic_queue, &h) != NK_FATE_ENDED;
 }
 
 /* Why a lease ended, asked of the kernel as the end is seen: the NIC went
@@ -298,6 +324,7 @@ static int leases_scan(struct monitor *m, struct nk_lease_list *out)
 
 int mon_leases_sync(struct monitor *m, bool print)
 {
+	struct nic_look look = { 0 };
 	struct nk_lease_list now;
 	int ret = 0;
 
@@ -311,7 +338,7 @@ int mon_leases_sync(struct monitor *m, bool print)
 		if (lease_find(&now, &m->leases.v[i]))
 			continue;
 		/* not seen is not ended: kept, and said when it does end */
-		if (lease_kept(m->ctx, &m->leases.v[i])) {
+		if (lease_kept(m->ctx, &m->leases.v[i], &look)) {
 			kept = nk_grow(&now.v, &now.n, &now.cap, sizeof(*kept));
 			if (kept)
 				*kept = m->leases.v[i];
@@ -323,6 +350,7 @@ int mon_leases_sync(struct monitor *m, bool print)
 	for (size_t i = 0; print && i < now.n && !ret; i++)
 		if (!lease_find(&m->leases, &now.v[i]))
 			ret = lease_print(m, "new", &now.v[i]);
+	nk_nic_seen_free(&look.seen);
 	nk_lease_list_free(&m->leases);
 	m->leases = now;
 	return ret;
