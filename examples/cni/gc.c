@@ -25,11 +25,13 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "cni.h"
 
@@ -385,21 +387,36 @@ static void pool_begin(const struct gc *g, struct ipam_pool *pl, struct ipam_run
 	pool_step(g, pl);
 }
 
+/* Is pid one of the pool's runs? */
+static bool pool_runs(const struct ipam_pool *pl, pid_t pid)
+{
+	for (size_t k = 0; k < pl->width; k++)
+		if (pl->run[k].started && pl->run[k].c.pid == pid)
+			return true;
+	return false;
+}
+
 /* Every run finished: 0, or the first failure's code. A slot is refilled
- * as soon as its run ends (looked at every GC_IPAM_TICK_MS), not in slot
- * order: waiting for slot 0 while slot 5's run has ended left that slot
- * idle, and host-local's DELs ran in batches. */
+ * as soon as its run ends, not in slot order: waiting for slot 0 while slot
+ * 5's run has ended left that slot idle, and host-local's DELs ran in
+ * batches. nkctl's session has ended by now, so GC sleeps until a child
+ * exits (a look every few ms costs a hundred wakeups a second, CPU the DELs
+ * need); one exited that is not the pool's (a child the process had before
+ * an exec made it the plugin) is left alone, and the pool looked at every
+ * GC_IPAM_TICK_MS instead. */
 static int pool_end(const struct gc *g, struct ipam_pool *pl)
 {
 	const struct timespec tick = { 0, GC_IPAM_TICK_MS * 1000 * 1000 };
 	bool busy = true;
 
 	while (busy) {
+		siginfo_t si = { 0 };
+
 		pool_step(g, pl);
 		busy = !pl->gc && pl->next < g->n;
 		for (size_t k = 0; k < pl->width; k++)
 			busy |= pl->run[k].started;
-		if (busy)
+		if (busy && (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) || !pool_runs(pl, si.si_pid)))
 			nanosleep(&tick, NULL);
 	}
 	return pl->code;
