@@ -20,8 +20,9 @@
  * all where that line fails, as with an nkctl without it); meanwhile the
  * IPAM plugin's GC where its VERSION (asked while nkctl reads the leases)
  * lists 1.1.0, else its DEL for each, one at once a CPU (2 to 8), a slot
- * refilled as its run ends, also while nkctl deletes. nkctl deletes the holders of its
- * one unlease several at once (each in its namespace, so no one group). */
+ * refilled as its run ends, also while nkctl deletes. nkctl deletes the
+ * holders of its one unlease several at once (each in its namespace, so no
+ * one group). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <sched.h>
@@ -332,7 +333,7 @@ static int ipam_del_start(const struct gc *g, const struct attachment *a, struct
 
 /* The IPAM plugin's part, run beside nkctl's deletions: its GC (it knows
  * the valid list), else its DEL for each stale attachment,
- * GC_IPAM_PARALLEL at a time, the next started as one finishes. */
+ * width (gc_ipam_width) at a time, the next started as one finishes. */
 struct ipam_pool {
 	size_t width;			/* how many run at once */
 	struct ipam_run run[GC_IPAM_PARALLEL];
