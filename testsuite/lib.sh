@@ -28,10 +28,17 @@ run_deferred() {
 	_DEFERRED=()
 }
 _run_deferred() {
+	local rc=$?
 	[ "$BASHPID" = "$T_MAIN_PID" ] || return 0
 	run_deferred
 	[ -z "${NLP_PID:-}" ] || kill "$NLP_PID" 2>/dev/null
 	rm -rf "$T_TMP"
+	# A pass is done_testing's alone: an "exit 0" from the middle of a
+	# test skipped the checks after it.
+	if [ "$rc" = 0 ] && [ -z "${T_DONE:-}" ]; then
+		echo "FAIL: the test exited 0 before done_testing"
+		exit 1
+	fi
 }
 trap _run_deferred EXIT
 
@@ -39,6 +46,10 @@ trap _run_deferred EXIT
 defer() { _DEFERRED+=("$*"); }
 
 skip() { echo "SKIP: $*"; exit 4; }
+# skip_part KEY REASON: a part of the test (KEY, one word) did not run here.
+# The runner counts it as the skip of NAME/KEY: not a pass, and under strict
+# skips (CI) a failure unless testsuite/skips-allowed names NAME/KEY.
+skip_part() { local key=$1; shift; echo "SKIP-PART: $key: $*"; }
 # fail MESSAGE: the test fails; the last nkctl run through nk is named with
 # its exit status and stderr, whatever the message says.
 fail() {
@@ -203,6 +214,8 @@ json_valid() {
 
 done_testing() {
 	local n
+	# A test that checked nothing passed nothing.
+	[ "$T_CHECKS" -gt 0 ] || fail "the test made no check"
 	if [ -d "$T_TMP/json" ]; then
 		n=$($PY "$TESTSUITE/helpers/jsoncheck.py" "$TESTSUITE/../doc/nkctl.schema.json" "$T_TMP/json") ||
 			fail "JSON output does not match doc/nkctl.schema.json: $n"
@@ -221,6 +234,7 @@ done_testing() {
 		pass "$n CNI answers match testsuite/cni-result.schema.json (the spec's shape for their cniVersion)"
 	fi
 	echo "# $T_CHECKS checks passed"
+	T_DONE=1
 	exit 0
 }
 
@@ -450,19 +464,33 @@ ping_start() {
 	PING_FROM=$(ping_last)
 }
 ping_last() { grep -o 'icmp_seq=[0-9]*' "$PING_LOG" | tail -n 1 | cut -d= -f2; }
-# ping_stop DESC: stops the ping; every request up to the last answered one
-# was answered (the one in flight at the stop is not counted as lost), and
-# answers kept coming after ping_start returned: it overlapped what it
-# watched from start to end.
+# ping_wants N: true while fewer than N answers came since ping_start
+# returned, for 2 minutes at most: an action repeated "while ping_wants 5"
+# runs for a window the ping can see, however fast the machine (a real loss
+# stops the answers; ping_stop then fails on it).
+ping_wants() {
+	: "${PING_T0:=$SECONDS}"
+	[ "$(ping_last)" -lt $((PING_FROM + $1)) ] && [ $((SECONDS - PING_T0)) -lt 120 ]
+}
+# ping_stop DESC: stops the ping once two more answers came (so the requests
+# sent during what it watched are judged too; 10 s at most); every request up
+# to the last answered one was answered, and answers came while it ran from
+# ping_start's return to this call.
 ping_stop() {
 	local seqs last n
 	kill -0 "$PINGER" 2> /dev/null || fail "$1: the ping ended before what it watched did: $(tail -n 3 "$PING_LOG")"
 	last=$(ping_last)
+	for _ in $(seq 200); do
+		[ "$(ping_last)" -ge $((last + 2)) ] && break
+		sleep 0.05
+	done
 	kill -INT "$PINGER"
 	wait "$PINGER" 2> /dev/null
+	unset PING_T0
 	seqs=$(grep -o 'icmp_seq=[0-9]*' "$PING_LOG" | cut -d= -f2 | sort -un)
 	n=$(printf '%s\n' "$seqs" | grep -c .)
 	[ "$last" -gt "$PING_FROM" ] || fail "$1: no answer while it ran (replies up to #$PING_FROM before, #$last after)"
+	[ "$(ping_last)" -ge $((last + 2)) ] || fail "$1: no answer in 10 s after it ended (last #$(ping_last))"
 	[ "$n" = "$(printf '%s\n' "$seqs" | tail -n 1)" ] ||
 		fail "$1: requests lost: answered $n of the first $(printf '%s\n' "$seqs" | tail -n 1)"
 	pass "$1: $n pings answered in a row, #$PING_FROM to #$last while it ran"

@@ -401,8 +401,15 @@ netkit_tests() {
 	fi
 
 	# -- netdevsim lease
+	# The VM tier builds netdevsim for its kernel: there its absence is a
+	# failure, not a skip. Elsewhere (a host kernel that can make netkit
+	# devices) the VM tier runs these checks.
 	if ! modprobe netdevsim 2>/dev/null || [ ! -e /sys/bus/netdevsim/new_device ]; then
-		echo "NOTE: netdevsim not available; lease checks skipped"
+		if [ "$VM" = 1 ]; then
+			fail "netdevsim not available in the VM: the lease checks cannot run"
+		else
+			echo "NOTE: no netdevsim on this kernel; the VM tier runs the lease checks"
+		fi
 		return
 	fi
 	if [ "$HAVE_QC" != 1 ]; then
@@ -477,4 +484,6 @@ if [ "$NETKIT" = 1 ]; then
 fi
 
 echo "== $NPASS passed, $NFAIL failed (kernel $(uname -r)${VM:+, vm=$VM})"
+# A run that checked nothing passed nothing.
+[ "$NPASS" -gt 0 ] || { echo "FAIL: no check ran"; exit 1; }
 [ "$NFAIL" = 0 ]

@@ -97,7 +97,7 @@ XDP
 	ip -n "$HOST" link set dev "$SIM" xdp off
 	$NLPROBE -n "$HOST" rings-set "$sim_idx" tcp-data-split on >/dev/null || fail "cannot turn tcp-data-split on"
 else
-	echo "# no clang: the XDP preflight is not exercised"
+	skip_part xdp-preflight "no clang: the XDP preflight is not exercised"
 fi
 
 # With every check passing, the kernel has the last word.

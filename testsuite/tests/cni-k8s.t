@@ -98,7 +98,7 @@ if ip netns exec "$HOST" iptables -t nat -A PREROUTING -d 10.96.0.10/32 -p icmp 
 	ip netns exec "$HOST" iptables -t nat -F PREROUTING
 	NAT=yes
 else
-	echo "# no iptables NAT here: $(cat "$T_TMP/ipt.err")"
+	skip_part nat "no iptables NAT here: $(cat "$T_TMP/ipt.err")"
 fi
 del_pods
 
@@ -168,7 +168,7 @@ if [ -e "$pdir/mp_linger" ]; then
 	expect_eq "$(printf '%s' "$OUT" | jq --arg s "$SIM" '[.leases[] | select(.ifname == $s)] | length') $(reservations) $(ls -A "$INFO" | wc -l)" "0 0 0" \
 		"GC left no lease, reservation or information file"
 else
-	echo "# this netdevsim has no mp_linger personality: DEL's provider wait not tried"
+	skip_part mp-linger "this netdevsim has no mp_linger personality: DEL's provider wait not tried"
 fi
 # Multi-queue pods: queuesPerPod N of the pool 1-7, with and without RSS
 # contexts; the remote's flows to the pod counted per NIC queue.
@@ -263,7 +263,7 @@ if [ -e "$pdir/rss_contexts" ]; then
 	multi_queue 2 0
 	multi_queue 4 0
 else
-	echo "# this netdevsim has no rss_contexts personality: multi-queue pods not tried"
+	skip_part rss-contexts "this netdevsim has no rss_contexts personality: multi-queue pods not tried"
 fi
 
 # Chained plugins after nkctl-cni (Debian's containernetworking-plugins).

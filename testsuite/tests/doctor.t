@@ -130,7 +130,7 @@ if [ -e /dev/udmabuf ] && [ -x "$FAKE" ]; then
 	defer "kill $pid"
 	expect_rc 0 "unbind before the lease goes" -n "$POD" unbind dev hold
 else
-	echo "# no /dev/udmabuf or $FAKE: the binding variants are not run"
+	skip_part bindings "no /dev/udmabuf or $FAKE: the binding variants are not run"
 fi
 
 # 7. the lease gone: its holder deleted behind nkctl's back

@@ -25,7 +25,7 @@ harnesses="netlink args state"
 if pkg-config --exists json-c 2>/dev/null; then
 	harnesses="$harnesses cni"
 else
-	echo "# no json-c (libjson-c-dev): fuzz_cni is not built, as the plugin is not"
+	skip_part fuzz-cni "no json-c (libjson-c-dev): fuzz_cni is not built, as the plugin is not"
 fi
 pass "make fuzz builds $(echo "$harnesses" | sed 's/[a-z]*/fuzz_&/g')"
 

@@ -26,7 +26,7 @@ if pkg-config --exists json-c; then
 	# configure's default CNI directory: containernetworking-plugins' /usr/lib/cni.
 	expect_eq "$(stat -c %a "$dest/usr/lib/cni/nkctl-cni" 2>&1)" 755 "the CNI plugin is in /usr/lib/cni, 0755"
 else
-	echo "# no json-c (libjson-c-dev): the CNI plugin is neither built nor installed"
+	skip_part cni "no json-c (libjson-c-dev): the CNI plugin is neither built nor installed"
 fi
 expect_eq "$(cat "$dest/usr/share/man/man8/nkctl-steer.8")" ".so man8/nkctl-nic.8" "man nkctl-steer is nkctl-nic(8)"
 done_testing

@@ -71,7 +71,7 @@ if [ "$nq" -ge 3 ] && [ "$Q" -ge 1 ]; then
 	expect_rc 0 "release" nic release dev "$NIC"
 	expect_eq "$($NLPROBE rss "$idx" | jq -c .indir)" "$before" "the weighted table is back entry for entry"
 else
-	echo "# skipped the weighted table: needs 3+ RX queues and NKCTL_TEST_QUEUE > 0"
+	skip_part weighted-table "needs 3+ RX queues and NKCTL_TEST_QUEUE > 0"
 fi
 
 # Header split's prerequisite: where the driver has rx-gro-hw and it is off,
@@ -115,6 +115,6 @@ if [ "$xsk" = zerocopy ] && [ "$(printf '%s' "$sup" | jq '.["queue-lease"]')" = 
 	expect_rc 0 "unlease" unlease dev nkzc
 	expect_eq "$(ip -j link show "$NIC" | jq -r '.[0].xdp.mode // "none"')" none "no XDP program left"
 else
-	echo "# AF_XDP zero-copy through a lease not exercised: the driver has no queue API or no XDP_ZEROCOPY"
+	skip_part xsk-zerocopy "AF_XDP zero-copy through a lease not exercised: the driver has no queue API or no XDP_ZEROCOPY"
 fi
 done_testing

@@ -92,7 +92,7 @@ if command -v devlink > /dev/null; then
 	expect_eq "$(indir)" "[0,2,3]" "the NIC's RSS table: queue 1 out"
 	expect_eq "$(split)" on "the NIC's header split: on"
 else
-	echo "# no devlink: the reload part is not run"
+	skip_part reload "no devlink: the reload part is not run"
 fi
 
 # ---- re-probe: del_device + new_device with the same id

@@ -275,7 +275,7 @@ XDP
 	xsk_check
 	expect_eq "$XC" '[["warn",null]]' "doctor: the fix put nkctl's program back"
 else
-	echo "# no clang: another XDP program in nkctl's place is not exercised"
+	skip_part foreign-xdp "no clang: another XDP program in nkctl's place is not exercised"
 fi
 # The holder down (as link add and lease leave it): a VMM's socket is never
 # readable in poll() and cannot send; doctor fails it, its fix heals it.
