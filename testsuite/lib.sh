@@ -239,10 +239,10 @@ done_testing() {
 }
 
 # nsim_netdev ID: the name of netdevsim ID's netdev once the driver made it
-# (up to 10 s: a re-probe makes it a little after new_device returns).
+# (up to 30 s: a re-probe makes it a little after new_device returns).
 nsim_netdev() {
 	local dev=""
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		dev=$(ls "/sys/bus/netdevsim/devices/netdevsim$1/net/" 2> /dev/null | head -n 1)
 		[ -n "$dev" ] && break
 		sleep 0.1
@@ -319,7 +319,7 @@ for i in range(int(sys.argv[2])):
 # rx_ready READY PID ERRFILE: an AF_XDP receiver started in the background
 # as PID made READY within 10 s, else the test fails with ERRFILE's words.
 rx_ready() {
-	for _ in $(seq 100); do [ -e "$1" ] || ! kill -0 "$2" 2> /dev/null && break; sleep 0.1; done
+	for _ in $(seq 300); do [ -e "$1" ] || ! kill -0 "$2" 2> /dev/null && break; sleep 0.1; done
 	[ -e "$1" ] || fail "the AF_XDP receiver did not get ready: $(cat "$3" 2> /dev/null)"
 }
 
@@ -442,9 +442,11 @@ topo_addresses() {
 	ip netns exec "$HOST" sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
 }
 
-# ping_ok NS ADDR: an answered ping (v4 or v6) within 3 s.
-# (up to 3 tries in 3 s: the first may wait for ARP/ND on a loaded VM)
-ping_ok() { ip netns exec "$1" ping -c 1 -i 0.5 -w 3 "$2" > /dev/null 2>&1; }
+# ping_ok NS ADDR: an answered ping (v4 or v6), within 10 s (a request every
+# 0.5 s until the first answer: the first may wait for ARP/ND on a loaded VM).
+ping_ok() { ip netns exec "$1" ping -c 1 -i 0.5 -w 10 "$2" > /dev/null 2>&1; }
+# ping_none NS ADDR: no answer in 3 s (a slow machine only makes it weaker).
+ping_none() { ! ip netns exec "$1" ping -c 1 -i 0.5 -w 3 "$2" > /dev/null 2>&1; }
 
 # ping_start NS ADDR: a ping from NS to ADDR every 50 ms for as long as it
 # takes, until ping_stop; returns once the first reply came (it runs before
@@ -503,17 +505,21 @@ tcp_ok() {
 import socket, sys
 s = socket.socket(socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(1); s.settimeout(5)
+s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(1); s.settimeout(60)
 c, _ = s.accept(); c.sendall(c.recv(64)); c.close()' "$3" "$port" &
 	local srv=$!
-	# The server may take a while to listen (a loaded VM): retry refusals.
+	# The server may take a while to listen (a loaded VM): retry refusals
+	# for 30 s.
 	got=$(ip netns exec "$1" /usr/bin/python3 -c '
 import socket, sys, time
-for _ in range(50):
+end = time.time() + 30
+while True:
     try:
-        s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3)
+        s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
         break
     except ConnectionRefusedError:
+        if time.time() > end:
+            raise
         time.sleep(0.1)
 s.sendall(b"nkctl"); print(s.recv(64).decode())' "$3" "$port" 2>/dev/null)
 	kill "$srv" 2>/dev/null

@@ -138,7 +138,7 @@ expect_eq "$RC" 0 "bind on a second NIC"
 pid=$(printf '%s' "$OUT" | jq .bindings[0].holder.pid)
 "$FAKE" -n "$HOST" bind-rx dev "$SIM2" queue 1 dmabuf udmabuf size 4M foreground > /dev/null 2> "$T_TMP/gone.err" &
 fg=$!
-for _ in $(seq 100); do [ "$(ls $STATE | wc -l)" = 2 ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ "$(ls $STATE | wc -l)" = 2 ] && break; sleep 0.1; done
 echo "$SIM2_ID" > /sys/bus/netdevsim/del_device
 wait_gone "$pid" || fail "the holder of a removed device still runs"
 pass "a holder whose device is removed exits"

@@ -43,10 +43,14 @@ expect_eq "$(printf '%s' "$s" | jq -c '[.netkit.pairing, .netkit.primary, .["num
 expect_eq "$(printf '%s' "$OUT" | jq '.devices | length')" 1 "single add prints one device"
 
 # Peer namespace by path.
-ip netns exec "$POD" sleep 60 &
+ip netns exec "$POD" sleep 600 &
 holder=$!
 defer "kill $holder"
-sleep 0.5
+# until ip has entered POD (a process start takes most of a second in a
+# loaded guest)
+want=$(stat -L -c %i "/run/netns/$POD")
+for _ in $(seq 300); do [ "$(stat -L -c %i "/proc/$holder/ns/net" 2> /dev/null)" = "$want" ] && break; sleep 0.1; done
+expect_eq "$(stat -L -c %i "/proc/$holder/ns/net")" "$want" "the holder process is in POD"
 expect_rc 0 "peer-netns by /proc path" -n "$NS" link add nkc0 peer nkd0 peer-netns "/proc/$holder/ns/net"
 $NLPROBE -n "$POD" link nkd0 > /dev/null || fail "nkd0 is not in POD"
 pass "peer created in the namespace named by path"

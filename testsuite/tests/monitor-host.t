@@ -58,7 +58,11 @@ mpid=$!
 ready "$T_TMP/m1"
 ip -n "$NS" link add va type veth peer name vb || fail "veth va"
 ip -n "$NS" link del va
-sleep 0.5
+# until both dels are printed (SIGINT may be read before unread events)
+for _ in $(seq 300); do
+	[ "$(jq -r 'select(.event.action == "del") | .event.link.ifname' "$T_TMP/m1" 2> /dev/null | grep -c '^v[ab]$')" = 2 ] && break
+	sleep 0.1
+done
 kill -INT "$(target "$mpid")"
 wait "$mpid"
 expect_eq "$?" 0 "SIGINT ends monitor with status 0"
@@ -118,7 +122,11 @@ mpid=$!
 ready "$T_TMP/m6"
 ip -n "$NS" netns set "$NS2" 7 || fail "cannot give $NS2 an nsid in $NS"
 ip -n "$NS2" link add far0 type veth peer name far1 || fail "veth far0"
-for _ in $(seq 50); do grep -q far1 "$T_TMP/m6" && break; sleep 0.1; done
+for _ in $(seq 300); do
+	jq -e 'select(.event.link.ifname == "far0" and .event.action == "new")' "$T_TMP/m6" > /dev/null 2>&1 &&
+		grep -q '"object":"nsid"' "$T_TMP/m6" && break
+	sleep 0.1
+done
 kill -INT "$(target "$mpid")"
 wait "$mpid"
 expect_eq "$?" 0 "all-nsid: SIGINT, status 0"
@@ -146,8 +154,14 @@ kill -STOP "$tpid"
 } > "$T_TMP/storm"
 ip -n "$NS" -batch "$T_TMP/storm" || fail "the storm's batch failed"
 kill -CONT "$tpid"
-for _ in $(seq 100); do grep -q after1 "$T_TMP/m7" && break; sleep 0.1; done
-sleep 0.5
+# until the resync printed all four changes (60 s: a monitor under valgrind
+# works through the backlog slowly)
+for _ in $(seq 600); do
+	[ "$(grep -cE '"(after0|after1|keep0|keep1)"' "$T_TMP/m7")" -ge 4 ] &&
+		jq -r 'select(.event.action == "del") | .event.link.ifname' "$T_TMP/m7" 2> /dev/null | grep -q '^keep1$' &&
+		jq -r 'select(.event.action == "new") | .event.link.ifname' "$T_TMP/m7" 2> /dev/null | grep -q '^after0$' && break
+	sleep 0.1
+done
 kill -INT "$tpid"
 wait "$mpid"
 expect_eq "$?" 0 "after the storm: SIGINT, status 0"

@@ -69,9 +69,9 @@ socks = [socket.socket(fam, socket.SOCK_DGRAM) for _ in range(flows)]
 for s in socks:
     s.sendto(b"nsim" * 32, (dst, port))' "$@"
 }
-# wait_udp NS BEFORE N [6]: until NS has received N more UDP datagrams (5 s).
+# wait_udp NS BEFORE N [6]: until NS has received N more UDP datagrams (30 s).
 wait_udp() {
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do
 		[ $(($(udp_in "$1" "${4:-}") - $2)) -ge "$3" ] && return 0
 		sleep 0.1
 	done

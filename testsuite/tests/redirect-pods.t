@@ -27,7 +27,7 @@ for i in 1 2 3; do
 	ip -n "$P" addr add "10.20.$i.2/24" dev nkp
 	ip -n "$P" link set nkp up
 	ip -n "$P" route add default via "10.20.$i.1"
-	ping_ok "$REMOTE" "10.20.$i.2" && fail "pod $i reachable without redirects"
+	ping_none "$REMOTE" "10.20.$i.2" || fail "pod $i reachable without redirects"
 	expect_rc 0 "pod $i egress" -n "$HOST" redirect attach dev "nkh$i" to "$SIM"
 	expect_rc 0 "pod $i ingress: a route on the NIC" -n "$HOST" redirect attach dev "$SIM" to "nkh$i" prefix "10.20.$i.0/24"
 done
@@ -47,7 +47,7 @@ expect_rc 0 "pod 2: detach its route" -n "$HOST" -j redirect detach dev "$SIM" t
 expect_eq "$(printf '%s' "$OUT" | jq -c '.detached[0] | [.["hook-removed"], .routes[0].prefixes]')" '[false,["10.20.2.0/24"]]' \
 	"pod 2: only its route went"
 expect_rc 0 "pod 2: detach its egress" -n "$HOST" redirect detach dev nkh2
-ping_ok "$REMOTE" 10.20.2.2 && fail "pod 2 still reachable"
+ping_none "$REMOTE" 10.20.2.2 || fail "pod 2 still reachable"
 pass "pod 2 unreachable"
 for i in 1 3; do
 	ping_ok "$REMOTE" "10.20.$i.2" || fail "remote -> pod $i after pod 2 went"

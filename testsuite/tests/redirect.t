@@ -10,14 +10,14 @@ need_cmd ping jq
 modprobe veth 2>/dev/null || true
 topo_pod_host_remote
 
-ping_ok "$POD" 10.10.2.2 && fail "pod reaches remote without redirects: forwarding is on?"
+ping_none "$POD" 10.10.2.2 || fail "pod reaches remote without redirects: forwarding is on?"
 pass "no path without redirects"
 expect_rc 0 "attach pod egress" -n "$HOST" -j redirect attach dev vH to vN
 json_valid "attach -j"
 first=$OUT
 expect_eq "$(printf '%s' "$first" | jq -c '.redirects[0] | [.ifname, .hook, .action, .routes[0].target.ifname, .changed, .defunct]')" \
 	'["vH","tcx-ingress","redirect-neigh","vN",true,false]' "egress defaults: tcx-ingress, redirect-neigh"
-ping_ok "$POD" 10.10.2.2 && fail "one redirect is enough?"
+ping_none "$POD" 10.10.2.2 || fail "one redirect is enough?"
 pass "one direction alone does not make a path"
 expect_rc 0 "attach pod ingress" -n "$HOST" -j redirect attach dev vN to vH prefix 10.10.1.0/24 prefix fd01::/64
 expect_eq "$(printf '%s' "$OUT" | jq -c '.redirects[0] | [.action, .routes[0].prefixes]')" \
@@ -49,7 +49,7 @@ ping_ok "$REMOTE" 10.10.1.3 || fail "remote cannot reach .3 inside the /24"
 expect_rc 0 "narrow the prefix" -n "$HOST" -j redirect attach dev vN to vH prefix 10.10.1.2/32 prefix fd01::/64
 expect_eq "$(printf '%s' "$OUT" | jq -c '.redirects[0] | [.changed, .["link-id"] > 0]')" '[true,true]' "changed in place"
 ping_ok "$REMOTE" 10.10.1.2 || fail "remote cannot reach .2 in the /32"
-ping_ok "$REMOTE" 10.10.1.3 && fail "remote reaches .3 outside the prefix"
+ping_none "$REMOTE" 10.10.1.3 || fail "remote reaches .3 outside the prefix"
 pass "prefixes filter what is redirected"
 
 # Atomic replace: traffic keeps flowing while the configuration flips (the
@@ -132,7 +132,7 @@ expect_eq "$(printf '%s' "$OUT" | jq -c '.redirects[0] | [.defunct, .changed]')"
 # detach stops the traffic; again is not found unless -force.
 expect_rc 0 "detach pod ingress" -n "$HOST" -j redirect detach dev vN
 expect_eq "$(printf '%s' "$OUT" | jq -c '[.detached[] | [.ifname, .hook]]')" '[["vN","tcx-ingress"]]' "detach names what it removed"
-ping_ok "$POD" 10.10.2.2 && fail "ping still works after detach"
+ping_none "$POD" 10.10.2.2 || fail "ping still works after detach"
 pass "traffic stops after detach"
 expect_error 3 "detach again" -n "$HOST" redirect detach dev vN
 expect_rc 0 "detach again with -force" -n "$HOST" -force redirect detach dev vN

@@ -119,7 +119,7 @@ monitor_ready "$HOST" "$T_TMP/mon"
 # re-dump sees them within a second).
 mon_wait() {
 	local i
-	for i in $(seq 50); do
+	for i in $(seq 300); do
 		[ "$(grep -c "\"object\":\"$1\",\"action\":\"$2\"" "$T_TMP/mon")" -ge "$3" ] && return 0
 		sleep 0.1
 	done
@@ -188,7 +188,7 @@ xsk_dels() {
 }
 dels_wait() {
 	local i
-	for i in $(seq 50); do
+	for i in $(seq 300); do
 		[ "$(xsk_dels | jq length)" -ge "$1" ] && return 0
 		sleep 0.1
 	done

@@ -61,16 +61,20 @@ wait_ready() { # FILE...: every FILE there, within 15 s
 	return 1
 }
 send() { udp_send "$REMOTE" "$@"; } # DST COUNT: from the remote
-listen() { # OUT: the remote counts the datagrams to its port 9998 for 6 s
-	rm -f "$1.ready"
+listen() { # OUT: the remote counts the datagrams to its port 9998 until listen_end
+	rm -f "$1.ready" "$1.stop"
 	ip netns exec "$REMOTE" python3 -c '
-import socket, sys, time
+import os, socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("0.0.0.0", 9998))
-s.settimeout(0.5)
+s.settimeout(0.2)
 open(sys.argv[1] + ".ready", "w").close()
-n, end = 0, time.time() + 6
-while time.time() < end:
+# Until the sender is done (the stop file) and 2 s more for what is on its
+# way, 2 minutes at most: a window the sender cannot miss however slow.
+n, end, stopped = 0, time.time() + 120, None
+while time.time() < end and (stopped is None or time.time() < stopped + 2):
+    if stopped is None and os.path.exists(sys.argv[1] + ".stop"):
+        stopped = time.time()
     try:
         s.recv(2048)
         n += 1
@@ -81,6 +85,7 @@ print(n)
 	lp=$!
 	wait_ready "$1.ready" || fail "the remote's listener did not start"
 }
+listen_end() { : > "$1.stop"; wait $lp; } # OUT: the sender is done
 
 # RX, the consumer blocked in poll() (nothing to send: poll waits).
 as_vmm "$HOST" "$dir" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 rx 20 idle 3000 ready "$ready" copy > "$T_TMP/rx.json" 2> "$T_TMP/rx.err" &
@@ -113,7 +118,7 @@ expect_rc 0 "attach again brings it up" -n "$HOST" xsk attach dev vm0 user $VMM
 rm -f "$ready"
 listen "$T_TMP/remote1"
 as_vmm "$HOST" "$dir" "$vmmdir" $VMM "$XVMM" vm0 1 "$vpin" 1 tx 10 "$rmac" 10.77.0.5 10.10.2.2 first 3000 ready "$ready" copy > "$T_TMP/tx.json" 2> "$T_TMP/tx.err"
-wait $lp
+listen_end "$T_TMP/remote1"
 expect_eq "$(jq -c '[.sent, .completed]' "$T_TMP/tx.json")" '[10,0]' "TX through the lease in copy mode: 10 queued, 0 completed (7.3)"
 expect_eq "$(cat "$T_TMP/remote1")" 0 "the remote received none of them"
 
@@ -121,7 +126,7 @@ expect_eq "$(cat "$T_TMP/remote1")" 0 "the remote received none of them"
 # leased one (6) cannot be bound at all.
 listen "$T_TMP/remote2"
 nsenter --net="/run/netns/$HOST" "$XVMM" "$SIM" 5 "$pin" 3 tx 10 "$rmac" 10.77.0.5 10.10.2.2 first 3000 copy > "$T_TMP/nic.json" 2> "$T_TMP/nic.err"
-wait $lp
+listen_end "$T_TMP/remote2"
 expect_eq "$(jq -c '[.sent, .completed]' "$T_TMP/nic.json" 2>/dev/null)" '[10,10]' "bound to NIC queue 5: 10 sent, 10 completed ($(cat "$T_TMP/nic.err"))"
 expect_eq "$(cat "$T_TMP/remote2")" 10 "the remote received 10 of 10"
 nsenter --net="/run/netns/$HOST" "$XVMM" "$SIM" 6 "$pin" 3 first 100 copy > /dev/null 2> "$T_TMP/busy.err"
@@ -140,7 +145,7 @@ expect_rc 0 "redirect the primary's traffic (the VM's TX) to the NIC" -n "$HOST"
 ip netns exec "$HOST" ping -c 1 -W 3 10.10.2.2 > /dev/null || fail "the host cannot reach the remote"
 listen "$T_TMP/remote3"
 as_vmm "$HOST" "$dir" "$vmmdir" $VMM "$XVMM" vm0txp 0 "$vpin" 0 tx 10 "$rmac" 10.77.0.5 10.10.2.2 first 3000 copy > "$T_TMP/tx2.json" 2> "$T_TMP/tx2.err"
-wait $lp
+listen_end "$T_TMP/remote3"
 expect_eq "$(jq -c '[.sent, .completed]' "$T_TMP/tx2.json" 2>/dev/null)" '[10,10]' "TX through the pair's peer in copy mode: 10 sent, 10 completed ($(cat "$T_TMP/tx2.err"))"
 expect_eq "$(cat "$T_TMP/remote3")" 10 "the remote received the VM's 10 datagrams through nkctl's redirect"
 expect_rc 0 "detach the VM's TX redirect" -n "$HOST" redirect detach dev vm0tx
