@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "store.h"
@@ -40,6 +41,49 @@ int nk_store_lock(const char *dir, const char *name, bool wait, int *fd)
 	if (!store_path(path, sizeof(path), dir, ".tmp.", name))
 		unlink(path);
 	return 0;
+}
+
+pid_t nk_flock_holder(int fd)
+{
+	unsigned int maj, min;
+	unsigned long ino;
+	struct stat st;
+	char line[256];
+	FILE *f;
+	int pid, id = 0;
+
+	if (fstat(fd, &st) || !(f = fopen("/proc/locks", "re")))
+		return 0;
+	while (!id && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d: FLOCK %*s %*s %d %x:%x:%lu", &pid, &maj, &min, &ino) == 4 &&
+		    maj == major(st.st_dev) && min == minor(st.st_dev) && ino == st.st_ino)
+			id = pid;
+	fclose(f);
+	return (pid_t)id;
+}
+
+int nk_store_lock_for(const char *dir, const char *name, unsigned int secs, int *fd,
+		      pid_t *holder)
+{
+	/* Looked at every 20 ms: a holder a user could stall is not waited
+	 * for in the kernel, so the wait has an end. */
+	unsigned long tries = secs * 50UL;
+	int ret = nk_store_lock(dir, name, false, fd), lfd;
+	char path[PATH_MAX];
+
+	for (; ret == -EWOULDBLOCK && tries; tries--) {
+		usleep(20000);
+		ret = nk_store_lock(dir, name, false, fd);
+	}
+	*holder = 0;
+	if (ret != -EWOULDBLOCK || !secs)
+		return ret;
+	if (!store_path(path, sizeof(path), dir, ".lock-", name) &&
+	    (lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		*holder = nk_flock_holder(lfd);
+		close(lfd);
+	}
+	return -ETIMEDOUT;
 }
 
 /* Is fd still the file at path (not removed or replaced meanwhile)? */

@@ -19,10 +19,18 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Lock object name of dir: *fd holds it until closed; without wait,
  * -EWOULDBLOCK when another holds it. 0 or -errno. */
 int nk_store_lock(const char *dir, const char *name, bool wait, int *fd);
+/* The same, waiting at most secs (0: not at all, -EWOULDBLOCK): -ETIMEDOUT
+ * when it is still held then, with the holder's pid in *holder (from
+ * /proc/locks; 0 when it cannot be told). */
+int nk_store_lock_for(const char *dir, const char *name, unsigned int secs, int *fd,
+		      pid_t *holder);
+/* The pid holding a flock on the file fd is open on, 0 when none is seen. */
+pid_t nk_flock_holder(int fd);
 /* Lock a directory that is itself the object, one its last user removes
  * while holding the lock (the route table's pin directories): *fd holds it
  * until closed. -ESTALE when the directory locked is no longer the one at

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <bpf/bpf.h>
@@ -124,6 +125,21 @@ static void warn_unreachable(const char *root, const char *dir)
 	if (!stat(root, &st) && !(st.st_mode & S_IXOTH))
 		nk_warn("%s is not searchable by other users (mode %04o): bind-mount %s where the VMM runs (a hostPath volume) to reach the pin",
 			root, (unsigned int)(st.st_mode & 07777), dir);
+}
+
+/* A bpffs root other users may write (the kernel's default mode, 1777,
+ * where a node agent mounted it so): nkctl-xsk in it is checked, but the
+ * operator should know what else such a root exposes. */
+static void warn_root_open(const char *root)
+{
+	struct stat st;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0 && !fstat(fd, &st) && (st.st_mode & 022))
+		nk_warn("%s has mode %04o: any user can make entries beside nkctl's (a directory of its own in nkctl-xsk's place is refused); mount bpffs with mode=0700",
+			root, (unsigned int)(st.st_mode & 07777));
+	if (fd >= 0)
+		close(fd);
 }
 
 /* What one attached queue is, for printing. */
@@ -340,15 +356,15 @@ static int holder_up(struct nk_ctx *ctx, struct nk_link *l)
  * still names may be of a holder deleted behind nkctl's back (libvirt
  * deletes a VM's holder with ip): the sweep judges, and the maps are
  * asked again. */
-static int owner_check(struct nk_ctx *ctx, const char *root, const struct nk_link *l,
+static int owner_check(struct nk_ctx *ctx, const char *root, int pub, const struct nk_link *l,
 		       uint64_t cookie, const struct xsk_access *acc, bool share)
 {
 	char other[PIN_LEN];
-	int ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc, share, other);
+	int ret = xsk_owner_taken(root, pub, (uint32_t)l->ifindex, cookie, acc, share, other);
 
 	if (ret > 0) {
 		xsk_sweep_locked(ctx);
-		ret = xsk_owner_taken(root, (uint32_t)l->ifindex, cookie, acc, share, other);
+		ret = xsk_owner_taken(root, pub, (uint32_t)l->ifindex, cookie, acc, share, other);
 	}
 	if (ret < 0)
 		return nk_error_errno(-ret, "cannot read the NICs' AF_XDP slots");
@@ -360,6 +376,10 @@ static int owner_check(struct nk_ctx *ctx, const char *root, const struct nk_lin
 		return nk_error(NK_EXIT_EXISTS,
 				"group %u is the group of the map of another holder (%s) too, and reaches one of them: a VMM of that group could open both (share allows it)",
 				(unsigned int)acc->gid, other);
+	if (ret == XSK_CLASH_MEMBER)
+		return nk_error(NK_EXIT_EXISTS,
+				"user %u, or the user of the map of another holder (%s), is a member of the other map's group, which reaches that map: its VMM could open both (share allows it)",
+				(unsigned int)acc->uid, other);
 	return 0;
 }
 
@@ -367,17 +387,18 @@ static int owner_check(struct nk_ctx *ctx, const char *root, const struct nk_lin
  * owner, or the pin did not fit) gets every NIC queue already going to the
  * holder (through another attach) pointed at it before the directory is
  * the owner's. */
-static int holder_prepare(struct nk_ctx *ctx, const char *root, const struct nk_link *l,
+static int holder_prepare(struct nk_ctx *ctx, const char *root, int pub, const struct nk_link *l,
 			  uint64_t cookie, const struct xsk_access *acc, int *map_fd)
 {
 	struct remove_what w = { .holder = (uint32_t)l->ifindex, .cookie = cookie,
 				 .all_queues = true, .repoint = true };
-	char dir[PIN_LEN];
+	char dir[PIN_LEN], name[XSK_NAME_LEN];
 	bool fresh;
 	int ret;
 
 	holder_dir(root, cookie, (uint32_t)l->ifindex, dir);
-	ret = holder_map(dir, acc, map_fd, &fresh);
+	xsk_holder_name(cookie, (uint32_t)l->ifindex, name);
+	ret = holder_map(pub, name, dir, acc, map_fd, &fresh);
 	if (!ret && fresh) {
 		w.map_fd = *map_fd;
 		remove_everywhere(ctx, root, &w);
@@ -386,7 +407,7 @@ static int holder_prepare(struct nk_ctx *ctx, const char *root, const struct nk_
 		ret = w.repoint_failed ?
 		      nk_error(NK_EXIT_FAIL, "cannot point every queue of \"%s\" at its new map (%zu not done); %s stays root's: run xsk attach again",
 			       l->ifname, w.repoint_failed, dir) :
-		      holder_dir_give(dir, acc);
+		      holder_dir_give(pub, name, dir, acc);
 	}
 	return ret;
 }
@@ -412,7 +433,7 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 	const struct xsk_args *a = args;
 	struct nk_lease_list all = { 0 }, held = { 0 };
 	struct xsk_queue *q = NULL;
-	char root[ROOT_LEN], pubdir[DIR_LEN], pin[PIN_LEN], dir[PIN_LEN];
+	char root[ROOT_LEN], why[PIN_LEN], pin[PIN_LEN], dir[PIN_LEN];
 	unsigned long long cookie;
 	struct nk_holder_id h;
 	struct nk_ns *here;
@@ -420,7 +441,7 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 	struct nk_link l;
 	struct stat st;
 	size_t done = 0;
-	int ret, publock = -1, map_fd = -1;
+	int ret, publock = -1, pub = -1, map_fd = -1;
 
 	ret = parse_access(a, &acc);
 	if (!ret)
@@ -429,18 +450,20 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		ret = holder_leases(ctx, &l, a, (ctx->given & (1u << 1)), &all, &held);
 	if (!ret)
 		ret = rt_pin_root(root, true);
+	if (!ret && (ret = xsk_public_lock(true, &publock)) < 0)
+		ret = nk_error_errno(-ret, "cannot lock " NK_BPFFS_LOCK_DIR "/.lock-" XSK_LOCK_NAME);
+	if (!ret && (ret = xsk_pub_open(root, true, &pub, why, sizeof(why))))
+		ret = nk_error_errno(-ret, "%s", why);
 	if (!ret)
-		ret = public_dir(root, pubdir, sizeof(pubdir));
-	if (!ret && (ret = xsk_public_lock(pubdir, true, &publock)))
-		ret = nk_error_errno(-ret, "cannot lock %s", pubdir);
+		warn_root_open(root);
 	if (!ret)
 		ret = nk_ns_here(ctx, &here);
 	if (!ret)
 		ret = ns_cookie_of(here, root, &cookie);
 	if (!ret)
-		ret = owner_check(ctx, root, &l, cookie, &acc, a->share);
+		ret = owner_check(ctx, root, pub, &l, cookie, &acc, a->share);
 	if (!ret)
-		ret = holder_prepare(ctx, root, &l, cookie, &acc, &map_fd);
+		ret = holder_prepare(ctx, root, pub, &l, cookie, &acc, &map_fd);
 	if (!ret && !(q = calloc(held.n, sizeof(*q))))
 		ret = nk_error_errno(ENOMEM, "xsk attach");
 	h = (struct nk_holder_id){ .ifindex = l.ifindex };
@@ -462,6 +485,8 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		print_attached(ctx, &l, pin, &st, q, done);
 	if (map_fd >= 0)
 		close(map_fd);
+	if (pub >= 0)
+		close(pub);
 	if (publock >= 0)
 		close(publock);
 	free(q);

@@ -3,6 +3,8 @@
  * Pure rules of a holder's XSK map and its directory (xskfit.h).
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <linux/bpf.h>
 
 #include "xsk.h"         /* bpf/xsk.h: NK_XSK_HOLDER_QUEUES */
@@ -35,7 +37,16 @@ mode_t xsk_dir_mode(mode_t pin_mode)
 	return xsk_group_reaches(pin_mode) ? 0750 : 0700;
 }
 
-enum xsk_clash xsk_access_clash(const struct xsk_access *want, const struct xsk_access *other,
+static bool member(const struct xsk_members *m, gid_t gid)
+{
+	for (size_t i = 0; m && i < m->n; i++)
+		if (m->gid[i] == gid)
+			return true;
+	return false;
+}
+
+enum xsk_clash xsk_access_clash(const struct xsk_access *want, const struct xsk_members *wm,
+				const struct xsk_access *other, const struct xsk_members *om,
 				bool share)
 {
 	bool w = xsk_group_reaches(want->mode), o = xsk_group_reaches(other->mode);
@@ -46,5 +57,26 @@ enum xsk_clash xsk_access_clash(const struct xsk_access *want, const struct xsk_
 		return XSK_CLASH_USER;
 	if (want->gid == other->gid && ((w && o) || (want->gid && (w || o))))
 		return XSK_CLASH_GROUP;
+	/* A member of the other map's group reaches it through the group. */
+	if ((o && want->uid && member(wm, other->gid)) || (w && other->uid && member(om, want->gid)))
+		return XSK_CLASH_MEMBER;
 	return XSK_CLASH_NONE;
+}
+
+void xsk_grant_format(char *buf, size_t len, const struct xsk_grant *g)
+{
+	snprintf(buf, len, "uid %u gid %u mode %04o map-id %u\n", (unsigned int)g->acc.uid,
+		 (unsigned int)g->acc.gid, (unsigned int)(g->acc.mode & 0777), g->map_id);
+}
+
+bool xsk_grant_parse(const char *text, struct xsk_grant *g)
+{
+	unsigned int uid, gid, mode, id;
+	int end = -1;
+
+	if (sscanf(text, "uid %u gid %u mode %o map-id %u%n", &uid, &gid, &mode, &id, &end) != 4 ||
+	    end < 0 || (text[end] && strcmp(text + end, "\n")) || mode > 0777)
+		return false;
+	*g = (struct xsk_grant){ { uid, gid, mode }, id };
+	return true;
 }

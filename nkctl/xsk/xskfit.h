@@ -8,6 +8,7 @@
 #define NKCTL_XSKFIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -43,8 +44,31 @@ bool xsk_access_narrowed(mode_t was, mode_t now);
  * grant their group access, or one does and the group is not root's: the
  * group a map is given is its VMM's, which would reach the other map
  * through it); never with share. */
-enum xsk_clash { XSK_CLASH_NONE, XSK_CLASH_USER, XSK_CLASH_GROUP };
-enum xsk_clash xsk_access_clash(const struct xsk_access *want, const struct xsk_access *other,
+enum xsk_clash { XSK_CLASH_NONE, XSK_CLASH_USER, XSK_CLASH_GROUP, XSK_CLASH_MEMBER };
+/* The groups a map's user is in (every one, not only the primary): a user
+ * reaches a map whose group it is in as a member, too. */
+#define XSK_MAX_GROUPS 64
+struct xsk_members {
+	gid_t gid[XSK_MAX_GROUPS];
+	size_t n;
+};
+/* XSK_CLASH_MEMBER when one map grants its group access and the other
+ * map's user is in that group (members: want's, other's; NULL: none). */
+enum xsk_clash xsk_access_clash(const struct xsk_access *want, const struct xsk_members *wm,
+				const struct xsk_access *other, const struct xsk_members *om,
 				bool share);
+
+/* Root's record of a holder's map: whom attach granted it to and which
+ * map it is (its id), one line "uid U gid G mode 0MMM map-id N". Clashes
+ * and reuse are decided from it, never from the pin's owner, group and
+ * mode, which the map's owner can change. */
+struct xsk_grant {
+	struct xsk_access acc;
+	uint32_t map_id;
+};
+#define XSK_GRANT_LEN 96
+void xsk_grant_format(char *buf, size_t len, const struct xsk_grant *g);
+/* True when text is such a line (a mode up to 0777, every field there). */
+bool xsk_grant_parse(const char *text, struct xsk_grant *g);
 
 #endif

@@ -231,14 +231,6 @@ int xsk_nic_make(struct xsk_nic *n, struct nk_ns *ns, int ifindex, const char *i
 	return ret;
 }
 
-int public_dir(const char *root, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/" XSK_PUBLIC_DIR, root);
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return nk_error_errno(errno, "cannot create %s", buf);
-	return 0;
-}
-
 /* The netns cookie of ns, read from its pin directory's name. */
 int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie)
 {
@@ -264,75 +256,6 @@ void holder_pin(const char *root, unsigned long long cookie, uint32_t ifindex, c
 {
 	snprintf(buf, PIN_LEN, "%s/" XSK_PUBLIC_DIR "/ns%llu-dev%u/" XSK_MAP_NAME, root, cookie,
 		 ifindex);
-}
-
-/* A holder directory's map, or the fresh one attach pins aside before it
- * renames it over the map (bpffs refuses dots in names). */
-#define XSK_MAP_ASIDE XSK_MAP_NAME "-new"
-static void in_dir(const char *dir, const char *name, char *buf)
-{
-	snprintf(buf, PIN_LEN, "%.200s/%s", dir, name);
-}
-
-/* How deep below a holder's directory what its VMM made there is removed. */
-#define XSK_DIR_DEPTH 8
-
-/* Directory fd made root's alone: its VMM can no longer add to it. */
-static void dir_disown(int fd)
-{
-	if (fchown(fd, 0, 0) || fchmod(fd, 0700))
-		return;  /* what stays in it keeps it; the next orphan pass tries again */
-}
-
-/* Everything in directory dfd removed without following a symlink or
- * leaving it: the map, the one an attach killed before its rename left
- * aside, and whatever its VMM, which owns it, pinned, linked or made there
- * (a subdirectory made root's first, then emptied alike). */
-static void dir_empty(int dfd, int depth)
-{
-	int fd = dup(dfd), sub;
-	struct dirent *e;
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    !unlinkat(dfd, e->d_name, 0) || errno != EISDIR || !depth)
-			continue;
-		sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0)
-			continue;
-		dir_disown(sub);
-		dir_empty(sub, depth - 1);
-		close(sub);
-		unlinkat(dfd, e->d_name, AT_REMOVEDIR);
-	}
-	closedir(d);
-}
-
-/* The holder's directory and what is in it gone (an older nkctl's pin of
- * the same name, a file, too): made root's first, so that its VMM cannot
- * add to it meanwhile; true when its map was there and went. */
-static bool holder_unpin(const char *dir)
-{
-	char pin[PIN_LEN];
-	struct stat st;
-	bool had;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return (errno == ENOTDIR || errno == ELOOP) && !unlink(dir);
-	in_dir(dir, XSK_MAP_NAME, pin);
-	had = !lstat(pin, &st);
-	dir_disown(fd);
-	dir_empty(fd, XSK_DIR_DEPTH);
-	close(fd);
-	rmdir(dir);
-	return had && lstat(pin, &st);
 }
 
 /* ---- slots ---- */
@@ -411,14 +334,16 @@ static bool named_anywhere(const char *root, uint32_t holder, uint64_t cookie);
 void holder_unpin_unnamed(const char *root, uint32_t holder, uint64_t cookie,
 			  struct nk_xsk_pruned *pruned)
 {
-	char dir[PIN_LEN], pin[PIN_LEN];
+	char pin[PIN_LEN], name[XSK_NAME_LEN], why[PIN_LEN];
+	int pub;
 
-	if (named_anywhere(root, holder, cookie))
+	if (named_anywhere(root, holder, cookie) || xsk_pub_open(root, false, &pub, why, sizeof(why)))
 		return;
-	holder_dir(root, cookie, holder, dir);
+	xsk_holder_name(cookie, holder, name);
 	holder_pin(root, cookie, holder, pin);
-	if (holder_unpin(dir))
+	if (holder_unpin(pub, name))
 		pruned_add(pruned, pin);
+	close(pub);
 }
 
 /* Clear queue q (all: the NIC's slots as read, updated here). Its
@@ -430,110 +355,6 @@ static void slot_remove(struct xsk_nic *n, uint32_t q, struct nk_xsk_slots *all)
 {
 	slot_clear(n, q);
 	memset(&all->v[q], 0, sizeof(all->v[q]));
-}
-
-/* The pinned map at pin, opened when it is a holder's XSK map as nkctl
- * makes it; -1 when there is none or it is replaced (said). */
-static int holder_map_reuse(const char *pin)
-{
-	struct bpf_map_info info;
-	uint32_t len = sizeof(info);
-	struct xsk_map_shape m;
-	const char *misfit;
-	int fd = bpf_obj_get(pin);
-
-	if (fd < 0)
-		return -1;
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		misfit = "type";
-	else
-		m = (struct xsk_map_shape){ info.type, info.key_size, info.value_size,
-					    info.max_entries, info.map_flags },
-		misfit = xsk_map_misfit(&m);
-	if (!misfit)
-		return fd;
-	nk_warn("replaced %s: its %s differs from a holder's XSK map (%u entries, no flags)", pin,
-		misfit, NK_XSK_HOLDER_QUEUES);
-	close(fd);
-	return -1;
-}
-
-static int holder_dir_own(const char *dir, uid_t uid, gid_t gid, mode_t mode)
-{
-	if (chown(dir, uid, gid) || chmod(dir, mode))
-		return nk_error_errno(errno, "cannot set the owner and mode of %s", dir);
-	return 0;
-}
-
-int holder_dir_give(const char *dir, const struct xsk_access *acc)
-{
-	return holder_dir_own(dir, acc->uid, acc->gid, xsk_dir_mode(acc->mode));
-}
-
-/* The holder's directory (made when missing; an older nkctl's pin of that
- * name, a file, goes) and the map in it. The directory is made root's alone
- * first, so that its owner cannot swap what is in it; then the pinned map
- * is kept when it is one (a file, not a symlink), fits, the directory had
- * the owner and group asked and the mode asked takes no access away from
- * the group or others, else a new one is made (*fresh) and the directory
- * left root's: the NIC's queues that go to
- * the holder are repointed at it before the directory is given
- * (holder_dir_give), so that a kill between leaves it root's and the next
- * attach makes a fresh one again; an fd of the old map a VMM still has
- * steers nothing. The map gets the owner and mode asked. */
-int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fresh)
-{
-	char pin[PIN_LEN];
-	struct stat st;
-	bool reuse;
-	int ret;
-
-	in_dir(dir, XSK_MAP_NAME, pin);
-	*fd = -1;
-	*fresh = false;
-	if (!lstat(dir, &st) && !S_ISDIR(st.st_mode)) {
-		nk_warn("replaced %s: a pin of an older nkctl (a directory per holder now)", dir);
-		unlink(dir);
-	}
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return nk_error_errno(errno, "cannot create %s", dir);
-	if (lstat(dir, &st))
-		return nk_error_errno(errno, "cannot read %s", dir);
-	if (!S_ISDIR(st.st_mode))
-		return nk_error_errno(ENOTDIR, "cannot use %s", dir);
-	reuse = st.st_uid == acc->uid && st.st_gid == acc->gid;
-	/* Root's alone first: the VMM that owns it can no longer put a symlink
-	 * to another holder's map in it, nor swap one in behind a check. */
-	ret = holder_dir_own(dir, 0, 0, 0700);
-	if (ret)
-		return ret;
-	if (reuse && !lstat(pin, &st) && S_ISREG(st.st_mode) &&
-	    !xsk_access_narrowed(st.st_mode, acc->mode))
-		*fd = holder_map_reuse(pin);
-	if (*fd < 0) {
-		char tmp[PIN_LEN];
-
-		/* Pinned aside and renamed over the old pin: a failure leaves
-		 * the old one, never none. */
-		*fresh = true;
-		in_dir(dir, XSK_MAP_ASIDE, tmp);
-		unlink(tmp);
-		*fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "nk_xsk_holder", sizeof(uint32_t),
-				     sizeof(uint32_t), NK_XSK_HOLDER_QUEUES, NULL);
-		if (*fd < 0)
-			return nk_error_errno(errno, "cannot create an XSK map");
-		if (bpf_obj_pin(*fd, tmp))
-			return nk_error_errno(errno, "cannot pin the XSK map at %s", tmp);
-		if (rename(tmp, pin)) {
-			ret = nk_error_errno(errno, "cannot rename %s to %s", tmp, pin);
-			unlink(tmp);
-			return ret;
-		}
-	}
-	if (fchownat(AT_FDCWD, pin, acc->uid, acc->gid, AT_SYMLINK_NOFOLLOW) || chmod(pin, acc->mode))
-		return nk_error_errno(errno, "cannot set the owner and mode of %s", pin);
-	return *fresh ? 0 : holder_dir_give(dir, acc);
 }
 
 /* ---- detach, sweep ---- */
@@ -695,21 +516,6 @@ size_t remove_everywhere(struct nk_ctx *ctx, const char *root, struct remove_wha
 	return gone;
 }
 
-int xsk_public_lock(const char *pubdir, bool wait, int *fd)
-{
-	*fd = open(pubdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (*fd < 0)
-		return -errno;
-	if (flock(*fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)) {
-		int ret = -errno;
-
-		close(*fd);
-		*fd = -1;
-		return ret;
-	}
-	return 0;
-}
-
 /* The holders every NIC directory's slots name, in any namespace's
  * directory (a namespace out of reach keeps its holders' pins). */
 struct holder_refs {
@@ -792,88 +598,103 @@ static bool named_anywhere(const char *root, uint32_t holder, uint64_t cookie)
 	return named;
 }
 
-/* Who holder map dir/map is for: the pin's owner, group and mode, or,
- * without a pin (an attach killed before it), the directory's (0750 when
- * its group reaches the map). */
-static int holder_access(const char *dir, struct xsk_access *acc)
-{
-	char pin[PIN_LEN];
-	struct stat st;
-
-	in_dir(dir, XSK_MAP_NAME, pin);
-	if (lstat(pin, &st) && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
-		return -ENOENT;
-	*acc = (struct xsk_access){ st.st_uid, st.st_gid, st.st_mode & 0777 };
-	return 0;
-}
-
-int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie,
+int xsk_owner_taken(const char *root, int pub, uint32_t holder, uint64_t cookie,
 		    const struct xsk_access *acc, bool share, char *other)
 {
 	struct holder_refs refs = { 0 };
-	struct xsk_access o;
-	char dir[PIN_LEN];
+	struct xsk_members wm, om;
+	struct xsk_grant o;
+	char name[XSK_NAME_LEN];
 	int ret = refs_collect(root, &refs);
 
+	xsk_members_of(acc, &wm);
 	for (size_t i = 0; !ret && i < refs.n; i++) {
 		const struct nk_xsk_slot *s = &refs.v[i];
 
 		if (s->holder == holder && s->holder_netns == cookie)
 			continue;
-		holder_dir(root, s->holder_netns, s->holder, dir);
-		if (!holder_access(dir, &o) && (ret = xsk_access_clash(acc, &o, share)))
-			snprintf(other, PIN_LEN, "%s", dir);
+		xsk_holder_name(s->holder_netns, s->holder, name);
+		if (holder_granted(pub, name, &o))
+			continue;
+		xsk_members_of(&o.acc, &om);
+		if ((ret = xsk_access_clash(acc, &wm, &o.acc, &om, share)))
+			holder_dir(root, s->holder_netns, s->holder, other);
 	}
 	free(refs.v);
 	return ret;
 }
 
-void xsk_orphans_remove(const char *root, enum xsk_lock how, struct nk_xsk_pruned *pruned)
+/* The holders' directories no NIC directory's slot names, removed. */
+static void orphans_remove(int pub, const char *root, struct nk_xsk_pruned *pruned)
 {
 	struct holder_refs refs = { 0 };
-	char pubdir[DIR_LEN], pin[PIN_LEN], dir[PIN_LEN];
+	char pin[PIN_LEN];
 	struct dirent *e;
-	DIR *dd = NULL;
-	int lock = -1;
+	int fd = refs_collect(root, &refs) ? -1 : dup(pub);
+	DIR *dd = fd < 0 ? NULL : fdopendir(fd);
 
-	snprintf(pubdir, sizeof(pubdir), "%s/" XSK_PUBLIC_DIR, root);
-	if (how == XSK_LOCK_WAIT && xsk_public_lock(pubdir, true, &lock))
-		return;
-	if (!refs_collect(root, &refs))
-		dd = opendir(pubdir);
+	if (!dd && fd >= 0)
+		close(fd);
 	while (dd && (e = readdir(dd))) {
 		unsigned long long cookie;
-		unsigned int holder;
-		int end = 0;
+		uint32_t holder;
 
-		if (sscanf(e->d_name, "ns%llu-dev%u%n", &cookie, &holder, &end) != 2 || e->d_name[end] ||
+		if (!xsk_holder_name_parse(e->d_name, &cookie, &holder) ||
 		    refs_name(&refs, holder, cookie))
 			continue;
-		holder_dir(root, cookie, holder, dir);
 		holder_pin(root, cookie, holder, pin);
-		if (holder_unpin(dir))
+		if (holder_unpin(pub, e->d_name))
 			pruned_add(pruned, pin);
 	}
 	if (dd)
 		closedir(dd);
+	free(refs.v);
+}
+
+/* The orphan pass with pub open (lock: take the xsk lock first). */
+static void orphans_pass(int pub, const char *root, enum xsk_lock how, struct nk_xsk_pruned *pruned)
+{
+	int lock = -1;
+
+	if (how != XSK_LOCK_WAIT || !xsk_public_lock(true, &lock))
+		orphans_remove(pub, root, pruned);
 	if (lock >= 0)
 		close(lock);
-	free(refs.v);
+}
+
+/* <root>/nkctl-xsk opened for a pass: -ENOENT quietly (nkctl never
+ * prepared a queue for AF_XDP here), a refusal said as a warning. */
+static int pub_for_pass(const char *root, int *pub)
+{
+	char why[PIN_LEN];
+	int ret = xsk_pub_open(root, false, pub, why, sizeof(why));
+
+	if (ret && ret != -ENOENT)
+		nk_warn("AF_XDP holders' maps are not swept: %s", why);
+	return ret;
+}
+
+void xsk_orphans_remove(const char *root, enum xsk_lock how, struct nk_xsk_pruned *pruned)
+{
+	int pub;
+
+	if (pub_for_pass(root, &pub))
+		return;
+	orphans_pass(pub, root, how, pruned);
+	close(pub);
 }
 
 static void sweep(struct nk_ctx *ctx, bool prune, enum xsk_lock how, struct nk_xsk_pruned *pruned)
 {
 	struct remove_what w = { .sweep = true, .prune = prune, .pruned = pruned };
-	char root[ROOT_LEN], top[DIR_LEN];
-	struct stat st;
+	char root[ROOT_LEN];
+	int pub;
 
-	if (nk_bpffs_root(false, root, sizeof(root)))
+	if (nk_bpffs_root(false, root, sizeof(root)) || pub_for_pass(root, &pub))
 		return;
-	snprintf(top, sizeof(top), "%s/" XSK_PUBLIC_DIR, root);
-	if (stat(top, &st))
-		return;  /* nkctl never prepared a queue for AF_XDP here */
 	remove_everywhere(ctx, root, &w);
-	xsk_orphans_remove(root, how, pruned);
+	orphans_pass(pub, root, how, pruned);
+	close(pub);
 }
 
 void nk_xsk_sweep(struct nk_ctx *ctx, bool prune, struct nk_xsk_pruned *pruned)
@@ -962,16 +783,25 @@ bool nk_xsk_nic_prog(struct nk_ns *ns, int ifindex, uint32_t *prog_id)
 
 bool nk_xsk_pin_shared(const char *pin, const struct stat *st)
 {
-	struct xsk_access acc = { st->st_uid, st->st_gid, st->st_mode & 0777 };
+	struct xsk_grant g = { { st->st_uid, st->st_gid, st->st_mode & 0777 }, 0 };
 	const char *at = strstr(pin, "/" XSK_PUBLIC_DIR "/");
-	char root[PIN_LEN], other[PIN_LEN];
+	char root[PIN_LEN], other[PIN_LEN], name[XSK_NAME_LEN], why[PIN_LEN];
 	unsigned long long cookie;
 	unsigned int holder;
+	bool shared;
+	int pub;
 
 	if (!at || sscanf(at + sizeof(XSK_PUBLIC_DIR) + 1, "ns%llu-dev%u", &cookie, &holder) != 2)
 		return false;
 	snprintf(root, sizeof(root), "%.*s", (int)(at - pin), pin);
-	return xsk_owner_taken(root, holder, cookie, &acc, false, other) > 0;
+	if (xsk_pub_open(root, false, &pub, why, sizeof(why)))
+		return false;
+	/* What root granted, where it recorded it: not the pin's own say. */
+	xsk_holder_name(cookie, holder, name);
+	holder_granted(pub, name, &g);
+	shared = xsk_owner_taken(root, pub, holder, cookie, &g.acc, false, other) > 0;
+	close(pub);
+	return shared;
 }
 
 void nk_xsk_each_nic(struct nk_ns *ns, nk_xsk_nic_fn fn, void *arg)

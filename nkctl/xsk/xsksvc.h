@@ -5,7 +5,8 @@
  * (locked as the route tables' directories are); each holder's XSK map in
  * a directory of its own, <root>/nkctl-xsk/ns<netns cookie>-dev<ifindex>/map
  * (the directory 0700, both owned as attach was told: a VMM is handed that
- * one directory, a bind mount, and reaches no other holder's map). Crash
+ * one directory, a bind mount, and reaches no other holder's map; that side
+ * is xskholder.h's). Crash
  * order: attach pins the holder's map before the NIC's maps point at it and
  * writes the slot (the switch) last; detach clears the slot, then the
  * queue, then unpins (when no NIC's directory names the holder any more);
@@ -25,10 +26,8 @@
 #include "netdev.h"
 #include "routes.h"
 #include "xskfit.h"
+#include "xskholder.h"
 #include "xsk.h"         /* bpf/xsk.h: the maps */
-
-#define XSK_PUBLIC_DIR "nkctl-xsk"
-#define XSK_MAP_NAME "map"
 
 enum { XPIN_LINK, XPIN_QUEUES, XPIN_SLOTS, XPIN_N };
 
@@ -51,8 +50,6 @@ bool xsk_nic_live(const struct xsk_nic *n);
  * in the NIC's namespace ns and pinned last. */
 int xsk_nic_make(struct xsk_nic *n, struct nk_ns *ns, int ifindex, const char *ifname,
 		 bool native, uint32_t nic_queues);
-/* <root>/nkctl-xsk, made when missing. */
-int public_dir(const char *root, char *buf, size_t len);
 int ns_cookie_of(struct nk_ns *ns, const char *root, unsigned long long *cookie);
 /* The holder's directory, and the pin of its map in it, into buf[PIN_LEN]. */
 void holder_dir(const char *root, unsigned long long cookie, uint32_t ifindex, char *buf);
@@ -70,12 +67,6 @@ void slots_free(struct nk_xsk_slots *all);
 int slot_set(const struct xsk_nic *n, uint32_t q, int map_fd, const struct nk_xsk_slot *s);
 bool nic_used(const struct xsk_nic *n);
 
-/* The holder's directory dir and its map (reused when it fits and has the
- * owner asked, else made anew: *fresh, the directory then still root's
- * until holder_dir_give), the map's owner and mode set as acc says. */
-int holder_map(const char *dir, const struct xsk_access *acc, int *fd, bool *fresh);
-/* The directory's owner as acc says, mode 0700 (0750: xsk_dir_mode). */
-int holder_dir_give(const char *dir, const struct xsk_access *acc);
 /* The holder's directory and map unpinned unless a slot of any NIC
  * directory names it (or one cannot be read). Only under the public lock
  * (xsk_public_lock): an attach holds it from its look at a holder's map to
@@ -86,16 +77,9 @@ void holder_unpin_unnamed(const char *root, uint32_t holder, uint64_t cookie,
 /* How a map for acc clashes with the map of another holder that a NIC's
  * slot names (xsk_access_clash), the other's directory into other[PIN_LEN];
  * XSK_CLASH_NONE when none does; an error when the slots cannot be read. */
-int xsk_owner_taken(const char *root, uint32_t holder, uint64_t cookie,
+int xsk_owner_taken(const char *root, int pub, uint32_t holder, uint64_t cookie,
 		    const struct xsk_access *acc, bool share, char *other);
 
-/* The public directory <root>/nkctl-xsk locked exclusive: attach holds
- * it from its look at a holder's map (pinned before a slot names it) and
- * the owners' check to its last slot; a holder's map is unpinned only
- * under it (the orphan pass of detach and of the sweep waits for it), so
- * that a detach or sweep beside an attach never takes a map that attach
- * is pointing a slot at. -EWOULDBLOCK when !wait and it is held. */
-int xsk_public_lock(const char *pubdir, bool wait, int *fd);
 enum xsk_lock {
 	XSK_LOCK_WAIT,      /* take it, waiting for an attach under way */
 	XSK_LOCK_HELD,      /* the caller holds it (attach's own sweep) */

@@ -5,7 +5,7 @@
 # Crash safety of xsk attach and detach (issue 33), as nic-faults.t kills the
 # NIC commands: attach, detach and an unlease that sweeps an attach are
 # killed with SIGKILL at every BPF command (every STEP-th: libbpf's probes
-# come first), every unlink, rename, chown, chmod and mkdir in turn, by strace's
+# come first), every unlink, rename, chown and chmod (their at and f forms) in turn, by strace's
 # fault injection. After each kill xsk show and show leases are truthful;
 # attach again, detach, and redirect prune heal; in the end no pin, no XDP
 # program on the NIC, no map of nkctl's. Then prune with the holder gone
@@ -66,12 +66,13 @@ expect_rc 0 "it leases NIC queue 3" -n "$HOST" lease dev nkx from "$SIM" queue 3
 nkx_idx=$(ifindex_of "$HOST" nkx)
 ATTACH="-n $HOST xsk attach dev nkx user 4221 mode 0600"
 
-# rename: a fresh map pinned aside, then over the pin; sendto: the queue
-# dumps and the holder's RTM_NEWLINK that brings it up.
-KILL_CLASSES="bpf unlink rename chown chmod sendto"
+# renameat: a fresh map pinned aside, then over the pin; fchown, fchownat,
+# fchmodat: the holder's directory made root's, the map given; sendto: the
+# queue dumps and the holder's RTM_NEWLINK that brings it up.
+KILL_CLASSES="bpf unlinkat renameat fchown fchownat fchmodat sendto"
 kill_cycle "attach, then truthful, attach again and detach" : "$ATTACH" \
 	"truthful && ok $ATTACH && attached_right && ok -n $HOST xsk detach dev nkx" : 5
-KILL_CLASSES="bpf unlink"
+KILL_CLASSES="bpf unlink unlinkat"
 kill_cycle "detach, then truthful and detach again" "ok $ATTACH" "-n $HOST xsk detach dev nkx" \
 	"truthful && ok -n $HOST -force xsk detach dev nkx" : 3
 # unlease deletes the holder; its sweep detaches the queue; a kill before

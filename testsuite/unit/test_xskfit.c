@@ -50,7 +50,7 @@ static enum xsk_clash clash(uid_t u1, gid_t g1, mode_t m1, uid_t u2, gid_t g2, m
 {
 	struct xsk_access a = { u1, g1, m1 }, b = { u2, g2, m2 };
 
-	return xsk_access_clash(&a, &b, share);
+	return xsk_access_clash(&a, NULL, &b, NULL, share);
 }
 
 static void owners(void **state)
@@ -84,6 +84,52 @@ static void groups(void **state)
 	assert_int_equal(clash(107, 500, 0660, 107, 500, 0660, false), XSK_CLASH_USER);
 }
 
+/* Supplementary groups: a user that is a member of the group another map
+ * grants reaches that map through it, whatever its own primary group. */
+static void members(void **state)
+{
+	struct xsk_access a = { 107, 107, 0600 }, b = { 108, 500, 0640 };
+	struct xsk_members ma = { { 107, 500 }, 2 }, mb = { { 500 }, 1 }, none = { { 0 }, 0 };
+
+	(void)state;
+	assert_int_equal(xsk_access_clash(&a, &ma, &b, &mb, false), XSK_CLASH_MEMBER);
+	assert_int_equal(xsk_access_clash(&a, &ma, &b, &mb, true), XSK_CLASH_NONE);
+	assert_int_equal(xsk_access_clash(&a, &none, &b, &mb, false), XSK_CLASH_NONE);
+	/* the other way round: this map grants its group, the other's user is in it */
+	a.mode = 0640, b.mode = 0600, a.gid = 600, mb.gid[1] = 600, mb.n = 2;
+	assert_int_equal(xsk_access_clash(&a, &none, &b, &mb, false), XSK_CLASH_MEMBER);
+	/* a group that grants nothing reaches nothing */
+	a.mode = 0600;
+	assert_int_equal(xsk_access_clash(&a, &ma, &b, &mb, false), XSK_CLASH_NONE);
+	/* root, a member of everything in effect, opens every map anyway */
+	a = (struct xsk_access){ 0, 0, 0600 }, b.mode = 0640;
+	ma = (struct xsk_members){ { 0, 500 }, 2 };
+	assert_int_equal(xsk_access_clash(&a, &ma, &b, &mb, false), XSK_CLASH_NONE);
+}
+
+/* Root's record of a grant: what is written reads back; anything else is
+ * no record. */
+static void grants(void **state)
+{
+	struct xsk_grant g = { { 4242, 100, 0660 }, 77 }, r;
+	char line[XSK_GRANT_LEN];
+
+	(void)state;
+	xsk_grant_format(line, sizeof(line), &g);
+	assert_string_equal(line, "uid 4242 gid 100 mode 0660 map-id 77\n");
+	assert_true(xsk_grant_parse(line, &r));
+	assert_int_equal(r.acc.uid, 4242);
+	assert_int_equal(r.acc.gid, 100);
+	assert_int_equal(r.acc.mode, 0660);
+	assert_int_equal(r.map_id, 77);
+	assert_true(xsk_grant_parse("uid 0 gid 0 mode 0600 map-id 1", &r));
+	assert_false(xsk_grant_parse("", &r));
+	assert_false(xsk_grant_parse("uid 1 gid 2 mode 0600", &r));             /* no map id */
+	assert_false(xsk_grant_parse("uid 1 gid 2 mode 01777 map-id 3\n", &r)); /* not a map's mode */
+	assert_false(xsk_grant_parse("uid 1 gid 2 mode 0600 map-id 3 x\n", &r));
+	assert_false(xsk_grant_parse("uid x gid 2 mode 0600 map-id 3\n", &r));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -91,6 +137,8 @@ int main(void)
 		cmocka_unit_test(dir_mode),
 		cmocka_unit_test(owners),
 		cmocka_unit_test(groups),
+		cmocka_unit_test(members),
+		cmocka_unit_test(grants),
 		cmocka_unit_test(narrowed),
 	};
 
