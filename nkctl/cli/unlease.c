@@ -219,12 +219,14 @@ static int find_holder(struct nl_sock *rt, const char *name, int ifindex, struct
  * the result. */
 static int prepare_one(struct nk_ctx *ctx, struct holder_end *t, struct nk_link_del *d)
 {
-	int ret = nk_ns_rtnl(t->ns, &d->rt);
+	struct nl_sock *rt;
+	int ret = nk_ns_rtnl(t->ns, &rt);
 
 	if (ret)
 		return ret;
+	d->ns = t->ns;
 	d->ifindex = t->l.ifindex;
-	t->has_peer = nk_peer_of(d->rt, &t->l, &t->peer);
+	t->has_peer = nk_peer_of(rt, &t->l, &t->peer);
 	t->ngone = nk_gone_of(ctx, t->ns, &t->l, t->has_peer ? &t->peer : NULL, &t->there, t->gone);
 	return 0;
 }
@@ -242,7 +244,7 @@ static int delete_all(struct nk_ctx *ctx, struct holder_end *t, size_t n, size_t
 	*done = 0;
 	while (!ret && ready < n && !(ret = prepare_one(ctx, &t[ready], &d[ready])))
 		ready++;
-	nk_links_del(d, ready);
+	nk_links_del(ctx, d, ready);
 	for (size_t i = 0; i < ready; i++) {
 		struct holder_end kept;
 

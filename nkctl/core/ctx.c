@@ -23,17 +23,34 @@ void nk_ctx_init(struct nk_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 }
 
-static void ns_free(struct nk_ns *ns)
+static void ns_close_sockets(struct nk_ns *ns)
 {
 	if (nl_is_open(&ns->rtnl))
 		nl_close(&ns->rtnl);
 	if (nl_is_open(&ns->genl))
 		nl_close(&ns->genl);
-	if (ns->fd >= 0)
-		close(ns->fd);
 	if (ns->ioctl_fd >= 0)
 		close(ns->ioctl_fd);
+	ns->ioctl_fd = -1;
+}
+
+static void ns_free(struct nk_ns *ns)
+{
+	ns_close_sockets(ns);
+	if (ns->fd >= 0)
+		close(ns->fd);
 	free(ns);
+}
+
+/* A forked child's descriptors of these sockets are the parent's sockets
+ * themselves: what the child leaves unread on one (killed mid-request)
+ * would be the parent's next read. Closing the child's leaves the
+ * parent's open. The families stay resolved: their ids are the kernel's,
+ * not a socket's. */
+void nk_ctx_disown_sockets(struct nk_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nns; i++)
+		ns_close_sockets(ctx->ns[i]);
 }
 
 void nk_ctx_forget_others(struct nk_ctx *ctx)
@@ -385,13 +402,21 @@ static int ns_sock_error(const struct nk_ns *ns, const struct nl_err *err, const
 	return nk_error_nl(err, "cannot open %s socket in \"%s\"", what, nk_ns_name(ns));
 }
 
+int nk_ns_rtnl_open(struct nk_ns *ns, struct nl_sock **s, struct nl_err *err)
+{
+	int ret = ns_sock(ns, &ns->rtnl, NETLINK_ROUTE, err);
+
+	if (!ret)
+		*s = &ns->rtnl;
+	return ret;
+}
+
 int nk_ns_rtnl(struct nk_ns *ns, struct nl_sock **s)
 {
 	struct nl_err err;
 
-	if (ns_sock(ns, &ns->rtnl, NETLINK_ROUTE, &err))
+	if (nk_ns_rtnl_open(ns, s, &err))
 		return ns_sock_error(ns, &err, "an rtnetlink");
-	*s = &ns->rtnl;
 	return 0;
 }
 

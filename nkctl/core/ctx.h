@@ -99,6 +99,11 @@ void nk_ctx_flush(struct nk_ctx *ctx);
 void nk_ctx_end_command(struct nk_ctx *ctx);
 /* Close every namespace but the command's own (a holder keeps only that). */
 void nk_ctx_forget_others(struct nk_ctx *ctx);
+/* In a forked child, before it talks to the kernel: close its copies of
+ * every namespace's sockets (the parent's stay open), so that the sockets
+ * it uses are opened anew, its own, and nothing it leaves unread on one
+ * reaches the parent. */
+void nk_ctx_disown_sockets(struct nk_ctx *ctx);
 void nk_ctx_release(struct nk_ctx *ctx);
 /* Hold p until the process exits instead of freeing it, when the process
  * ends with this command: true if held (the caller must not free it; NULL
@@ -132,6 +137,10 @@ bool nk_ns_is(const struct nk_ns *ns, dev_t dev, ino_t ino);
 const char *nk_ns_name(const struct nk_ns *ns);
 /* Sockets in ns; on failure print the error and return its exit code. */
 int nk_ns_rtnl(struct nk_ns *ns, struct nl_sock **s);
+/* nk_ns_rtnl's socket with its failure in err, said by no one: for a
+ * forked worker, whose parent reports its results (linkdel.c). 0 or a
+ * negative errno. */
+int nk_ns_rtnl_open(struct nk_ns *ns, struct nl_sock **s, struct nl_err *err);
 int nk_ns_netdev(struct nk_ns *ns, struct nl_sock **s, const struct genl_family **fam);
 /* The ethtool family on ns's generic netlink socket, resolved: fam->present
  * says whether the kernel has it (nk_ns_ethtool, kernel.h, requires it). */

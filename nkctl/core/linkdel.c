@@ -2,10 +2,11 @@
 /*
  * Many devices deleted at once (unlease of a runtime's many stale pods'
  * holders, each in its own namespace, which no one group delete reaches):
- * the deletions run in up to NK_LINK_DEL_PARALLEL forked workers, each with
- * the sockets of its devices (a socket used by one worker only, the parent
- * not using any until they are done), each result sent back through a pipe
- * in one write (atomic: below PIPE_BUF).
+ * the deletions run in up to NK_LINK_DEL_PARALLEL forked workers, each
+ * through sockets it opens itself (none shared with the parent or another
+ * worker: a worker killed mid-request leaves its ACK on a socket that dies
+ * with it), each result sent back through a pipe in one write (atomic:
+ * below PIPE_BUF).
  */
 #include <errno.h>
 #include <limits.h>
@@ -25,25 +26,37 @@ struct del_result {
 
 _Static_assert(sizeof(struct del_result) <= PIPE_BUF, "a result is one atomic write");
 
-/* The worker of d[i]: the one of the first device with its socket, so a
- * socket is only ever used by one worker. */
+/* The worker of d[i]: the one of the first device of its namespace, so a
+ * worker opens one socket per namespace. */
 static size_t worker_of(const struct nk_link_del *d, size_t i, size_t workers)
 {
 	size_t k = 0;
 
-	while (d[k].rt != d[i].rt)
+	while (d[k].ns != d[i].ns)
 		k++;
 	return k % workers;
 }
 
+/* d's device deleted through its namespace's socket in this process: the
+ * parent's own, or one a worker opened after disowning the parent's. */
 static void del_one(struct nk_link_del *d)
 {
+	struct nl_sock *rt;
+
 	memset(&d->err, 0, sizeof(d->err));
-	d->ret = rtnl_link_del(d->rt, d->ifindex, &d->err);
+	d->ret = nk_ns_rtnl_open(d->ns, &rt, &d->err);
+	if (d->ret)
+		snprintf(d->err.msg, sizeof(d->err.msg),
+			 "the deleting process could not open its rtnetlink socket: %s",
+			 strerror(d->err.code));
+	else
+		d->ret = rtnl_link_del(rt, d->ifindex, &d->err);
 }
 
-static void run_worker(struct nk_link_del *d, size_t n, size_t w, size_t workers, int out)
+static void run_worker(struct nk_ctx *ctx, struct nk_link_del *d, size_t n, size_t w,
+		       size_t workers, int out)
 {
+	nk_ctx_disown_sockets(ctx);
 	for (size_t i = 0; i < n; i++) {
 		struct del_result r = { .i = i };
 
@@ -70,7 +83,7 @@ static void read_results(struct nk_link_del *d, size_t n, int in)
 		}
 }
 
-void nk_links_del(struct nk_link_del *d, size_t n)
+void nk_links_del(struct nk_ctx *ctx, struct nk_link_del *d, size_t n)
 {
 	size_t workers = n < NK_LINK_DEL_PARALLEL ? n : NK_LINK_DEL_PARALLEL, started = 0;
 	pid_t pid[NK_LINK_DEL_PARALLEL];
@@ -93,7 +106,7 @@ void nk_links_del(struct nk_link_del *d, size_t n)
 			break;
 		if (!pid[started]) {
 			close(p[0]);
-			run_worker(d, n, started, workers, p[1]);
+			run_worker(ctx, d, n, started, workers, p[1]);
 		}
 	}
 	close(p[1]);

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "ctx.h"
 #include "nl.h"
 
 /* How many deletions run at once: each RTM_DELLINK waits for its grace
@@ -13,19 +14,19 @@
  * after another, 0.5 s eight at once). */
 #define NK_LINK_DEL_PARALLEL 8
 
-/* One device to delete: its ifindex, through rt, a socket of its
- * namespace; ret and err its result (0, or a negative errno with the
- * kernel's words). */
+/* One device to delete: its ifindex in ns; ret and err its result (0, or
+ * a negative errno with the kernel's words). */
 struct nk_link_del {
-	struct nl_sock *rt;
+	struct nk_ns *ns;
 	int ifindex;
 	int ret;
 	struct nl_err err;
 };
 
-/* Delete d[0..n), each its own RTM_DELLINK, up to NK_LINK_DEL_PARALLEL at
- * once (devices of one socket one after another, in one worker); every
+/* Delete d[0..n) (namespaces of ctx), each its own RTM_DELLINK, up to
+ * NK_LINK_DEL_PARALLEL at once (devices of one namespace one after
+ * another, in one worker, through a socket of that worker's own); every
  * one is tried, whatever another's result. */
-void nk_links_del(struct nk_link_del *d, size_t n);
+void nk_links_del(struct nk_ctx *ctx, struct nk_link_del *d, size_t n);
 
 #endif

@@ -7,10 +7,14 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 
 #include "doctornic.h"
 #include "nicrestore.h"
@@ -18,6 +22,7 @@
 #include "nicsupport.h"
 #include "lookup.h"
 #include "xsksvc.h"
+#include "xskfit.h"
 #include "bindview.h"
 
 /* ---- leases ---- */
@@ -373,24 +378,56 @@ static void check_xdp(struct dr_report *r, struct dr_pod *p, const struct dr_nic
 		 n->link.ifname);
 }
 
-/* The attach that heals a queue whose program is gone (it reuses the
- * NIC's maps: the other holders' queues stay), with the pin's owner, group
- * and mode as they are (attach sets them; share when that owner has another
- * live holder's map too); a program that is not nkctl's goes first. */
-static void xsk_fix(struct dr_pod *p, const struct dr_nic *n, const struct nk_lease_rec *l,
-		    const char *pin, char *fix, size_t len)
+/* What sits at a holder's pin, never through a link there: the VMM owns
+ * that directory and may put anything in it. Its directory is opened
+ * O_NOFOLLOW, the pin read with fstatat. NULL when it is a pin as nkctl
+ * makes them (*st its owner, group and mode) or when nothing is there (*st
+ * untouched), else what it is instead (xsk_pin_foreign). */
+static const char *pin_look(const char *pin, struct stat *st)
 {
-	char ns[DR_IP_LEN], ip[DR_IP_LEN], off[DR_IP_LEN + 64] = "";
-	struct stat st = { .st_mode = 0600 };
+	const char *name = strrchr(pin, '/'), *foreign = NULL;
+	char dir[PIN_LEN];
+	struct statfs fs;
+	struct stat at;
+	int dfd;
 
-	stat(pin, &st);
-	if (n->link.xdp_prog_id)
+	if (!name)
+		return NULL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(name - pin), pin);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return errno == ENOTDIR || errno == ELOOP ?
+		       "its directory is a symbolic link or a file" : NULL;
+	if (!fstatat(dfd, name + 1, &at, AT_SYMLINK_NOFOLLOW)) {
+		foreign = xsk_pin_foreign(&at, !fstatfs(dfd, &fs) &&
+					  (uint32_t)fs.f_type == BPF_FS_MAGIC);
+		if (!foreign)
+			*st = at;
+	}
+	close(dfd);
+	return foreign;
+}
+
+/* The attach that heals a queue (it reuses the NIC's maps: the other
+ * holders' queues stay), after "xdp off" when another program is on the
+ * NIC; with the pin's owner, group and mode as st has them (attach sets
+ * them; share when that owner has another live holder's map too), or, for
+ * a pin that is not nkctl's (st NULL), a user for the operator to name:
+ * nothing the VMM put there chooses whom root grants the map. */
+static void xsk_fix(struct dr_pod *p, const struct dr_nic *n, const struct nk_lease_rec *l,
+		    bool other_prog, const char *pin, const struct stat *st, char *fix, size_t len)
+{
+	char ns[DR_IP_LEN], ip[DR_IP_LEN], off[DR_IP_LEN + 64] = "", who[64] = " user USER";
+
+	if (other_prog)
 		snprintf(off, sizeof(off), "%slink set dev %s xdp off && ",
 			 dr_ip(p->ctx, n->ns, ip, sizeof(ip)), n->link.ifname);
-	snprintf(fix, len, "%snkctl %sxsk attach dev %s user %u group %u mode %04o%s", off,
-		 dr_ns_arg(p->ctx, l->nk_ns, ns, sizeof(ns)), l->nk_ifname, (unsigned int)st.st_uid,
-		 (unsigned int)st.st_gid, (unsigned int)(st.st_mode & 0777),
-		 nk_xsk_pin_shared(pin, &st) ? " share" : "");
+	if (st)
+		snprintf(who, sizeof(who), " user %u group %u mode %04o%s", (unsigned int)st->st_uid,
+			 (unsigned int)st->st_gid, (unsigned int)(st->st_mode & 0777),
+			 nk_xsk_pin_shared(pin, st) ? " share" : "");
+	snprintf(fix, len, "%snkctl %sxsk attach dev %s%s", off,
+		 dr_ns_arg(p->ctx, l->nk_ns, ns, sizeof(ns)), l->nk_ifname, who);
 }
 
 /* The holder of a prepared queue is down: 1 (and the fix), 0 when up or
@@ -408,20 +445,32 @@ static int xsk_holder_down(struct dr_pod *p, const struct nk_lease_rec *l, char 
 	return 1;
 }
 
-/* A queue xsk attach prepared: nkctl's program still on the NIC, the
- * holder up and a consumer's socket bound (else its frames go to the
- * stack). */
+/* A queue xsk attach prepared: its holder's pin nkctl's, nkctl's program
+ * still on the NIC, the holder up and a consumer's socket bound (else its
+ * frames go to the stack). */
 static void check_xsk(struct dr_report *r, struct dr_pod *p, const struct dr_nic *n,
 		      const struct nk_lease_rec *l)
 {
 	char pin[PIN_LEN], fix[DR_FIX_LEN];
+	struct stat st = { .st_mode = 0600 };  /* a pin gone: root's, 0600 */
+	const char *foreign;
 	uint32_t prog = 0;
+	bool ours;
 
 	if (!nk_xsk_pin_of(l->nic_ns, l->nic_ifindex, l->nic_queue, pin))
 		return;
-	if (!nk_xsk_nic_prog(l->nic_ns, l->nic_ifindex, &prog) || !prog ||
-	    prog != n->link.xdp_prog_id) {
-		xsk_fix(p, n, l, pin, fix, sizeof(fix));
+	ours = nk_xsk_nic_prog(l->nic_ns, l->nic_ifindex, &prog) && prog &&
+	       prog == n->link.xdp_prog_id;
+	foreign = pin_look(pin, &st);
+	if (foreign) {
+		xsk_fix(p, n, l, !ours && n->link.xdp_prog_id != 0, pin, NULL, fix, sizeof(fix));
+		dr_check(r, "xsk", DR_FAIL, fix,
+			 "queue %u of %s is prepared for AF_XDP but %s is not nkctl's pin (%s): attach again, naming the VMM's user",
+			 l->nk_queue, l->nk_ifname, pin, foreign);
+		return;
+	}
+	if (!ours) {
+		xsk_fix(p, n, l, n->link.xdp_prog_id != 0, pin, &st, fix, sizeof(fix));
 		dr_check(r, "xsk", DR_FAIL, fix,
 			 "queue %u of %s is prepared for AF_XDP but the XDP program on %s is %s",
 			 l->nk_queue, l->nk_ifname, n->link.ifname,

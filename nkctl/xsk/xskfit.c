@@ -22,6 +22,22 @@ const char *xsk_map_misfit(const struct xsk_map_shape *m)
 	return NULL;
 }
 
+const char *xsk_pin_foreign(const struct stat *st, bool on_bpffs)
+{
+	if (S_ISLNK(st->st_mode))
+		return "a symbolic link";
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (!S_ISREG(st->st_mode))
+		return "not a pinned object";
+	if (!on_bpffs)
+		return "not on bpffs";
+	/* another name of the same map: the VMM linked it in from elsewhere */
+	if (st->st_nlink != 1)
+		return "a hard link";
+	return NULL;
+}
+
 bool xsk_group_reaches(mode_t mode)
 {
 	return mode & 0060;

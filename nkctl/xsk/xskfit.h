@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* A pinned map's shape, as BPF_OBJ_GET_INFO_BY_FD gives it. */
@@ -22,6 +23,13 @@ struct xsk_map_shape {
  * inner template refuses any other), else what differs ("type", "size",
  * "flags"): it is replaced. */
 const char *xsk_map_misfit(const struct xsk_map_shape *m);
+/* NULL when what sits at a holder's pin (st, read without following a
+ * link; on_bpffs: its directory is on bpffs) is a pin as nkctl makes
+ * them: a regular file of bpffs with one name. Else what it is instead:
+ * "a symbolic link", "a directory", "a hard link", "not a pinned object"
+ * or "not on bpffs". The VMM owns that directory and may put any of them
+ * there (a link to another tenant's map), so none is taken for nkctl's. */
+const char *xsk_pin_foreign(const struct stat *st, bool on_bpffs);
 /* The holder directory's mode for its pin's mode: 0700, and group search
  * (0750) when the pin grants its group read or write. */
 mode_t xsk_dir_mode(mode_t pin_mode);

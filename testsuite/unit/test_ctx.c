@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* nkctl/core/ctx.c: nk_ctx_keep holds a last command's tables until the
- * exit, and nothing of a command that is not the process's last. */
+ * exit, and nothing of a command that is not the process's last; a forked
+ * child that disowns its parent's sockets leaves nothing on them. */
 #include "unit.h"
+
+#include <errno.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <linux/rtnetlink.h>
 
 #include "ctx.h"
 
@@ -43,12 +49,91 @@ static void null_takes_no_room(void **state)
 	assert_int_equal(ctx.nkept, 0);
 }
 
+/* A request whose reply s's owner never reads: a worker killed between
+ * its send and its read. Loopback (ifindex 1) is in every namespace. */
+static bool send_unread(struct nl_sock *s)
+{
+	struct nlmsghdr *nlh = nl_msg(s, RTM_GETLINK, NLM_F_ACK);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = 1;
+	return mnl_socket_sendto(s->mnl, nlh, nlh->nlmsg_len) == (ssize_t)nlh->nlmsg_len;
+}
+
+/* Is anything waiting to be read on s? */
+static bool unread_on(const struct nl_sock *s)
+{
+	char c;
+
+	return recv(mnl_socket_get_fd(s->mnl), &c, 1, MSG_PEEK | MSG_DONTWAIT) >= 0;
+}
+
+/* The child's exit status: 0 when it sent its unread request through the
+ * socket it has (disown: one of its own, not its parent's parent_portid). */
+static int child_leaves_a_reply(struct nk_ctx *ctx, struct nk_ns *ns, bool disown)
+{
+	uint32_t parent_portid = ns->rtnl.portid;
+	struct nl_sock *s;
+	struct nl_err err;
+	int status = -1;
+	pid_t pid = fork();
+
+	if (!pid) {
+		if (disown)
+			nk_ctx_disown_sockets(ctx);
+		if (nk_ns_rtnl_open(ns, &s, &err) || (disown && s->portid == parent_portid))
+			_exit(2);
+		_exit(send_unread(s) ? 0 : 3);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void shared_socket_keeps_childs_reply(void **state)
+{
+	struct nk_ctx ctx;
+	struct nk_ns *ns;
+	struct nl_sock *s;
+
+	(void)state;
+	nk_ctx_init(&ctx);
+	assert_int_equal(nk_ns_here(&ctx, &ns), 0);
+	assert_int_equal(nk_ns_rtnl(ns, &s), 0);
+	/* what the next test would miss were the probe blind */
+	assert_int_equal(child_leaves_a_reply(&ctx, ns, false), 0);
+	assert_true(unread_on(s));
+	nk_ctx_release(&ctx);
+}
+
+static void disowned_child_leaves_nothing(void **state)
+{
+	struct nk_ctx ctx;
+	struct nk_ns *ns;
+	struct nl_sock *s;
+
+	(void)state;
+	nk_ctx_init(&ctx);
+	assert_int_equal(nk_ns_here(&ctx, &ns), 0);
+	assert_int_equal(nk_ns_rtnl(ns, &s), 0);
+	assert_int_equal(child_leaves_a_reply(&ctx, ns, true), 0);
+	assert_false(unread_on(s));
+	/* the parent's socket stays open for it */
+	assert_true(nl_is_open(&ns->rtnl));
+	assert_true(send_unread(s));
+	assert_true(unread_on(s));
+	nk_ctx_release(&ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(batch_line_keeps_nothing),
 		cmocka_unit_test(last_command_keeps_until_full),
 		cmocka_unit_test(null_takes_no_room),
+		cmocka_unit_test(shared_socket_keeps_childs_reply),
+		cmocka_unit_test(disowned_child_leaves_nothing),
 	};
 
 	return cmocka_run_group_tests_name("ctx", tests, NULL, NULL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/xsk/xskfit.c: when a pinned holder map is reused, the holder
- * directory's mode, and which owners may not hold two live holders' maps. */
+/* nkctl/xsk/xskfit.c: when a pinned holder map is reused, what at a pin
+ * is not nkctl's, the holder directory's mode, and which owners may not
+ * hold two live holders' maps. */
 #include "unit.h"
 
 #include <linux/bpf.h>
@@ -23,6 +24,24 @@ static void map_fits(void **state)
 	assert_string_equal(xsk_map_misfit(&m), "type");
 	m = ok, m.flags = BPF_F_RDONLY;
 	assert_string_equal(xsk_map_misfit(&m), "flags");
+}
+
+static void pin_foreign(void **state)
+{
+	const struct stat ok = { .st_mode = S_IFREG | 0600, .st_nlink = 1 };
+	struct stat st = ok;
+
+	(void)state;
+	assert_null(xsk_pin_foreign(&ok, true));
+	assert_string_equal(xsk_pin_foreign(&ok, false), "not on bpffs");
+	st.st_nlink = 2;  /* another tenant's map linked in */
+	assert_string_equal(xsk_pin_foreign(&st, true), "a hard link");
+	st = ok, st.st_mode = S_IFLNK | 0777;
+	assert_string_equal(xsk_pin_foreign(&st, true), "a symbolic link");
+	st = ok, st.st_mode = S_IFDIR | 0700, st.st_nlink = 2;
+	assert_string_equal(xsk_pin_foreign(&st, true), "a directory");
+	st = ok, st.st_mode = S_IFIFO | 0600;
+	assert_string_equal(xsk_pin_foreign(&st, true), "not a pinned object");
 }
 
 static void dir_mode(void **state)
@@ -134,6 +153,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(map_fits),
+		cmocka_unit_test(pin_foreign),
 		cmocka_unit_test(dir_mode),
 		cmocka_unit_test(owners),
 		cmocka_unit_test(groups),
