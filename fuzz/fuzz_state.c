@@ -13,7 +13,9 @@
  * goes to a memory stream;
  *   - the route table's names and records (routes.c): the input as a pin
  *     directory's name (net<ino>-<cookie>, the older net<ino>), and its bytes
- *     as a target record as a map lookup returns it.
+ *     as a target record as a map lookup returns it;
+ *   - nkctl xsk's grant record (xsk_grant_parse, xskfit.c) and a holder
+ *     directory's name (xsk_holder_name_parse, xskholder.c).
  *
  * Contracts checked (abort on violation):
  *   - no parser reads or writes out of bounds (ASan) or hits undefined
@@ -35,6 +37,8 @@
 #include "bindstate.h"
 #include "nicstate.h"
 #include "routes.h"
+#include "xskfit.h"
+#include "xskholder.h"
 #include "fuzz_die.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -349,6 +353,29 @@ static void fuzz_dir_name(const char *name)
 	}
 }
 
+/* The bytes as root's record of an xsk grant (xskfit.c) and as a holder
+ * directory's name (xskholder.c): what parses formats and parses back to
+ * the same. */
+static void fuzz_xsk(const char *buf)
+{
+	struct xsk_grant g, g2;
+	unsigned long long cookie, cookie2;
+	uint32_t ifindex, ifindex2;
+	char line[XSK_GRANT_LEN], name[XSK_NAME_LEN];
+
+	if (xsk_grant_parse(buf, &g)) {
+		xsk_grant_format(line, sizeof(line), &g);
+		if (!xsk_grant_parse(line, &g2) || memcmp(&g, &g2, sizeof(g)))
+			die("xsk_grant_parse", "does not parse back", line, strlen(line));
+	}
+	if (xsk_holder_name_parse(buf, &cookie, &ifindex)) {
+		xsk_holder_name(cookie, ifindex, name);
+		if (!xsk_holder_name_parse(name, &cookie2, &ifindex2) || cookie2 != cookie ||
+		    ifindex2 != ifindex)
+			die("xsk_holder_name_parse", "does not parse back", name, strlen(name));
+	}
+}
+
 /* The bytes as a target record from the map: the clamp target_get applies,
  * then what show and the writers do with one. */
 static void fuzz_target(const uint8_t *data, size_t size)
@@ -385,6 +412,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_nic(buf, size);
 	fuzz_binding(buf, size);
 	fuzz_dir_name(buf);
+	fuzz_xsk(buf);
 	fuzz_target(data, size);
 	free(buf);
 	return 0;

@@ -115,16 +115,29 @@ static int parse_access(const struct xsk_args *a, struct xsk_access *acc)
 	return 0;
 }
 
+/* The bpffs root's mode, -1 when it cannot be read. */
+static int root_mode(const char *root)
+{
+	struct stat st;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), mode = -1;
+
+	if (fd >= 0 && !fstat(fd, &st))
+		mode = (int)(st.st_mode & 07777);
+	if (fd >= 0)
+		close(fd);
+	return mode;
+}
+
 /* bpffs is mounted 0700 as a rule (systemd, nkctl itself): a VMM that is
  * not root reaches the pin only through a bind mount of its holder's
  * directory. */
 static void warn_unreachable(const char *root, const char *dir)
 {
-	struct stat st;
+	int mode = root_mode(root);
 
-	if (!stat(root, &st) && !(st.st_mode & S_IXOTH))
+	if (mode >= 0 && !(mode & S_IXOTH))
 		nk_warn("%s is not searchable by other users (mode %04o): bind-mount %s where the VMM runs (a hostPath volume) to reach the pin",
-			root, (unsigned int)(st.st_mode & 07777), dir);
+			root, (unsigned int)mode, dir);
 }
 
 /* A bpffs root other users may write (the kernel's default mode, 1777,
@@ -132,14 +145,11 @@ static void warn_unreachable(const char *root, const char *dir)
  * operator should know what else such a root exposes. */
 static void warn_root_open(const char *root)
 {
-	struct stat st;
-	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int mode = root_mode(root);
 
-	if (fd >= 0 && !fstat(fd, &st) && (st.st_mode & 022))
+	if (mode >= 0 && (mode & 022))
 		nk_warn("%s has mode %04o: any user can make entries beside nkctl's (a directory of its own in nkctl-xsk's place is refused); mount bpffs with mode=0700",
-			root, (unsigned int)(st.st_mode & 07777));
-	if (fd >= 0)
-		close(fd);
+			root, (unsigned int)mode);
 }
 
 /* What one attached queue is, for printing. */
@@ -475,8 +485,8 @@ static int cmd_xsk_attach(struct nk_ctx *ctx, const void *args)
 		ret = holder_up(ctx, &l);
 	if (!ret)
 		holder_pin(root, cookie, (uint32_t)l.ifindex, pin);
-	if (!ret && lstat(pin, &st))
-		ret = nk_error_errno(errno, "cannot read %s", pin);
+	if (!ret && (ret = holder_pin_stat(root, cookie, (uint32_t)l.ifindex, &st)))
+		ret = nk_error_errno(-ret, "cannot read %s", pin);
 	if (!ret && acc.uid) {
 		holder_dir(root, cookie, (uint32_t)l.ifindex, dir);
 		warn_unreachable(root, dir);
@@ -587,7 +597,7 @@ static void show_nic(struct nk_ctx *ctx, struct nk_ns *ns, const char *root, con
 			snprintf(name, sizeof(name), "ifindex%u", s.holder);
 		holder_pin(root, s.holder_netns, s.holder, pin);
 		memset(&st, 0, sizeof(st));
-		lstat(pin, &st);
+		holder_pin_stat(root, s.holder_netns, s.holder, &st);
 		xq.queue = s.slot;
 		xq.nic_queue = q;
 		snprintf(xq.nic, sizeof(xq.nic), "%s", nic.ifname[0] ? nic.ifname : "?");

@@ -37,18 +37,28 @@
 
 /* ---- the public directory ---- */
 
-static bool dir_is_empty(int fd)
+/* A stream over directory fd from its start (a dup shares fd's offset,
+ * which an earlier walk left at the end); NULL when it cannot be had. */
+static DIR *dir_walk(int fd)
 {
 	int dup_fd = dup(fd);
 	DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+
+	if (!d && dup_fd >= 0)
+		close(dup_fd);
+	if (d)
+		rewinddir(d);
+	return d;
+}
+
+static bool dir_is_empty(int fd)
+{
+	DIR *d = dir_walk(fd);
 	struct dirent *e;
 	bool empty = true;
 
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
+	if (!d)
 		return false;
-	}
 	while (empty && (e = readdir(d)))
 		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
 	closedir(d);
@@ -212,14 +222,10 @@ static void dir_lift(int dfd, int sub, unsigned long *seq)
 {
 	char name[32];
 	struct dirent *e;
-	int fd = dup(sub);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	DIR *d = dir_walk(sub);
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return;
-	}
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -234,16 +240,13 @@ static void dir_lift(int dfd, int sub, unsigned long *seq)
  * made root's and its entries lifted into dfd. True when it lifted any. */
 static bool dir_empty_pass(int dfd, unsigned long *seq)
 {
-	int fd = dup(dfd), sub;
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	DIR *d = dir_walk(dfd);
 	struct dirent *e;
 	bool lifted = false;
+	int sub;
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return false;
-	}
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
 		    !unlinkat(dfd, e->d_name, 0) || errno != EISDIR ||
@@ -314,7 +317,7 @@ bool holder_unpin(int pub, const char *name)
 /* The map pinned in dfd, opened when it is the one root recorded granting
  * (same map id; with no record, an older nkctl's, one that fits) and
  * linked nowhere else; -1 otherwise (a misfit said). */
-static int map_reuse(int dfd, const struct xsk_grant *was)
+static int map_reuse(int dfd, const char *dir, const struct xsk_grant *was)
 {
 	struct bpf_map_info info;
 	uint32_t len = sizeof(info);
@@ -324,27 +327,27 @@ static int map_reuse(int dfd, const struct xsk_grant *was)
 	const char *misfit;
 	int fd;
 
-	if (fstatat(dfd, XSK_MAP_NAME, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) ||
-	    st.st_nlink != 1)
-		return -1;  /* none, or a link to a map that is pinned elsewhere too */
+	if (fstatat(dfd, XSK_MAP_NAME, &st, AT_SYMLINK_NOFOLLOW) || xsk_pin_foreign(&st, true))
+		return -1;  /* none, or not a pin of its own (a link to a map pinned elsewhere) */
 	fd_path(dfd, XSK_MAP_NAME, pin);
 	fd = bpf_obj_get(pin);
 	if (fd < 0)
 		return -1;
 	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
 		misfit = "type";
-	else if (was->map_id && info.id != was->map_id)
-		misfit = "id";
-	else
+	} else {
 		m = (struct xsk_map_shape){ info.type, info.key_size, info.value_size,
-					    info.max_entries, info.map_flags },
+					    info.max_entries, info.map_flags };
 		misfit = xsk_map_misfit(&m);
+		if (!misfit && was->map_id && info.id != was->map_id)
+			misfit = "id";  /* not the map root granted: replaced, quietly */
+	}
 	if (!misfit)
 		return fd;
 	if (strcmp(misfit, "id"))
-		nk_warn("replaced a holder's map: its %s differs from a holder's XSK map (%u entries, no flags)",
-			misfit, NK_XSK_HOLDER_QUEUES);
+		nk_warn("replaced %s/" XSK_MAP_NAME ": its %s differs from a holder's XSK map (%u entries, no flags)",
+			dir, misfit, NK_XSK_HOLDER_QUEUES);
 	close(fd);
 	return -1;
 }
@@ -414,7 +417,7 @@ int holder_map(int pub, const char *name, const char *dir, const struct xsk_acce
 	dir_disown(dfd);
 	ret = grant_of(dfd, name, &was);
 	if (!ret && grant_fits(&was, acc))
-		*fd = map_reuse(dfd, &was);
+		*fd = map_reuse(dfd, dir, &was);
 	if (*fd < 0) {
 		/* A new owner gets an empty directory and a map of its own. */
 		*fresh = true;
@@ -423,10 +426,10 @@ int holder_map(int pub, const char *name, const char *dir, const struct xsk_acce
 	} else {
 		ret = 0;
 	}
-	/* Neither follows a symlink (none can be there: the directory is
-	 * root's alone and its map was checked or made just now). */
+	/* No symlink can be there: the directory is root's alone, and its map
+	 * was checked (a pin of its own) or made just now. */
 	if (!ret && (fchownat(dfd, XSK_MAP_NAME, acc->uid, acc->gid, AT_SYMLINK_NOFOLLOW) ||
-		     fchmodat(dfd, XSK_MAP_NAME, acc->mode, AT_SYMLINK_NOFOLLOW)))
+		     fchmodat(dfd, XSK_MAP_NAME, acc->mode, 0)))
 		ret = nk_error_errno(errno, "cannot set the owner and mode of %s/" XSK_MAP_NAME, dir);
 	memset(&info, 0, sizeof(info));
 	if (!ret && bpf_obj_get_info_by_fd(*fd, &info, &len))
@@ -466,6 +469,24 @@ static size_t groups_of(uid_t uid, gid_t *g, size_t max)
 	if (getgrouplist(pw->pw_name, pw->pw_gid, g, &n) < 0)
 		return max;  /* truncated: what fits */
 	return (size_t)n;
+}
+
+int holder_pin_stat(const char *root, unsigned long long cookie, uint32_t ifindex,
+		    struct stat *st)
+{
+	char name[XSK_NAME_LEN], why[PIN_LEN];
+	int pub, dfd, ret;
+
+	xsk_holder_name(cookie, ifindex, name);
+	ret = xsk_pub_open(root, false, &pub, why, sizeof(why));
+	if (ret)
+		return ret;
+	dfd = openat(pub, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	ret = dfd < 0 || fstatat(dfd, XSK_MAP_NAME, st, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+	if (dfd >= 0)
+		close(dfd);
+	close(pub);
+	return ret;
 }
 
 int holder_granted(int pub, const char *name, struct xsk_grant *g)

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "routes.h"      /* DIR_LEN, PIN_LEN */
 #include "xskfit.h"
@@ -67,6 +68,10 @@ bool holder_unpin(int pub, const char *name);
 /* What root granted the holder name (its record; an older nkctl's holder's
  * directory and pin, read by fd); -ENOENT when there is no such holder. */
 int holder_granted(int pub, const char *name, struct xsk_grant *g);
+/* The holder's map as it is now (for printing: its owner and mode), read
+ * by fd without following a link; -errno. */
+int holder_pin_stat(const char *root, unsigned long long cookie, uint32_t ifindex,
+		    struct stat *st);
 /* The groups acc's user is in, from the user database. */
 void xsk_members_of(const struct xsk_access *acc, struct xsk_members *m);
 

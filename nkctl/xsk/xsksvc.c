@@ -635,6 +635,8 @@ static void orphans_remove(int pub, const char *root, struct nk_xsk_pruned *prun
 
 	if (!dd && fd >= 0)
 		close(fd);
+	if (dd)
+		rewinddir(dd);  /* the dup shares pub's offset: from the start */
 	while (dd && (e = readdir(dd))) {
 		unsigned long long cookie;
 		uint32_t holder;
