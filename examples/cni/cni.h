@@ -76,6 +76,16 @@ struct plugin {
 	char host[16], holder[16];
 };
 
+/* attachname.c: an attachment's names, checked as a stranger's (NULL when
+ * fine, else what is wrong, to follow the name in a message), and the one
+ * encoding of container id and interface in file and lock names. */
+#define CNI_ID_MAX 192
+bool spec_name(const char *s);
+const char *container_id_refused(const char *id);
+const char *ifname_refused(const char *ifname);
+const char *netns_refused(const char *netns);
+int attachment_name(const char *id, const char *ifname, const char *suffix, char *buf, size_t len);
+
 /* lock.c: one lock per attachment (see there) */
 #define NK_CNI_RUN_DIR "/run/nkctl"
 #define CNI_LOCK_DIR NK_CNI_RUN_DIR "/cni-lock"
@@ -189,7 +199,8 @@ int ipv6_enable_in(int netns_fd, const char *ifname);
 int forwarding_enable(const struct pod_net *net);
 
 /* podinfo.c: what the pod's application reads (README.md): the holder's
- * name and queues in <podInfoDir>/<container id>-<ifname>.json. */
+ * name and queues in <podInfoDir>/<container id>-<ifname>.json
+ * (attachment_name). */
 int pod_info_write(const struct plugin *p, json_object *leases, char *why, size_t len);
 int pod_info_remove(const struct plugin *p);
 
@@ -246,7 +257,8 @@ struct attachment {
 int attachment_alias(const struct plugin *p, char *buf, size_t len);
 void attachment_owner(const struct plugin *p, char *buf, size_t len);
 bool attachment_parse(const char *alias, const char *owner, struct attachment *a);
-bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a);
+int attachment_from_info(json_object *info, const char *name, const char *network,
+			 const char *nic, struct attachment *a, const char **why);
 /* Is (id, ifname) among conf's cni.dev/valid-attachments? */
 json_object *gc_valid_of(json_object *conf);
 bool attachment_valid(json_object *valid, const char *id, const char *ifname);

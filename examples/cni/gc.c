@@ -25,6 +25,7 @@
  * one group). */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +38,9 @@
 #include "cni.h"
 
 #define ALIAS_TAG "nkctl-cni"
+
+/* attachment_from_info copies a checked container id into a->id. */
+_Static_assert(CNI_ID_MAX < sizeof(((struct attachment *)0)->id), "a container id fits");
 
 /* The owner of an attachment: "NETWORK/HASH", the network's name with 8 hex
  * digits of FNV-1a over the name and the NIC. Names need not be unique (two
@@ -73,18 +77,28 @@ int attachment_alias(const struct plugin *p, char *buf, size_t len)
 }
 
 /* An alias of owner's attachment into a; false for anything else (another
- * network's, one of the same name on another NIC, another tool's). */
+ * network's, one of the same name on another NIC, another tool's, one
+ * whose names fail ADD's checks: GC builds lock and file names, nkctl's
+ * arguments and the IPAM plugin's environment from them). */
 bool attachment_parse(const char *alias, const char *owner, struct attachment *a)
 {
 	char tag[16], net[256], ns[256];
 
 	memset(a, 0, sizeof(*a));
 	if (sscanf(alias, "%15s %255s %255s %15s %255s", tag, net, a->id, a->ifname, ns) != 5 ||
-	    strcmp(tag, ALIAS_TAG) || strcmp(net, owner))
+	    strcmp(tag, ALIAS_TAG) || strcmp(net, owner) || container_id_refused(a->id) ||
+	    ifname_refused(a->ifname) || (strcmp(ns, "-") && netns_refused(ns)))
 		return false;
 	if (strcmp(ns, "-"))
 		memcpy(a->netns, ns, sizeof(ns));
 	return true;
+}
+
+/* Is o the string s, all of it (a JSON string may hold a NUL)? */
+static bool json_str_is(json_object *o, const char *s)
+{
+	return json_object_is_type(o, json_type_string) &&
+	       (size_t)json_object_get_string_len(o) == strlen(s) && !strcmp(json_object_get_string(o), s);
 }
 
 bool attachment_valid(json_object *valid, const char *id, const char *ifname)
@@ -93,8 +107,8 @@ bool attachment_valid(json_object *valid, const char *id, const char *ifname)
 		json_object *v = json_object_array_get_idx(valid, i), *c, *f;
 
 		if (json_object_object_get_ex(v, "containerID", &c) &&
-		    json_object_object_get_ex(v, "ifname", &f) &&
-		    !strcmp(json_object_get_string(c), id) && !strcmp(json_object_get_string(f), ifname))
+		    json_object_object_get_ex(v, "ifname", &f) && json_str_is(c, id) &&
+		    json_str_is(f, ifname))
 			return true;
 	}
 	return false;
@@ -169,12 +183,16 @@ static void unlock_stale(struct gc *g)
 		attachment_unlock(g->stale[i].id, g->stale[i].ifname, g->stale[i].lock, true);
 }
 
+/* A string member of an information file: NULL when it is missing, not a
+ * string, or holds a NUL (its C string would be another). */
 static const char *info_str(json_object *o, const char *key)
 {
 	json_object *v;
 
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-		       json_object_get_string(v) : NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string) ||
+	    (size_t)json_object_get_string_len(v) != strlen(json_object_get_string(v)))
+		return NULL;
+	return json_object_get_string(v);
 }
 
 /* The NIC queues of a pod information file's "queues" ("4,5", from
@@ -199,28 +217,44 @@ static void info_queues(json_object *info, struct attachment *a)
 	}
 }
 
-/* A pod information file's document of network's attachment on nic into
- * a (its namespace unknown, its NIC queues as the file says); false for
- * anything else. The NIC too: the
- * directory is the file system's, a network's name need not be unique
- * across network namespaces (runtimes, tests), a NIC's name in one is. */
-bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a)
+/* The information file name's document of network's attachment on nic
+ * into a (its namespace unknown, its NIC queues as the file says): 1; 0
+ * for another network's or NIC's; -1 with why for a file that is no
+ * information file, names what ADD would refuse, or is not under the name
+ * ADD gives it (a stranger may have written it: GC builds lock and file
+ * names and nkctl's arguments from its names). The NIC too: the directory
+ * is the file system's, a network's name need not be unique across
+ * network namespaces (runtimes, tests), a NIC's name in one is. */
+int attachment_from_info(json_object *info, const char *name, const char *network,
+			 const char *nic, struct attachment *a, const char **why)
 {
 	const char *net = info_str(info, "network"), *id = info_str(info, "containerID"),
 		   *ifname = info_str(info, "ifname"), *dev = info_str(info, "nic");
+	char own[NAME_MAX + 1];
 
 	memset(a, 0, sizeof(*a));
-	if (!net || !id || !ifname || !dev || strcmp(net, network) || strcmp(dev, nic) || !*id || !*ifname ||
-	    strlen(id) >= sizeof(a->id) || strlen(ifname) >= sizeof(a->ifname))
-		return false;
+	*why = NULL;
+	if (!net || !id || !ifname || !dev)
+		*why = "\"network\", \"containerID\", \"ifname\" and \"nic\" must be strings without NUL";
+	else if (container_id_refused(id))
+		*why = "its \"containerID\" is no container id";
+	else if (ifname_refused(ifname))
+		*why = "its \"ifname\" is no interface name";
+	else if (attachment_name(id, ifname, ".json", own, sizeof(own)) || strcmp(own, name))
+		*why = "its name is not the one of the attachment it names";
+	if (*why)
+		return -1;
+	if (strcmp(net, network) || strcmp(dev, nic))
+		return 0;
 	strcpy(a->id, id);
 	strcpy(a->ifname, ifname);
 	info_queues(info, a);
-	return true;
+	return 1;
 }
 
 /* The stale attachments podInfoDir's files name (a directory not there:
- * none; a network without a NIC has no files). */
+ * none; a network without a NIC has no files); one that is no information
+ * file, or names what ADD would refuse, is left alone with a warning. */
 static void collect_info_files(struct gc *g)
 {
 	DIR *d = opendir(g->p->info_dir);
@@ -230,15 +264,18 @@ static void collect_info_files(struct gc *g)
 
 	while (d && g->p->nic && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
+		const char *why = "is not a JSON object";
 		json_object *info;
 
 		if (n < 6 || strcmp(e->d_name + n - 5, ".json") ||
 		    snprintf(path, sizeof(path), "%s/%s", g->p->info_dir, e->d_name) >= (int)sizeof(path))
 			continue;
 		info = json_object_from_file(path);
-		if (info && attachment_from_info(info, g->p->name, g->p->nic, &a) &&
+		if (info && attachment_from_info(info, e->d_name, g->p->name, g->p->nic, &a, &why) > 0 &&
 		    !attachment_valid(g->valid, a.id, a.ifname))
 			stale_add(g, &a);
+		if (!info || why)
+			fprintf(stderr, "nkctl-cni: warning: GC: ignoring %s: %s\n", path, why);
 		json_object_put(info);
 	}
 	if (d)

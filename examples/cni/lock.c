@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One lock per attachment (container id + interface name): a file of
- * CNI_LOCK_DIR, flock'ed. ADD takes it before anything else, and its
+ * CNI_LOCK_DIR, flock'ed, named by attachment_name (attachname.c). ADD takes it before anything else, and its
  * children (nkctl, the IPAM plugin) inherit the descriptor (it is not
  * close-on-exec): a flock lasts while any process holds the open file, so
  * the lock is free only when the last process of that ADD is gone, also
@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,12 @@ static const char *lock_dir(void)
 
 int attachment_lock_path(const char *id, const char *ifname, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%s/%s-%s", lock_dir(), id, ifname);
+	char name[NAME_MAX + 1];
+	int n;
 
+	if (attachment_name(id, ifname, "", name, sizeof(name)))
+		return -1;
+	n = snprintf(buf, len, "%s/%s", lock_dir(), name);
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 

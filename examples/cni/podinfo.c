@@ -2,11 +2,13 @@
 /* The pod's information file: its application learns its holder's name
  * and queue ids without nkctl (as Cilium's driver hands a pod its
  * rxQueueID). One JSON file per attachment, <podInfoDir>/<container
- * id>-<ifname>.json, which the runtime mounts into the pod (README.md);
+ * id>-<ifname>.json (attachment_name: an interface's '-' and '%' escaped),
+ * which the runtime mounts into the pod (README.md);
  * written whole (a temporary file, then rename) by ADD into a directory
  * of 0700, removed by DEL and GC. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,10 +16,20 @@
 
 #include "cni.h"
 
+/* The file's name in podInfoDir. */
+static int info_name(const struct plugin *p, char *buf, size_t len)
+{
+	return attachment_name(p->id, p->ifname, ".json", buf, len);
+}
+
 static int info_path(const struct plugin *p, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%s/%s-%s.json", p->info_dir, p->id, p->ifname);
+	char name[NAME_MAX + 1];
+	int n;
 
+	if (info_name(p, name, sizeof(name)))
+		return -1;
+	n = snprintf(buf, len, "%s/%s", p->info_dir, name);
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
@@ -98,18 +110,18 @@ static int open_info_dir(const struct plugin *p)
  * through a link someone put in its place), then renamed over the file. */
 int pod_info_write(const struct plugin *p, json_object *leases, char *why, size_t len)
 {
-	char path[1024], name[600], tmp[620];
+	char path[1024], name[NAME_MAX + 1], tmp[NAME_MAX + 1];
 	json_object *o;
 	const char *text;
 	int dfd, fd = -1, ret = -1;
 
-	if (info_path(p, path, sizeof(path)) || (dfd = open_info_dir(p)) < 0) {
+	if (info_path(p, path, sizeof(path)) || info_name(p, name, sizeof(name)) ||
+	    snprintf(tmp, sizeof(tmp), ".%s.tmp", name) >= (int)sizeof(tmp) ||
+	    (dfd = open_info_dir(p)) < 0) {
 		snprintf(why, len, "cannot make %s (a directory of this user's, not a link): %s",
 			 p->info_dir, strerror(errno));
 		return -1;
 	}
-	snprintf(name, sizeof(name), "%s-%s.json", p->id, p->ifname);
-	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
 	unlinkat(dfd, tmp, 0);        /* a killed ADD's (never followed) */
 	o = info_doc(p, leases);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);

@@ -859,8 +859,9 @@ static void attachment_locks(void **state)
 }
 
 /* GC's other source: a pod information file names its network's
- * attachment on its NIC (no namespace) and its NIC queues; another network's or NIC's, or a
- * file without the fields or with names that do not fit, names none. */
+ * attachment on its NIC (no namespace) and its NIC queues; another
+ * network's or NIC's names none; a file without the fields, or with names
+ * ADD would refuse, is refused with a reason. */
 static void gc_info_file(void **state)
 {
 	json_object *o = json_tokener_parse("{\"network\":\"nk\",\"containerID\":\"default-c1\","
@@ -873,20 +874,25 @@ static void gc_info_file(void **state)
 					      "\"ifname\":\"eth0123456789abcdef\",\"nic\":\"eth1\"}");
 	json_object *noid = json_tokener_parse("{\"network\":\"nk\",\"ifname\":\"eth0\",\"nic\":\"eth1\"}");
 	struct attachment a;
+	const char *why;
 
 	(void)state;
-	assert_true(attachment_from_info(o, "nk", "eth1", &a));
+	assert_int_equal(attachment_from_info(o, "default-c1-eth0.json", "nk", "eth1", &a, &why), 1);
+	assert_null(why);
 	assert_string_equal(a.id, "default-c1");
 	assert_string_equal(a.ifname, "eth0");
 	assert_string_equal(a.netns, "");
 	assert_string_equal(a.queues, "4,5");
 	/* a queue that is not a number: the queues are not known */
-	assert_true(attachment_from_info(oddq, "nk", "eth1", &a));
+	assert_int_equal(attachment_from_info(oddq, "c2-eth0.json", "nk", "eth1", &a, &why), 1);
 	assert_string_equal(a.queues, "");
-	assert_false(attachment_from_info(o, "nk2", "eth1", &a));
-	assert_false(attachment_from_info(o, "nk", "eth2", &a));
-	assert_false(attachment_from_info(bad, "nk", "eth1", &a));
-	assert_false(attachment_from_info(noid, "nk", "eth1", &a));
+	assert_int_equal(attachment_from_info(o, "default-c1-eth0.json", "nk2", "eth1", &a, &why), 0);
+	assert_null(why);
+	assert_int_equal(attachment_from_info(o, "default-c1-eth0.json", "nk", "eth2", &a, &why), 0);
+	assert_int_equal(attachment_from_info(bad, "c-eth0.json", "nk", "eth1", &a, &why), -1);
+	assert_non_null(why);
+	assert_int_equal(attachment_from_info(noid, "c-eth0.json", "nk", "eth1", &a, &why), -1);
+	assert_non_null(why);
 	json_object_put(o);
 	json_object_put(oddq);
 	json_object_put(bad);
