@@ -86,12 +86,19 @@ const char *ifname_refused(const char *ifname);
 const char *netns_refused(const char *netns);
 int attachment_name(const char *id, const char *ifname, const char *suffix, char *buf, size_t len);
 
+/* privdir.c: podInfoDir and the lock directory. dir opened without
+ * following a link, a directory of this user's that no one else can write
+ * (own_mode: made 0700 instead, ADD's podInfoDir): its fd, or -errno
+ * (-ENOTDIR a link or not a directory, -EPERM not ours or writable by
+ * others). private_dir_refusal says which, for a message. */
+int private_dir_open(const char *dir, bool own_mode);
+const char *private_dir_refusal(int err);
+
 /* lock.c: one lock per attachment (see there) */
 #define NK_CNI_RUN_DIR "/run/nkctl"
 #define CNI_LOCK_DIR NK_CNI_RUN_DIR "/cni-lock"
 #define CNI_LOCK_WAIT_MS 30000
 #define CNI_LOCK_TICK_MS 50
-int attachment_lock_path(const char *id, const char *ifname, char *buf, size_t len);
 /* Lock (id, ifname), waiting up to wait_ms: 0 with *fd, -EWOULDBLOCK when
  * another process holds it still, -errno. */
 int attachment_lock(const char *id, const char *ifname, unsigned int wait_ms, int *fd);
@@ -202,7 +209,17 @@ int forwarding_enable(const struct pod_net *net);
  * name and queues in <podInfoDir>/<container id>-<ifname>.json
  * (attachment_name). */
 int pod_info_write(const struct plugin *p, json_object *leases, char *why, size_t len);
-int pod_info_remove(const struct plugin *p);
+int pod_info_remove(const struct plugin *p, char *why, size_t len);
+/* How long an information file may be (a few hundred bytes with 16 queues). */
+#define CNI_INFO_MAX 65536
+/* GC's look at one information file, its document and its name in the
+ * directory: NULL when it is taken or another network's, else why it is
+ * not one to act on (pod_info_scan warns, naming the file). */
+typedef const char *(*pod_info_fn)(json_object *info, const char *name, void *data);
+/* fn for each *.json file of podInfoDir that is a JSON object in a regular
+ * file of root's, in a directory of root's no one else can write; one
+ * warning on stderr for each file (or the directory) refused. */
+void pod_info_scan(const struct plugin *p, pod_info_fn fn, void *data);
 
 #define CNI_INFO_DIR "/run/nkctl/cni"
 

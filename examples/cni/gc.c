@@ -24,7 +24,7 @@
  * holders of its one unlease several at once (each in its namespace, so no
  * one group). */
 #define _GNU_SOURCE
-#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -160,16 +160,23 @@ static void collect(const char *ifname, const char *alias, void *data)
 }
 
 /* Each stale attachment locked, without waiting: one whose lock is held
- * (an ADD or DEL of it under way) is not stale now and is left out. GC
- * holds the others' locks to its end: no ADD of them starts meanwhile. */
+ * (an ADD or DEL of it under way) is not stale now and is left out; one
+ * that cannot be locked (a lock directory or file that is not root's
+ * alone) is left out with a warning. GC holds the others' locks to its
+ * end: no ADD of them starts meanwhile. */
 static void lock_stale(struct gc *g)
 {
 	size_t k = 0;
+	int ret;
 
 	for (size_t i = 0; i < g->n; i++) {
 		struct attachment *a = &g->stale[i];
 
-		if (attachment_lock(a->id, a->ifname, 0, &a->lock))
+		ret = attachment_lock(a->id, a->ifname, 0, &a->lock);
+		if (ret && ret != -EWOULDBLOCK)
+			fprintf(stderr, "nkctl-cni: warning: GC: leaving %s %s alone: cannot lock it under %s: %s\n",
+				a->id, a->ifname, CNI_LOCK_DIR, private_dir_refusal(ret));
+		if (ret)
 			continue;
 		g->stale[k++] = *a;
 	}
@@ -252,34 +259,26 @@ int attachment_from_info(json_object *info, const char *name, const char *networ
 	return 1;
 }
 
+/* One information file for GC: a stale attachment of this network when
+ * the runtime does not list it. */
+static const char *collect_info_file(json_object *info, const char *name, void *data)
+{
+	struct gc *g = data;
+	struct attachment a;
+	const char *why;
+
+	if (attachment_from_info(info, name, g->p->name, g->p->nic, &a, &why) > 0 &&
+	    !attachment_valid(g->valid, a.id, a.ifname))
+		stale_add(g, &a);
+	return why;
+}
+
 /* The stale attachments podInfoDir's files name (a directory not there:
- * none; a network without a NIC has no files); one that is no information
- * file, or names what ADD would refuse, is left alone with a warning. */
+ * none; a network without a NIC has no files). */
 static void collect_info_files(struct gc *g)
 {
-	DIR *d = opendir(g->p->info_dir);
-	struct attachment a;
-	struct dirent *e;
-	char path[1024];
-
-	while (d && g->p->nic && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		const char *why = "is not a JSON object";
-		json_object *info;
-
-		if (n < 6 || strcmp(e->d_name + n - 5, ".json") ||
-		    snprintf(path, sizeof(path), "%s/%s", g->p->info_dir, e->d_name) >= (int)sizeof(path))
-			continue;
-		info = json_object_from_file(path);
-		if (info && attachment_from_info(info, e->d_name, g->p->name, g->p->nic, &a, &why) > 0 &&
-		    !attachment_valid(g->valid, a.id, a.ifname))
-			stale_add(g, &a);
-		if (!info || why)
-			fprintf(stderr, "nkctl-cni: warning: GC: ignoring %s: %s\n", path, why);
-		json_object_put(info);
-	}
-	if (d)
-		closedir(d);
+	if (g->p->nic)
+		pod_info_scan(g->p, collect_info_file, g);
 }
 
 /* cni.dev/valid-attachments: an array of {containerID, ifname} strings;
@@ -679,8 +678,7 @@ static void gc_teardown(const struct gc *g, struct nk_session *s, const bool *en
 		 * network without queues): no leftover holder to look for
 		 * in the pod and the host, the file alone */
 		if (grouped[i] && one)
-			ret = pod_info_remove(&q) ?
-				      snprintf(why, sizeof(why), "cannot remove the pod's information file"), -1 : 0;
+			ret = pod_info_remove(&q, why, sizeof(why));
 		else  /* link del alone where the host side takes the redirects */
 			ret = teardown_nk(&q, s, ended[i] && g->stale[i].host_alive, why, sizeof(why));
 		if (ret && !*first)

@@ -377,7 +377,7 @@ static int lock_attachment(const struct plugin *p)
 			 p->id, p->ifname, CNI_LOCK_WAIT_MS / 1000);
 	if (ret)
 		cni_fail(p, CNI_ERR_STEP, "cannot lock the attachment %s %s under %s: %s", p->id,
-			 p->ifname, CNI_LOCK_DIR, strerror(-ret));
+			 p->ifname, CNI_LOCK_DIR, private_dir_refusal(ret));
 	return fd;
 }
 

@@ -848,7 +848,7 @@ static void attachment_locks(void **state)
 	assert_int_equal(attachment_lock("c1", "eth0", 5000, &fd), 0);  /* waited for it */
 	assert_int_equal(waitpid(child, &st, 0), child);
 	/* gone: the file goes, and a new taker makes it anew */
-	assert_int_equal(attachment_lock_path("c1", "eth0", path, sizeof(path)), 0);
+	snprintf(path, sizeof(path), "%s/c1-eth0", dir);
 	attachment_unlock("c1", "eth0", fd, true);
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(attachment_lock("c1", "eth0", 0, &fd), 0);
@@ -949,9 +949,9 @@ static void pod_info(void **state)
 	assert_string_equal(buf, "{\"network\":\"pods\",\"containerID\":\"c1\",\"ifname\":\"eth0\","
 			    "\"holder\":\"nkhabc\",\"nic\":\"eth1\",\"queues\":[{\"id\":1,\"nic-queue\":5},"
 			    "{\"id\":2,\"nic-queue\":6}]}\n");
-	assert_int_equal(pod_info_remove(&p), 0);
+	assert_int_equal(pod_info_remove(&p, why, sizeof(why)), 0);
 	assert_int_equal(access(path, F_OK), -1);
-	assert_int_equal(pod_info_remove(&p), 0);
+	assert_int_equal(pod_info_remove(&p, why, sizeof(why)), 0);
 	/* the directory 0700; a link at the temporary name is not followed,
 	 * a link in the directory's place is refused */
 	assert_int_equal(stat(sub, &st), 0);
@@ -961,7 +961,7 @@ static void pod_info(void **state)
 	assert_int_equal(symlink(target, path), 0);
 	assert_int_equal(pod_info_write(&p, leases, why, sizeof(why)), 0);
 	assert_int_equal(access(target, F_OK), -1);
-	assert_int_equal(pod_info_remove(&p), 0);
+	assert_int_equal(pod_info_remove(&p, why, sizeof(why)), 0);
 	snprintf(path, sizeof(path), "%s/linked", dir);
 	assert_int_equal(symlink(sub, path), 0);
 	p.info_dir = path;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* examples/cni: an attachment's names checked as a stranger's
- * (attachname.c), and their one encoding in file and lock names. */
+ * (attachname.c), their one encoding in file and lock names, the plugin's
+ * directories (privdir.c), and GC's reading of podInfoDir (podinfo.c,
+ * gc.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
 
@@ -121,24 +124,272 @@ static void names_distinct(void **state)
 		}
 }
 
-/* The locks of the attachments whose names collided are two locks. */
-static void locks_distinct(void **state)
+static char *tmp_dir(void)
 {
-	char dir[] = "/tmp/nkcni-names-XXXXXX", path[512];
-	int a, b;
+	char *dir = strdup("/tmp/nkcni-names-XXXXXX");
+
+	assert_non_null(dir);
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+static void rm_rf(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void write_file(const char *dir, const char *name, const char *text, size_t len)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+}
+
+/* The plugin's directories: a link, another user's or one others may
+ * write is refused; podInfoDir of ADD's is made 0700 instead. */
+static void private_dirs(void **state)
+{
+	char *dir = tmp_dir(), sub[256], link[256];
+	struct stat st;
+	int fd;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	setenv("NKCTL_CNI_LOCK_DIR", dir, 1);
+	snprintf(sub, sizeof(sub), "%s/d", dir);
+	snprintf(link, sizeof(link), "%s/l", dir);
+	assert_int_equal(private_dir_open(sub, false), -ENOENT);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	fd = private_dir_open(sub, false);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(symlink(sub, link), 0);
+	assert_int_equal(private_dir_open(link, false), -ENOTDIR);
+	assert_non_null(strstr(private_dir_refusal(-ENOTDIR), "link"));
+	assert_int_equal(chmod(sub, 0777), 0);
+	assert_int_equal(private_dir_open(sub, false), -EPERM);
+	assert_non_null(strstr(private_dir_refusal(-EPERM), "root"));
+	assert_int_equal(chmod(sub, 0720), 0);
+	assert_int_equal(private_dir_open(sub, false), -EPERM);
+	fd = private_dir_open(sub, true);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(stat(sub, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	if (!geteuid()) {
+		assert_int_equal(chown(sub, 65534, 65534), 0);
+		assert_int_equal(private_dir_open(sub, false), -EPERM);
+		assert_int_equal(private_dir_open(sub, true), -EPERM);
+	}
+	rm_rf(dir);
+}
+
+/* Locks under the names that collided are two locks; a lock file a link
+ * put in place, or a lock directory others may write, is refused and
+ * nothing outside is touched. */
+static void locks_distinct_and_checked(void **state)
+{
+	char *dir = tmp_dir(), locks[256], victim[256], path[512];
+	struct stat st;
+	int a, b, fd;
+
+	(void)state;
+	snprintf(locks, sizeof(locks), "%s/locks", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	setenv("NKCTL_CNI_LOCK_DIR", locks, 1);
 	assert_int_equal(attachment_lock("a-b", "c", 0, &a), 0);
 	assert_int_equal(attachment_lock("a", "b-c", 0, &b), 0);
-	assert_int_equal(attachment_lock_path("a", "b-c", path, sizeof(path)), 0);
-	assert_non_null(strstr(path, "/a-b%2Dc"));
 	attachment_unlock("a-b", "c", a, true);
 	attachment_unlock("a", "b-c", b, true);
-	assert_int_equal(attachment_lock("../victim", "x", 0, &a), -ENAMETOOLONG);
+	assert_int_equal(attachment_lock("../victim", "x", 0, &fd), -EINVAL);
+	/* a link at a lock's name is not followed */
+	write_file(dir, "victim", "keep", 4);
+	snprintf(path, sizeof(path), "%s/c1-eth0", locks);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_true(attachment_lock("c1", "eth0", 0, &fd) < 0);
+	assert_int_equal(fd, -1);
+	assert_int_equal(unlink(path), 0);
+	/* a FIFO there is not waited on */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(attachment_lock("c1", "eth0", 0, &fd), -EPERM);
+	assert_int_equal(unlink(path), 0);
+	/* a directory others may write */
+	assert_int_equal(chmod(locks, 0777), 0);
+	assert_int_equal(attachment_lock("c1", "eth0", 0, &fd), -EPERM);
+	assert_int_equal(chmod(locks, 0700), 0);
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(st.st_size, 4);
 	unsetenv("NKCTL_CNI_LOCK_DIR");
-	assert_int_equal(rmdir(dir), 0);
+	rm_rf(dir);
+}
+
+struct taken {
+	char ids[8][300];
+	size_t n;
+	size_t calls;
+};
+
+/* As GC takes a file: network "nk" on "eth1". */
+static const char *take_info(json_object *info, const char *name, void *data)
+{
+	struct taken *t = data;
+	struct attachment a;
+	const char *why;
+
+	t->calls++;
+	if (attachment_from_info(info, name, "nk", "eth1", &a, &why) > 0 && t->n < 8)
+		snprintf(t->ids[t->n++], sizeof(t->ids[0]), "%s/%s", a.id, a.ifname);
+	return why;
+}
+
+/* {"network":"nk","nic":"eth1", ...rest} */
+static void write_info(const char *dir, const char *name, const char *rest)
+{
+	char text[1200];
+
+	snprintf(text, sizeof(text), "{\"network\":\"nk\",\"nic\":\"eth1\",%s}\n", rest);
+	write_file(dir, name, text, strlen(text));
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Information files a stranger wrote: every one is skipped with one
+ * warning naming it, and GC's remove of what they name touches nothing
+ * outside the directory. */
+static void info_files_crafted(void **state)
+{
+	static const struct {
+		const char *name, *rest;
+	} crafted[] = {
+		{ "victim-x.json", "\"containerID\":\"../../../../../tmp/victim\",\"ifname\":\"x\"" },
+		{ "slash.json", "\"containerID\":\"a/b\",\"ifname\":\"eth0\"" },
+		{ "dots.json", "\"containerID\":\"c1\",\"ifname\":\"..\"" },
+		{ "ifslash.json", "\"containerID\":\"c1\",\"ifname\":\"e/0\"" },
+		{ "nul.json", "\"containerID\":\"c1\\u0000/../x\",\"ifname\":\"eth0\"" },
+		{ "ctl.json", "\"containerID\":\"c1\",\"ifname\":\"e\\u001b0\"" },
+		{ "newline.json", "\"containerID\":\"c\\n1\",\"ifname\":\"eth0\"" },
+		{ "long-if.json", "\"containerID\":\"c1\",\"ifname\":\"eth0123456789abcd\"" },
+		{ "int.json", "\"containerID\":5,\"ifname\":\"eth0\"" },
+		{ "array.json", "\"containerID\":\"c1\",\"ifname\":[\"eth0\"]" },
+		{ "null.json", "\"containerID\":null,\"ifname\":\"eth0\"" },
+		{ "noif.json", "\"containerID\":\"c1\"" },
+		/* well-formed, but not under its own name */
+		{ "c9-eth0.json", "\"containerID\":\"c1\",\"ifname\":\"eth0\"" },
+		{ "a-b-c.json", "\"containerID\":\"a\",\"ifname\":\"b-c\"" },
+	};
+	static const char other_net[] =
+		"{\"network\":\"other\",\"nic\":\"eth1\",\"containerID\":\"c2\",\"ifname\":\"eth0\"}";
+	char *dir = tmp_dir(), info[256], victim[256], path[512], why[256], longer[512];
+	struct plugin p = { .name = "nk", .nic = "eth1", .command = "GC" };
+	struct taken t = { 0 };
+	struct capture cap;
+	const char *err;
+	struct stat st;
+	size_t files = 0;
+
+	(void)state;
+	snprintf(info, sizeof(info), "%s/info", dir);
+	snprintf(victim, sizeof(victim), "%s/victim-x.json", dir);
+	assert_int_equal(mkdir(info, 0700), 0);
+	p.info_dir = info;
+	write_file(dir, "victim-x.json", "keep", 4);
+	for (size_t i = 0; i < N_ELEMS(crafted); i++, files++)
+		write_info(info, crafted[i].name, crafted[i].rest);
+	/* an overlong id */
+	snprintf(longer, sizeof(longer), "\"containerID\":\"%s\",\"ifname\":\"eth0\"",
+		 id_of(CNI_ID_MAX + 1));
+	write_info(info, "long-id.json", longer);
+	files++;
+	/* not JSON, JSON with more after it, a NUL byte, an array, a link,
+	 * a FIFO, a file too long */
+	write_file(info, "junk.json", "not json", 8);
+	write_file(info, "more.json", "{} {}", 5);
+	write_file(info, "nulbyte.json", "{\"a\":1}\0x", 9);
+	write_file(info, "list.json", "[1]", 3);
+	snprintf(path, sizeof(path), "%s/link.json", info);
+	assert_int_equal(symlink(victim, path), 0);
+	snprintf(path, sizeof(path), "%s/fifo.json", info);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	write_file(info, "huge.json", "{", 1);
+	snprintf(path, sizeof(path), "%s/huge.json", info);
+	assert_int_equal(truncate(path, CNI_INFO_MAX + 1), 0);
+	files += 7;
+	/* no business of GC's: ADD's temporary file, another kind of file */
+	write_info(info, ".c1-eth0.json.tmp", "\"containerID\":\"../x\",\"ifname\":\"eth0\"");
+	write_file(info, "README", "x", 1);
+	/* the good ones: this network's (one with a '-' in its interface),
+	 * another network's */
+	write_info(info, "c1-eth0.json", "\"containerID\":\"c1\",\"ifname\":\"eth0\"");
+	write_info(info, "a-b%2Dc.json", "\"containerID\":\"a\",\"ifname\":\"b-c\"");
+	write_file(info, "c2-eth0.json", other_net, strlen(other_net));
+
+	capture_begin(&cap, 2);
+	pod_info_scan(&p, take_info, &t);
+	err = capture_end(&cap);
+	assert_true(strlen(err) < sizeof(cap.text) - 1);
+	assert_int_equal(count_lines(err), files);
+	for (size_t i = 0; i < N_ELEMS(crafted); i++)
+		assert_non_null(strstr(err, crafted[i].name));
+	assert_non_null(strstr(err, "link.json: is a link"));
+	assert_non_null(strstr(err, "fifo.json: is not a regular file"));
+	assert_null(strstr(err, ".tmp"));
+	assert_null(strstr(err, "c2-eth0"));
+	assert_int_equal(t.n, 2);
+	assert_true((!strcmp(t.ids[0], "c1/eth0") && !strcmp(t.ids[1], "a/b-c")) ||
+		    (!strcmp(t.ids[1], "c1/eth0") && !strcmp(t.ids[0], "a/b-c")));
+	/* what GC removes is what it took, in the directory; a name the
+	 * checks refuse is never joined into a path */
+	p.id = "../victim";
+	p.ifname = "x";
+	assert_int_equal(pod_info_remove(&p, why, sizeof(why)), 0);
+	assert_int_equal(stat(victim, &st), 0);
+	p.id = "a";
+	p.ifname = "b-c";
+	assert_int_equal(pod_info_remove(&p, why, sizeof(why)), 0);
+	snprintf(path, sizeof(path), "%s/a-b%%2Dc.json", info);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/a-b-c.json", info);
+	assert_int_equal(access(path, F_OK), 0);
+
+	/* a directory others may write: one warning, no file read */
+	assert_int_equal(chmod(info, 0777), 0);
+	t.calls = 0;
+	capture_begin(&cap, 2);
+	pod_info_scan(&p, take_info, &t);
+	err = capture_end(&cap);
+	assert_int_equal(count_lines(err), 1);
+	assert_non_null(strstr(err, info));
+	assert_int_equal(t.calls, 0);
+	assert_int_equal(pod_info_remove(&p, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, info));
+	/* none at all: nothing said */
+	p.info_dir = victim;
+	capture_begin(&cap, 2);
+	pod_info_scan(&p, take_info, &t);
+	err = capture_end(&cap);
+	assert_int_equal(count_lines(err), 1);   /* a file, not a directory */
+	snprintf(path, sizeof(path), "%s/none", dir);
+	p.info_dir = path;
+	capture_begin(&cap, 2);
+	pod_info_scan(&p, take_info, &t);
+	err = capture_end(&cap);
+	assert_string_equal(err, "");
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(st.st_size, 4);
+	rm_rf(dir);
 }
 
 int main(void)
@@ -149,7 +400,9 @@ int main(void)
 		cmocka_unit_test(netns_paths),
 		cmocka_unit_test(names_encoded),
 		cmocka_unit_test(names_distinct),
-		cmocka_unit_test(locks_distinct),
+		cmocka_unit_test(private_dirs),
+		cmocka_unit_test(locks_distinct_and_checked),
+		cmocka_unit_test(info_files_crafted),
 	};
 
 	return cmocka_run_group_tests_name("cni names", tests, NULL, NULL);
