@@ -56,6 +56,13 @@ struct pod_net {
 	struct ipnet gw4, gw6; /* each family's gateway: the host side's address */
 };
 
+/* Attachment locks (lock.c) a child holds too: every descriptor of the
+ * plugin is close-on-exec, and child_start hands on these alone. */
+struct held_locks {
+	const int *fd;
+	size_t n;
+};
+
 struct plugin {
 	/* environment */
 	const char *command, *id, *ifname, *netns, *cni_path, *nkctl;
@@ -74,6 +81,8 @@ struct plugin {
 	bool egress_redirect;
 	/* names derived from the container id and interface */
 	char host[16], holder[16];
+	/* the locks of the attachments this command's children work on */
+	struct held_locks locks;
 };
 
 /* attachname.c: an attachment's names, checked as a stranger's (NULL when
@@ -134,7 +143,8 @@ struct child {
 	int in, out, err;
 };
 int path_lookup(const char *dirs, const char *name, char *bin, size_t len);
-int child_start(struct child *c, char *const argv[], const char *cni_command);
+int child_start(struct child *c, char *const argv[], const char *cni_command,
+		const struct held_locks *locks);
 char *child_read_all(int fd);
 void child_read_out_err(struct child *c, char **out, char **err);
 bool child_exited(const struct child *c);
@@ -162,7 +172,7 @@ struct nk_session {
 	size_t npend;
 	bool dead;
 };
-int nks_start(struct nk_session *s, const char *nkctl);
+int nks_start(struct nk_session *s, const char *nkctl, const struct held_locks *locks);
 int nks_send(struct nk_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int nks_reply(struct nk_session *s, json_object **doc);
 /* Until nkctl's next answer can be read (nothing of it read yet: every

@@ -50,7 +50,7 @@ int unlease_in_pod(const struct plugin *p, char *why, size_t len)
 	if (!p->queues || !p->netns || !*p->netns || access(p->netns, F_OK))
 		return 0;
 	snprintf(wait, sizeof(wait), "%u", CNI_UNLEASE_WAIT);
-	if (child_start(&c, argv, NULL)) {
+	if (child_start(&c, argv, NULL, &p->locks)) {
 		snprintf(why, len, "unlease: cannot run %s", p->nkctl);
 		return -1;
 	}
@@ -178,7 +178,7 @@ int cmd_del(struct plugin *p)
 
 	if (!p->nkctl)
 		return del_without_nkctl(p);
-	if (nks_start(&s, p->nkctl))
+	if (nks_start(&s, p->nkctl, &p->locks))
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	ret = teardown(p, &s, true, why, sizeof(why));
 	nks_end(&s);

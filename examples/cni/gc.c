@@ -183,6 +183,18 @@ static void lock_stale(struct gc *g)
 	g->n = k;
 }
 
+/* The stale attachments' locks, for the children that work on them all
+ * (nkctl's session, the IPAM plugin's own GC): NULL without memory. */
+static int *stale_locks(const struct gc *g, struct held_locks *held)
+{
+	int *fd = malloc((g->n ? g->n : 1) * sizeof(*fd));
+
+	for (size_t i = 0; fd && i < g->n; i++)
+		fd[i] = g->stale[i].lock;
+	*held = (struct held_locks){ fd, fd ? g->n : 0 };
+	return fd;
+}
+
 /* GC's end: the stale attachments' locks go, their files with them. */
 static void unlock_stale(struct gc *g)
 {
@@ -312,7 +324,8 @@ static json_object *valid_list(const struct plugin *p)
 	return valid;
 }
 
-/* p as the stale attachment a's DEL would see it. */
+/* p as the stale attachment a's DEL would see it: the children started
+ * for a alone (its IPAM DEL, its unlease in the pod) hold a's lock alone. */
 static struct plugin as_attachment(const struct plugin *p, const struct attachment *a)
 {
 	struct plugin q = *p;
@@ -320,6 +333,7 @@ static struct plugin as_attachment(const struct plugin *p, const struct attachme
 	q.id = a->id;
 	q.ifname = a->ifname;
 	q.netns = a->netns[0] ? a->netns : NULL;
+	q.locks = (struct held_locks){ &a->lock, 1 };
 	derive_names(&q);
 	return q;
 }
@@ -695,6 +709,8 @@ int cmd_gc(struct plugin *p)
 	struct ipam_run version;
 	struct ipam_pool pool;
 	struct nk_session s;
+	struct held_locks all;
+	int *all_fds;
 	char first[768] = "";
 	bool session, need_leases, *ended, *grouped;
 	int code;
@@ -716,8 +732,14 @@ int cmd_gc(struct plugin *p)
 	 * file does not say their queues) runs while the IPAM plugin
 	 * answers VERSION: process starts and scans that overlap */
 	lock_stale(&g);
+	if (!(all_fds = stale_locks(&g, &all))) {
+		free(g.stale);
+		cni_fail(p, CNI_ERR_STEP, "out of memory");
+	}
 	session = g.n > 0;
-	if (session && nks_start(&s, p->nkctl)) {
+	/* nkctl's one session works on every stale attachment: it holds
+	 * all their locks, as a command's children hold its one */
+	if (session && nks_start(&s, p->nkctl, &all)) {
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
@@ -742,6 +764,7 @@ int cmd_gc(struct plugin *p)
 	json_object_put(leases);
 	/* The addresses of the attachments whose leases ended are released
 	 * while nkctl deletes their devices (DEL does the same). */
+	p->locks = all;   /* the IPAM plugin's own GC: every stale one too */
 	pool_begin(&g, &pool, &version);
 	if (session)
 		gc_teardown(&g, &s, ended, grouped, &pool, first, sizeof(first));
@@ -752,6 +775,7 @@ int cmd_gc(struct plugin *p)
 	code = pool_end(&g, &pool);
 	unlock_stale(&g);
 	free(g.stale);
+	free(all_fds);
 	if (*first)
 		cni_fail(p, CNI_ERR_STEP, "%s", first);
 	if (code)

@@ -3,15 +3,17 @@
  * One lock per attachment (container id + interface name): a file of
  * CNI_LOCK_DIR, flock'ed, named by attachment_name (attachname.c). ADD
  * takes it before anything else, and its children (nkctl, the IPAM plugin)
- * inherit the descriptor (it is not close-on-exec): a flock lasts while
- * any process holds the open file, so the lock is free only when the last
- * process of that ADD is gone, also after the runtime killed the plugin
- * and a child still finishes the syscall it was in. DEL and CHECK wait for
- * it (bounded: CNI_LOCK_WAIT_MS, then error 11, try again later); GC skips
- * an attachment whose lock is held (an ADD or DEL of it is under way: not
- * stale now). The directory is root's, 0700: a lock file is reached
- * through its descriptor alone, and one that is not a regular file of
- * root's is refused.
+ * hold it too: a flock lasts while any process holds the open file, so the
+ * lock is free only when the last process of that ADD is gone, also after
+ * the runtime killed the plugin and a child still finishes the syscall it
+ * was in. The descriptor is close-on-exec all the same: GC holds many,
+ * and child_start hands a child only the ones of the attachments it works
+ * on (struct held_locks). DEL and CHECK wait for it (bounded:
+ * CNI_LOCK_WAIT_MS, then error 11, try again later); GC skips an
+ * attachment whose lock is held (an ADD or DEL of it is under way: not
+ * stale now). The directory is root's, 0700: a lock file is reached through
+ * its descriptor alone, and one that is not a regular file of root's is
+ * refused.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,11 +57,10 @@ static int lock_dir_open(void)
 }
 
 /* name in dfd, opened (made where missing) without following a link: a
- * regular file of this user's, or -errno. Not O_CLOEXEC: the children
- * hold the lock too. */
+ * regular file of this user's, or -errno. */
 static int lock_file_open(int dfd, const char *name)
 {
-	int f = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0600);
+	int f = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	struct stat st;
 
 	if (f < 0)

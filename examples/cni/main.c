@@ -361,16 +361,17 @@ bool cni_setup(struct plugin *p, const char *text)
 }
 
 /* A container's command holds its attachment's lock (lock.c) from here to
- * its exit, and its children with it; -1 for the network's commands. One
- * held by another ADD, DEL or CHECK of it (or by a killed ADD's children)
- * is waited for, then error 11. */
-static int lock_attachment(const struct plugin *p)
+ * its exit, and its children with it (p->locks); -1 in *fd for the
+ * network's commands. One held by another ADD, DEL or CHECK of it (or by
+ * a killed ADD's children) is waited for, then error 11. */
+static void lock_attachment(struct plugin *p, int *fd)
 {
-	int fd, ret;
+	int ret;
 
+	*fd = -1;
 	if (network_command(p->command))
-		return -1;
-	ret = attachment_lock(p->id, p->ifname, CNI_LOCK_WAIT_MS, &fd);
+		return;
+	ret = attachment_lock(p->id, p->ifname, CNI_LOCK_WAIT_MS, fd);
 	if (ret == -EWOULDBLOCK)
 		cni_fail(p, CNI_ERR_TRY_LATER,
 			 "%s %s: another ADD, DEL or CHECK of this attachment (or what a killed one started) still runs after %u s; try again",
@@ -378,7 +379,7 @@ static int lock_attachment(const struct plugin *p)
 	if (ret)
 		cni_fail(p, CNI_ERR_STEP, "cannot lock the attachment %s %s under %s: %s", p->id,
 			 p->ifname, CNI_LOCK_DIR, private_dir_refusal(ret));
-	return fd;
+	p->locks = (struct held_locks){ fd, 1 };
 }
 
 int main(void)
@@ -399,7 +400,7 @@ int main(void)
 		return ret;
 	}
 	find_nkctl(&p, nkctl, sizeof(nkctl));
-	lock = lock_attachment(&p);
+	lock_attachment(&p, &lock);
 	if (!strcmp(p.command, "ADD"))
 		ret = cmd_add(&p);
 	else if (!strcmp(p.command, "DEL"))

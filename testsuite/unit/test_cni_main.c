@@ -1008,7 +1008,7 @@ static void nkctl_session_error(void **state)
 	assert_int_equal(write(fd, script, strlen(script)), (ssize_t)strlen(script));
 	fchmod(fd, 0700);
 	close(fd);
-	assert_int_equal(nks_start(&s, path), 0);
+	assert_int_equal(nks_start(&s, path, NULL), 0);
 	assert_int_equal(nks_run(&s, NULL, "link del x"), 3);
 	assert_string_equal(s.err, "device \"x\" does not exist");
 	nks_end(&s);
@@ -1025,7 +1025,7 @@ static void child_chatty(void **state)
 	char *out, *err;
 
 	(void)state;
-	assert_int_equal(child_start(&c, argv, NULL), 0);
+	assert_int_equal(child_start(&c, argv, NULL, NULL), 0);
 	close(c.in);
 	c.in = -1;
 	child_read_out_err(&c, &out, &err);
@@ -1051,7 +1051,7 @@ static void child_dies_with_parent(void **state)
 		char *argv[] = { "/bin/sleep", "30", NULL };
 		struct child c;
 
-		if (child_start(&c, argv, NULL))
+		if (child_start(&c, argv, NULL, NULL))
 			_exit(1);
 		if (write(fd[1], &c.pid, sizeof(c.pid)) != sizeof(c.pid))
 			_exit(1);

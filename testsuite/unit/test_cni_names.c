@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* examples/cni: an attachment's names checked as a stranger's
  * (attachname.c), their one encoding in file and lock names, the plugin's
- * directories (privdir.c), and GC's reading of podInfoDir (podinfo.c,
- * gc.c). */
+ * directories (privdir.c), GC's reading of podInfoDir (podinfo.c, gc.c),
+ * and which locks a child holds (spawn.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "unit.h"
 
@@ -205,6 +208,7 @@ static void locks_distinct_and_checked(void **state)
 	setenv("NKCTL_CNI_LOCK_DIR", locks, 1);
 	assert_int_equal(attachment_lock("a-b", "c", 0, &a), 0);
 	assert_int_equal(attachment_lock("a", "b-c", 0, &b), 0);
+	assert_true(fcntl(a, F_GETFD) & FD_CLOEXEC);
 	attachment_unlock("a-b", "c", a, true);
 	attachment_unlock("a", "b-c", b, true);
 	assert_int_equal(attachment_lock("../victim", "x", 0, &fd), -EINVAL);
@@ -225,6 +229,51 @@ static void locks_distinct_and_checked(void **state)
 	assert_int_equal(chmod(locks, 0700), 0);
 	assert_int_equal(stat(victim, &st), 0);
 	assert_int_equal(st.st_size, 4);
+	unsetenv("NKCTL_CNI_LOCK_DIR");
+	rm_rf(dir);
+}
+
+/* A child keeps across exec the locks it is handed and no other: the lock
+ * of the attachment it works on stays held by it after the plugin lets
+ * go, the others do not. */
+static void child_holds_its_locks(void **state)
+{
+	char *dir = tmp_dir();
+	char *argv[] = { "/bin/sleep", "30", NULL };
+	int fd[3], again;
+	struct held_locks one = { &fd[1], 1 };
+	struct child c;
+
+	(void)state;
+	setenv("NKCTL_CNI_LOCK_DIR", dir, 1);
+	assert_int_equal(attachment_lock("p0", "eth0", 0, &fd[0]), 0);
+	assert_int_equal(attachment_lock("p1", "eth0", 0, &fd[1]), 0);
+	assert_int_equal(attachment_lock("p2", "eth0", 0, &fd[2]), 0);
+	assert_int_equal(child_start(&c, argv, NULL, &one), 0);
+	/* the child has exec'ed once its stdin's other end is closed on
+	 * exec; sleep never reads it, so wait for /proc to show sleep */
+	for (int i = 0; i < 500; i++) {
+		char exe[64], target[64] = "";
+
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)c.pid);
+		if (readlink(exe, target, sizeof(target) - 1) > 0 && strstr(target, "sleep"))
+			break;
+		usleep(10000);
+	}
+	/* the parent's descriptors stay close-on-exec */
+	for (int i = 0; i < 3; i++) {
+		assert_true(fcntl(fd[i], F_GETFD) & FD_CLOEXEC);
+		close(fd[i]);
+	}
+	assert_int_equal(attachment_lock("p0", "eth0", 0, &again), 0);
+	close(again);
+	assert_int_equal(attachment_lock("p1", "eth0", 0, &again), -EWOULDBLOCK);
+	assert_int_equal(attachment_lock("p2", "eth0", 0, &again), 0);
+	close(again);
+	kill(c.pid, SIGKILL);
+	child_wait(&c);
+	assert_int_equal(attachment_lock("p1", "eth0", 0, &again), 0);
+	close(again);
 	unsetenv("NKCTL_CNI_LOCK_DIR");
 	rm_rf(dir);
 }
@@ -402,6 +451,7 @@ int main(void)
 		cmocka_unit_test(names_distinct),
 		cmocka_unit_test(private_dirs),
 		cmocka_unit_test(locks_distinct_and_checked),
+		cmocka_unit_test(child_holds_its_locks),
 		cmocka_unit_test(info_files_crafted),
 	};
 
