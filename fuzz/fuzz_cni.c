@@ -36,14 +36,23 @@
  *   - a line of nkctl -j's stderr is the command's error only as an
  *     {"error": {"message"}} object, its message NUL-terminated;
  *   - GC's reading of a device's alias: ours only with the tag and the
- *     network's owner word (name and NIC hash), its words NUL-terminated within their buffers.
+ *     network's owner word (name and NIC hash), its words NUL-terminated within their buffers,
+ *     and names ADD would take;
+ *   - GC's reading of a pod information file (the input's text, written
+ *     into a directory of the harness's under the name its document's
+ *     names give it, else under another): what it takes names an
+ *     attachment ADD would take, whose file name is the file's own and
+ *     holds no '/'; its queues a list of numbers; a refusal says why.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cni.h"
 #include "jsoncheck.h"
@@ -348,6 +357,84 @@ static void check_alias(const char *text)
 	    (!strstr(text, "nkctl-cni") || !memchr(a.id, '\0', sizeof(a.id)) ||
 	     !memchr(a.ifname, '\0', sizeof(a.ifname)) || !memchr(a.netns, '\0', sizeof(a.netns))))
 		die("attachment_parse", "took an alias that is not ours", text, strlen(text));
+	if (attachment_parse(text, "nk/0a1b2c3d", &a) &&
+	    (container_id_refused(a.id) || ifname_refused(a.ifname) ||
+	     (a.netns[0] && netns_refused(a.netns))))
+		die("attachment_parse", "took names ADD refuses", text, strlen(text));
+}
+
+/* ---- a pod information file, as GC reads it ---- */
+
+static char info_dir[] = "/tmp/fuzz_cni-info-XXXXXX";
+static char info_file[sizeof(info_dir) + NAME_MAX + 1];
+
+static void info_dir_gone(void)
+{
+	unlink(info_file);
+	rmdir(info_dir);
+}
+
+struct info_look {
+	const char *text;
+	size_t len;
+	int taken;
+};
+
+static const char *look_at_info(json_object *info, const char *name, void *data)
+{
+	struct info_look *l = data;
+	struct attachment a;
+	char own[NAME_MAX + 1];
+	const char *why;
+	int ret = attachment_from_info(info, name, "nk", "eth1", &a, &why);
+
+	if ((ret < 0) != (why != NULL))
+		die("attachment_from_info", "a refusal without a reason, or a reason without one",
+		    l->text, l->len);
+	if (ret > 0 &&
+	    (container_id_refused(a.id) || ifname_refused(a.ifname) ||
+	     attachment_name(a.id, a.ifname, ".json", own, sizeof(own)) || strcmp(own, name) ||
+	     strchr(own, '/') || strspn(a.queues, "0123456789,") != strlen(a.queues)))
+		die("attachment_from_info", "took what GC must not act on", l->text, l->len);
+	l->taken += ret > 0;
+	return why;
+}
+
+/* The name the document's own names give its file, else "x.json". */
+static const char *info_name_of(const char *text, char *buf, size_t len)
+{
+	json_object *o = json_tokener_parse(text), *id, *ifname;
+
+	if (!json_object_object_get_ex(o, "containerID", &id) ||
+	    !json_object_object_get_ex(o, "ifname", &ifname) ||
+	    attachment_name(json_object_get_string(id), json_object_get_string(ifname), ".json",
+			    buf, len))
+		snprintf(buf, len, "x.json");
+	json_object_put(o);
+	return buf;
+}
+
+static void check_info_file(const char *data, size_t len, const char *text)
+{
+	struct plugin p = { .name = "nk", .nic = "eth1", .command = "GC", .info_dir = info_dir };
+	struct info_look look = { data, len, 0 };
+	char name[NAME_MAX + 1];
+	int fd;
+
+	if (!info_file[0]) {
+		if (!mkdtemp(info_dir))
+			abort();
+		atexit(info_dir_gone);
+	}
+	snprintf(info_file, sizeof(info_file), "%s/%s", info_dir, info_name_of(text, name, sizeof(name)));
+	fd = open(info_file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		abort();
+	close(fd);
+	pod_info_scan(&p, look_at_info, &look);
+	if (look.taken > 1)
+		die("pod_info_scan", "one file taken more than once", data, len);
+	unlink(info_file);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -384,6 +471,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_ipam_error(text);
 	check_alias(text);
+	check_info_file((const char *)data + skip, size - skip, text);
 	check_error_line(text);
 	json_object_put(plugin.ipam_conf);
 	json_object_put(plugin.conf);

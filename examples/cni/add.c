@@ -302,7 +302,7 @@ int cmd_add(struct plugin *p)
 		a.netns_fd = open(p->netns, O_RDONLY | O_CLOEXEC);
 	if (a.netns_fd < 0)
 		cni_fail(p, CNI_ERR_ENV, "CNI_NETNS is not set or does not exist");
-	if (nks_start(&a.s, p->nkctl))
+	if (nks_start(&a.s, p->nkctl, &p->locks))
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	/* The spec: an interface that exists in the container is an error (its
 	 * result is the runtime's to keep). A host side without it is what a

@@ -437,7 +437,7 @@ int cmd_check(struct plugin *p)
 		cni_fail(p, CNI_ERR_CONFIG, "CHECK needs prevResult");
 	if (pod_net_parse(prev, &c.net, why, sizeof(why)))
 		cni_fail(p, CNI_ERR_CONFIG, "prevResult: %s", why);
-	if (nks_start(&c.s, p->nkctl))
+	if (nks_start(&c.s, p->nkctl, &p->locks))
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	if (ipam_start(p, "CHECK", p->ipam_text, &c.ipam, why, sizeof(why)))
 		check_fail(&c, "%s", why);

@@ -56,6 +56,13 @@ struct pod_net {
 	struct ipnet gw4, gw6; /* each family's gateway: the host side's address */
 };
 
+/* Attachment locks (lock.c) a child holds too: every descriptor of the
+ * plugin is close-on-exec, and child_start hands on these alone. */
+struct held_locks {
+	const int *fd;
+	size_t n;
+};
+
 struct plugin {
 	/* environment */
 	const char *command, *id, *ifname, *netns, *cni_path, *nkctl;
@@ -74,14 +81,33 @@ struct plugin {
 	bool egress_redirect;
 	/* names derived from the container id and interface */
 	char host[16], holder[16];
+	/* the locks of the attachments this command's children work on */
+	struct held_locks locks;
 };
+
+/* attachname.c: an attachment's names, checked as a stranger's (NULL when
+ * fine, else what is wrong, to follow the name in a message), and the one
+ * encoding of container id and interface in file and lock names. */
+#define CNI_ID_MAX 192
+bool spec_name(const char *s);
+const char *container_id_refused(const char *id);
+const char *ifname_refused(const char *ifname);
+const char *netns_refused(const char *netns);
+int attachment_name(const char *id, const char *ifname, const char *suffix, char *buf, size_t len);
+
+/* privdir.c: podInfoDir and the lock directory. dir opened without
+ * following a link, a directory of this user's that no one else can write
+ * (own_mode: made 0700 instead, ADD's podInfoDir): its fd, or -errno
+ * (-ENOTDIR a link or not a directory, -EPERM not ours or writable by
+ * others). private_dir_refusal says which, for a message. */
+int private_dir_open(const char *dir, bool own_mode);
+const char *private_dir_refusal(int err);
 
 /* lock.c: one lock per attachment (see there) */
 #define NK_CNI_RUN_DIR "/run/nkctl"
 #define CNI_LOCK_DIR NK_CNI_RUN_DIR "/cni-lock"
 #define CNI_LOCK_WAIT_MS 30000
 #define CNI_LOCK_TICK_MS 50
-int attachment_lock_path(const char *id, const char *ifname, char *buf, size_t len);
 /* Lock (id, ifname), waiting up to wait_ms: 0 with *fd, -EWOULDBLOCK when
  * another process holds it still, -errno. */
 int attachment_lock(const char *id, const char *ifname, unsigned int wait_ms, int *fd);
@@ -117,7 +143,8 @@ struct child {
 	int in, out, err;
 };
 int path_lookup(const char *dirs, const char *name, char *bin, size_t len);
-int child_start(struct child *c, char *const argv[], const char *cni_command);
+int child_start(struct child *c, char *const argv[], const char *cni_command,
+		const struct held_locks *locks);
 char *child_read_all(int fd);
 void child_read_out_err(struct child *c, char **out, char **err);
 bool child_exited(const struct child *c);
@@ -145,7 +172,7 @@ struct nk_session {
 	size_t npend;
 	bool dead;
 };
-int nks_start(struct nk_session *s, const char *nkctl);
+int nks_start(struct nk_session *s, const char *nkctl, const struct held_locks *locks);
 int nks_send(struct nk_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int nks_reply(struct nk_session *s, json_object **doc);
 /* Until nkctl's next answer can be read (nothing of it read yet: every
@@ -189,9 +216,20 @@ int ipv6_enable_in(int netns_fd, const char *ifname);
 int forwarding_enable(const struct pod_net *net);
 
 /* podinfo.c: what the pod's application reads (README.md): the holder's
- * name and queues in <podInfoDir>/<container id>-<ifname>.json. */
+ * name and queues in <podInfoDir>/<container id>-<ifname>.json
+ * (attachment_name). */
 int pod_info_write(const struct plugin *p, json_object *leases, char *why, size_t len);
-int pod_info_remove(const struct plugin *p);
+int pod_info_remove(const struct plugin *p, char *why, size_t len);
+/* How long an information file may be (a few hundred bytes with 16 queues). */
+#define CNI_INFO_MAX 65536
+/* GC's look at one information file, its document and its name in the
+ * directory: NULL when it is taken or another network's, else why it is
+ * not one to act on (pod_info_scan warns, naming the file). */
+typedef const char *(*pod_info_fn)(json_object *info, const char *name, void *data);
+/* fn for each *.json file of podInfoDir that is a JSON object in a regular
+ * file of root's, in a directory of root's no one else can write; one
+ * warning on stderr for each file (or the directory) refused. */
+void pod_info_scan(const struct plugin *p, pod_info_fn fn, void *data);
 
 #define CNI_INFO_DIR "/run/nkctl/cni"
 
@@ -246,7 +284,8 @@ struct attachment {
 int attachment_alias(const struct plugin *p, char *buf, size_t len);
 void attachment_owner(const struct plugin *p, char *buf, size_t len);
 bool attachment_parse(const char *alias, const char *owner, struct attachment *a);
-bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a);
+int attachment_from_info(json_object *info, const char *name, const char *network,
+			 const char *nic, struct attachment *a, const char **why);
 /* Is (id, ifname) among conf's cni.dev/valid-attachments? */
 json_object *gc_valid_of(json_object *conf);
 bool attachment_valid(json_object *valid, const char *id, const char *ifname);

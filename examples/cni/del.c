@@ -50,7 +50,7 @@ int unlease_in_pod(const struct plugin *p, char *why, size_t len)
 	if (!p->queues || !p->netns || !*p->netns || access(p->netns, F_OK))
 		return 0;
 	snprintf(wait, sizeof(wait), "%u", CNI_UNLEASE_WAIT);
-	if (child_start(&c, argv, NULL)) {
+	if (child_start(&c, argv, NULL, &p->locks)) {
 		snprintf(why, len, "unlease: cannot run %s", p->nkctl);
 		return -1;
 	}
@@ -81,7 +81,7 @@ int teardown_nk(const struct plugin *p, struct nk_session *s, bool gc, char *why
 	static const char *const all[] = { "NIC route", "unlease", "egress redirect", "link del" };
 	const char *const *what = gc ? all + 3 : all;
 	size_t n = gc ? 1 : 4;
-	char rest[64];
+	char rest[768];
 	int ret = 0;
 
 	if (!gc) {
@@ -107,11 +107,7 @@ int teardown_nk(const struct plugin *p, struct nk_session *s, bool gc, char *why
 int teardown_rest(const struct plugin *p, char *why, size_t len)
 {
 	del_leftover_holder(p);
-	if (pod_info_remove(p)) {
-		snprintf(why, len, "cannot remove the pod's information file");
-		return -1;
-	}
-	return 0;
+	return pod_info_remove(p, why, len);
 }
 
 /* teardown_nk; with ipam, the IPAM plugin's DEL runs meanwhile. */
@@ -155,8 +151,8 @@ static int del_without_nkctl(struct plugin *p)
 
 	del_link(r, p->host);
 	rtnl_close(r);
-	if (pod_info_remove(p) && !ret) {
-		snprintf(why, sizeof(why), "cannot remove the pod's information file");
+	if (pod_info_remove(p, msg, sizeof(msg)) && !ret) {
+		snprintf(why, sizeof(why), "%s", msg);
 		ret = -1;
 	}
 	if (!run.started) {
@@ -182,7 +178,7 @@ int cmd_del(struct plugin *p)
 
 	if (!p->nkctl)
 		return del_without_nkctl(p);
-	if (nks_start(&s, p->nkctl))
+	if (nks_start(&s, p->nkctl, &p->locks))
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	ret = teardown(p, &s, true, why, sizeof(why));
 	nks_end(&s);

@@ -24,7 +24,8 @@
  * holders of its one unlease several at once (each in its namespace, so no
  * one group). */
 #define _GNU_SOURCE
-#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +38,9 @@
 #include "cni.h"
 
 #define ALIAS_TAG "nkctl-cni"
+
+/* attachment_from_info copies a checked container id into a->id. */
+_Static_assert(CNI_ID_MAX < sizeof(((struct attachment *)0)->id), "a container id fits");
 
 /* The owner of an attachment: "NETWORK/HASH", the network's name with 8 hex
  * digits of FNV-1a over the name and the NIC. Names need not be unique (two
@@ -73,18 +77,28 @@ int attachment_alias(const struct plugin *p, char *buf, size_t len)
 }
 
 /* An alias of owner's attachment into a; false for anything else (another
- * network's, one of the same name on another NIC, another tool's). */
+ * network's, one of the same name on another NIC, another tool's, one
+ * whose names fail ADD's checks: GC builds lock and file names, nkctl's
+ * arguments and the IPAM plugin's environment from them). */
 bool attachment_parse(const char *alias, const char *owner, struct attachment *a)
 {
 	char tag[16], net[256], ns[256];
 
 	memset(a, 0, sizeof(*a));
 	if (sscanf(alias, "%15s %255s %255s %15s %255s", tag, net, a->id, a->ifname, ns) != 5 ||
-	    strcmp(tag, ALIAS_TAG) || strcmp(net, owner))
+	    strcmp(tag, ALIAS_TAG) || strcmp(net, owner) || container_id_refused(a->id) ||
+	    ifname_refused(a->ifname) || (strcmp(ns, "-") && netns_refused(ns)))
 		return false;
 	if (strcmp(ns, "-"))
 		memcpy(a->netns, ns, sizeof(ns));
 	return true;
+}
+
+/* Is o the string s, all of it (a JSON string may hold a NUL)? */
+static bool json_str_is(json_object *o, const char *s)
+{
+	return json_object_is_type(o, json_type_string) &&
+	       (size_t)json_object_get_string_len(o) == strlen(s) && !strcmp(json_object_get_string(o), s);
 }
 
 bool attachment_valid(json_object *valid, const char *id, const char *ifname)
@@ -93,8 +107,8 @@ bool attachment_valid(json_object *valid, const char *id, const char *ifname)
 		json_object *v = json_object_array_get_idx(valid, i), *c, *f;
 
 		if (json_object_object_get_ex(v, "containerID", &c) &&
-		    json_object_object_get_ex(v, "ifname", &f) &&
-		    !strcmp(json_object_get_string(c), id) && !strcmp(json_object_get_string(f), ifname))
+		    json_object_object_get_ex(v, "ifname", &f) && json_str_is(c, id) &&
+		    json_str_is(f, ifname))
 			return true;
 	}
 	return false;
@@ -146,20 +160,39 @@ static void collect(const char *ifname, const char *alias, void *data)
 }
 
 /* Each stale attachment locked, without waiting: one whose lock is held
- * (an ADD or DEL of it under way) is not stale now and is left out. GC
- * holds the others' locks to its end: no ADD of them starts meanwhile. */
+ * (an ADD or DEL of it under way) is not stale now and is left out; one
+ * that cannot be locked (a lock directory or file that is not root's
+ * alone) is left out with a warning. GC holds the others' locks to its
+ * end: no ADD of them starts meanwhile. */
 static void lock_stale(struct gc *g)
 {
 	size_t k = 0;
+	int ret;
 
 	for (size_t i = 0; i < g->n; i++) {
 		struct attachment *a = &g->stale[i];
 
-		if (attachment_lock(a->id, a->ifname, 0, &a->lock))
+		ret = attachment_lock(a->id, a->ifname, 0, &a->lock);
+		if (ret && ret != -EWOULDBLOCK)
+			fprintf(stderr, "nkctl-cni: warning: GC: leaving %s %s alone: cannot lock it under %s: %s\n",
+				a->id, a->ifname, CNI_LOCK_DIR, private_dir_refusal(ret));
+		if (ret)
 			continue;
 		g->stale[k++] = *a;
 	}
 	g->n = k;
+}
+
+/* The stale attachments' locks, for the children that work on them all
+ * (nkctl's session, the IPAM plugin's own GC): NULL without memory. */
+static int *stale_locks(const struct gc *g, struct held_locks *held)
+{
+	int *fd = malloc((g->n ? g->n : 1) * sizeof(*fd));
+
+	for (size_t i = 0; fd && i < g->n; i++)
+		fd[i] = g->stale[i].lock;
+	*held = (struct held_locks){ fd, fd ? g->n : 0 };
+	return fd;
 }
 
 /* GC's end: the stale attachments' locks go, their files with them. */
@@ -169,12 +202,16 @@ static void unlock_stale(struct gc *g)
 		attachment_unlock(g->stale[i].id, g->stale[i].ifname, g->stale[i].lock, true);
 }
 
+/* A string member of an information file: NULL when it is missing, not a
+ * string, or holds a NUL (its C string would be another). */
 static const char *info_str(json_object *o, const char *key)
 {
 	json_object *v;
 
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-		       json_object_get_string(v) : NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string) ||
+	    (size_t)json_object_get_string_len(v) != strlen(json_object_get_string(v)))
+		return NULL;
+	return json_object_get_string(v);
 }
 
 /* The NIC queues of a pod information file's "queues" ("4,5", from
@@ -199,50 +236,61 @@ static void info_queues(json_object *info, struct attachment *a)
 	}
 }
 
-/* A pod information file's document of network's attachment on nic into
- * a (its namespace unknown, its NIC queues as the file says); false for
- * anything else. The NIC too: the
- * directory is the file system's, a network's name need not be unique
- * across network namespaces (runtimes, tests), a NIC's name in one is. */
-bool attachment_from_info(json_object *info, const char *network, const char *nic, struct attachment *a)
+/* The information file name's document of network's attachment on nic
+ * into a (its namespace unknown, its NIC queues as the file says): 1; 0
+ * for another network's or NIC's; -1 with why for a file that is no
+ * information file, names what ADD would refuse, or is not under the name
+ * ADD gives it (a stranger may have written it: GC builds lock and file
+ * names and nkctl's arguments from its names). The NIC too: the directory
+ * is the file system's, a network's name need not be unique across
+ * network namespaces (runtimes, tests), a NIC's name in one is. */
+int attachment_from_info(json_object *info, const char *name, const char *network,
+			 const char *nic, struct attachment *a, const char **why)
 {
 	const char *net = info_str(info, "network"), *id = info_str(info, "containerID"),
 		   *ifname = info_str(info, "ifname"), *dev = info_str(info, "nic");
+	char own[NAME_MAX + 1];
 
 	memset(a, 0, sizeof(*a));
-	if (!net || !id || !ifname || !dev || strcmp(net, network) || strcmp(dev, nic) || !*id || !*ifname ||
-	    strlen(id) >= sizeof(a->id) || strlen(ifname) >= sizeof(a->ifname))
-		return false;
+	*why = NULL;
+	if (!net || !id || !ifname || !dev)
+		*why = "\"network\", \"containerID\", \"ifname\" and \"nic\" must be strings without NUL";
+	else if (container_id_refused(id))
+		*why = "its \"containerID\" is no container id";
+	else if (ifname_refused(ifname))
+		*why = "its \"ifname\" is no interface name";
+	else if (attachment_name(id, ifname, ".json", own, sizeof(own)) || strcmp(own, name))
+		*why = "its name is not the one of the attachment it names";
+	if (*why)
+		return -1;
+	if (strcmp(net, network) || strcmp(dev, nic))
+		return 0;
 	strcpy(a->id, id);
 	strcpy(a->ifname, ifname);
 	info_queues(info, a);
-	return true;
+	return 1;
+}
+
+/* One information file for GC: a stale attachment of this network when
+ * the runtime does not list it. */
+static const char *collect_info_file(json_object *info, const char *name, void *data)
+{
+	struct gc *g = data;
+	struct attachment a;
+	const char *why;
+
+	if (attachment_from_info(info, name, g->p->name, g->p->nic, &a, &why) > 0 &&
+	    !attachment_valid(g->valid, a.id, a.ifname))
+		stale_add(g, &a);
+	return why;
 }
 
 /* The stale attachments podInfoDir's files name (a directory not there:
  * none; a network without a NIC has no files). */
 static void collect_info_files(struct gc *g)
 {
-	DIR *d = opendir(g->p->info_dir);
-	struct attachment a;
-	struct dirent *e;
-	char path[1024];
-
-	while (d && g->p->nic && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		json_object *info;
-
-		if (n < 6 || strcmp(e->d_name + n - 5, ".json") ||
-		    snprintf(path, sizeof(path), "%s/%s", g->p->info_dir, e->d_name) >= (int)sizeof(path))
-			continue;
-		info = json_object_from_file(path);
-		if (info && attachment_from_info(info, g->p->name, g->p->nic, &a) &&
-		    !attachment_valid(g->valid, a.id, a.ifname))
-			stale_add(g, &a);
-		json_object_put(info);
-	}
-	if (d)
-		closedir(d);
+	if (g->p->nic)
+		pod_info_scan(g->p, collect_info_file, g);
 }
 
 /* cni.dev/valid-attachments: an array of {containerID, ifname} strings;
@@ -276,7 +324,8 @@ static json_object *valid_list(const struct plugin *p)
 	return valid;
 }
 
-/* p as the stale attachment a's DEL would see it. */
+/* p as the stale attachment a's DEL would see it: the children started
+ * for a alone (its IPAM DEL, its unlease in the pod) hold a's lock alone. */
 static struct plugin as_attachment(const struct plugin *p, const struct attachment *a)
 {
 	struct plugin q = *p;
@@ -284,6 +333,7 @@ static struct plugin as_attachment(const struct plugin *p, const struct attachme
 	q.id = a->id;
 	q.ifname = a->ifname;
 	q.netns = a->netns[0] ? a->netns : NULL;
+	q.locks = (struct held_locks){ &a->lock, 1 };
 	derive_names(&q);
 	return q;
 }
@@ -642,8 +692,7 @@ static void gc_teardown(const struct gc *g, struct nk_session *s, const bool *en
 		 * network without queues): no leftover holder to look for
 		 * in the pod and the host, the file alone */
 		if (grouped[i] && one)
-			ret = pod_info_remove(&q) ?
-				      snprintf(why, sizeof(why), "cannot remove the pod's information file"), -1 : 0;
+			ret = pod_info_remove(&q, why, sizeof(why));
 		else  /* link del alone where the host side takes the redirects */
 			ret = teardown_nk(&q, s, ended[i] && g->stale[i].host_alive, why, sizeof(why));
 		if (ret && !*first)
@@ -660,6 +709,8 @@ int cmd_gc(struct plugin *p)
 	struct ipam_run version;
 	struct ipam_pool pool;
 	struct nk_session s;
+	struct held_locks all;
+	int *all_fds;
 	char first[768] = "";
 	bool session, need_leases, *ended, *grouped;
 	int code;
@@ -681,8 +732,14 @@ int cmd_gc(struct plugin *p)
 	 * file does not say their queues) runs while the IPAM plugin
 	 * answers VERSION: process starts and scans that overlap */
 	lock_stale(&g);
+	if (!(all_fds = stale_locks(&g, &all))) {
+		free(g.stale);
+		cni_fail(p, CNI_ERR_STEP, "out of memory");
+	}
 	session = g.n > 0;
-	if (session && nks_start(&s, p->nkctl)) {
+	/* nkctl's one session works on every stale attachment: it holds
+	 * all their locks, as a command's children hold its one */
+	if (session && nks_start(&s, p->nkctl, &all)) {
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
@@ -707,6 +764,7 @@ int cmd_gc(struct plugin *p)
 	json_object_put(leases);
 	/* The addresses of the attachments whose leases ended are released
 	 * while nkctl deletes their devices (DEL does the same). */
+	p->locks = all;   /* the IPAM plugin's own GC: every stale one too */
 	pool_begin(&g, &pool, &version);
 	if (session)
 		gc_teardown(&g, &s, ended, grouped, &pool, first, sizeof(first));
@@ -717,6 +775,7 @@ int cmd_gc(struct plugin *p)
 	code = pool_end(&g, &pool);
 	unlock_stale(&g);
 	free(g.stale);
+	free(all_fds);
 	if (*first)
 		cni_fail(p, CNI_ERR_STEP, "%s", first);
 	if (code)

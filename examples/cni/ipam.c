@@ -22,7 +22,7 @@ int ipam_start(const struct plugin *p, const char *command, const char *stdin_te
 		snprintf(why, len, "IPAM plugin %s not found in CNI_PATH", p->ipam_type);
 		return -1;
 	}
-	if (child_start(&run->c, argv, command)) {
+	if (child_start(&run->c, argv, command, &p->locks)) {
 		snprintf(why, len, "cannot start IPAM plugin %s", bin);
 		return -1;
 	}

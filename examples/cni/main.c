@@ -175,15 +175,6 @@ static const char *conf_str(const struct plugin *p, json_object *o, const char *
 	return json_object_get_string(v);
 }
 
-/* Letters and digits, then also '_', '.' and '-': the spec's form of a
- * network name and a container id. */
-static bool spec_name(const char *s)
-{
-#define ALNUM "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	return s && *s && strchr(ALNUM, *s) && s[strspn(s, ALNUM "_.-")] == '\0';
-#undef ALNUM
-}
-
 /* The boolean key, or dflt when it is absent: anything else is error 7. */
 static bool conf_bool(const struct plugin *p, const char *key, bool dflt)
 {
@@ -278,14 +269,19 @@ static void find_nkctl(struct plugin *p, char *buf, size_t len)
 	p->nkctl = buf;
 }
 
-/* The spec's rules for an interface name (as skel's): not empty, within
- * IFNAMSIZ, not "." or "..", no '/', ':' or blank. */
-static void need_ifname(const struct plugin *p, const char *v)
+/* The container's names, checked as GC checks what it reads back
+ * (attachname.c). Only ADD puts the namespace's path on a batch line and
+ * in an alias; DEL never reads it. */
+static void need_attachment_names(const struct plugin *p)
 {
-	if (strlen(v) >= 16)
-		cni_fail(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is longer than 15 characters", v);
-	if (!strcmp(v, ".") || !strcmp(v, "..") || strpbrk(v, "/: \t\n\v\f\r"))
-		cni_fail(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" is not a valid interface name", v);
+	const char *why;
+
+	if ((why = container_id_refused(p->id)))
+		cni_fail(p, CNI_ERR_ENV, "CNI_CONTAINERID %s", why);
+	if ((why = ifname_refused(p->ifname)))
+		cni_fail(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" %s", p->ifname, why);
+	if (!strcmp(p->command, "ADD") && p->netns && (why = netns_refused(p->netns)))
+		cni_fail(p, CNI_ERR_ENV, "CNI_NETNS \"%s\" %s", p->netns, why);
 }
 
 /* Is path the network namespace this process runs in (the host's)? */
@@ -354,16 +350,9 @@ bool cni_setup(struct plugin *p, const char *text)
 	if (network_command(p->command))
 		return true;
 	p->id = need_env(p, "CNI_CONTAINERID");
-	if (!spec_name(p->id))
-		cni_fail(p, CNI_ERR_ENV,
-			 "CNI_CONTAINERID must start with a letter or digit, then letters, digits, '_', '.' or '-'");
 	p->ifname = need_env(p, "CNI_IFNAME");
-	need_ifname(p, p->ifname);
-	need_batch_word(p, CNI_ERR_ENV, "CNI_IFNAME", p->ifname);
 	p->netns = getenv("CNI_NETNS");
-	/* Only ADD puts the namespace's path on a batch line; DEL never reads it. */
-	if (!strcmp(p->command, "ADD"))
-		need_batch_word(p, CNI_ERR_ENV, "CNI_NETNS", p->netns);
+	need_attachment_names(p);
 	if (strcmp(p->command, "DEL") && p->netns && same_netns_as_self(p->netns))
 		cni_fail(p, CNI_ERR_ENV, "CNI_NETNS %s is the plugin's own network namespace",
 			 p->netns);
@@ -372,24 +361,25 @@ bool cni_setup(struct plugin *p, const char *text)
 }
 
 /* A container's command holds its attachment's lock (lock.c) from here to
- * its exit, and its children with it; -1 for the network's commands. One
- * held by another ADD, DEL or CHECK of it (or by a killed ADD's children)
- * is waited for, then error 11. */
-static int lock_attachment(const struct plugin *p)
+ * its exit, and its children with it (p->locks); -1 in *fd for the
+ * network's commands. One held by another ADD, DEL or CHECK of it (or by
+ * a killed ADD's children) is waited for, then error 11. */
+static void lock_attachment(struct plugin *p, int *fd)
 {
-	int fd, ret;
+	int ret;
 
+	*fd = -1;
 	if (network_command(p->command))
-		return -1;
-	ret = attachment_lock(p->id, p->ifname, CNI_LOCK_WAIT_MS, &fd);
+		return;
+	ret = attachment_lock(p->id, p->ifname, CNI_LOCK_WAIT_MS, fd);
 	if (ret == -EWOULDBLOCK)
 		cni_fail(p, CNI_ERR_TRY_LATER,
 			 "%s %s: another ADD, DEL or CHECK of this attachment (or what a killed one started) still runs after %u s; try again",
 			 p->id, p->ifname, CNI_LOCK_WAIT_MS / 1000);
 	if (ret)
 		cni_fail(p, CNI_ERR_STEP, "cannot lock the attachment %s %s under %s: %s", p->id,
-			 p->ifname, CNI_LOCK_DIR, strerror(-ret));
-	return fd;
+			 p->ifname, CNI_LOCK_DIR, private_dir_refusal(ret));
+	p->locks = (struct held_locks){ fd, 1 };
 }
 
 int main(void)
@@ -410,7 +400,7 @@ int main(void)
 		return ret;
 	}
 	find_nkctl(&p, nkctl, sizeof(nkctl));
-	lock = lock_attachment(&p);
+	lock_attachment(&p, &lock);
 	if (!strcmp(p.command, "ADD"))
 		ret = cmd_add(&p);
 	else if (!strcmp(p.command, "DEL"))

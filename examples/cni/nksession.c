@@ -16,12 +16,12 @@
 
 #include "cni.h"
 
-int nks_start(struct nk_session *s, const char *nkctl)
+int nks_start(struct nk_session *s, const char *nkctl, const struct held_locks *locks)
 {
 	char *argv[] = { (char *)nkctl, "-j", "-force", "-batch", "-", NULL };
 
 	memset(s, 0, sizeof(*s));
-	if (child_start(&s->c, argv, NULL))
+	if (child_start(&s->c, argv, NULL, locks))
 		return -1;
 	s->out = fdopen(s->c.out, "r");
 	if (!s->out) {

@@ -52,7 +52,19 @@ static void child_bind_to(pid_t parent)
 	signal(SIGPIPE, SIG_DFL);
 }
 
-int child_start(struct child *c, char *const argv[], const char *cni_command)
+/* In the child: the locks it holds with the plugin kept across exec (lock.c
+ * says why it must hold them), every other descriptor of the plugin's
+ * left to close-on-exec (a GC's other attachments' locks among them: an
+ * IPAM plugin that left a process behind would keep them held). */
+static void child_keep_locks(const struct held_locks *locks)
+{
+	for (size_t i = 0; locks && i < locks->n; i++)
+		if (locks->fd[i] >= 0 && fcntl(locks->fd[i], F_SETFD, 0))
+			_exit(127);
+}
+
+int child_start(struct child *c, char *const argv[], const char *cni_command,
+		const struct held_locks *locks)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	pid_t parent = getpid();
@@ -64,6 +76,7 @@ int child_start(struct child *c, char *const argv[], const char *cni_command)
 		goto fail;
 	if (c->pid == 0) {
 		child_bind_to(parent);
+		child_keep_locks(locks);
 		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
 			_exit(127);
 		if (cni_command && setenv("CNI_COMMAND", cni_command, 1))

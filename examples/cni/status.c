@@ -197,7 +197,7 @@ int cmd_status(struct plugin *p)
 	json_object *doc = NULL;
 	const char *lacks;
 
-	if (nks_start(&st.s, p->nkctl))
+	if (nks_start(&st.s, p->nkctl, &p->locks))
 		cni_fail(p, CNI_ERR_UNAVAILABLE, "cannot run %s", p->nkctl);
 	if (nks_run(&st.s, &doc, "show kernel"))
 		status_fail(&st, CNI_ERR_UNAVAILABLE, "nkctl does not run: %s", st.s.err);

@@ -848,7 +848,7 @@ static void attachment_locks(void **state)
 	assert_int_equal(attachment_lock("c1", "eth0", 5000, &fd), 0);  /* waited for it */
 	assert_int_equal(waitpid(child, &st, 0), child);
 	/* gone: the file goes, and a new taker makes it anew */
-	assert_int_equal(attachment_lock_path("c1", "eth0", path, sizeof(path)), 0);
+	snprintf(path, sizeof(path), "%s/c1-eth0", dir);
 	attachment_unlock("c1", "eth0", fd, true);
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(attachment_lock("c1", "eth0", 0, &fd), 0);
@@ -859,8 +859,9 @@ static void attachment_locks(void **state)
 }
 
 /* GC's other source: a pod information file names its network's
- * attachment on its NIC (no namespace) and its NIC queues; another network's or NIC's, or a
- * file without the fields or with names that do not fit, names none. */
+ * attachment on its NIC (no namespace) and its NIC queues; another
+ * network's or NIC's names none; a file without the fields, or with names
+ * ADD would refuse, is refused with a reason. */
 static void gc_info_file(void **state)
 {
 	json_object *o = json_tokener_parse("{\"network\":\"nk\",\"containerID\":\"default-c1\","
@@ -873,20 +874,25 @@ static void gc_info_file(void **state)
 					      "\"ifname\":\"eth0123456789abcdef\",\"nic\":\"eth1\"}");
 	json_object *noid = json_tokener_parse("{\"network\":\"nk\",\"ifname\":\"eth0\",\"nic\":\"eth1\"}");
 	struct attachment a;
+	const char *why;
 
 	(void)state;
-	assert_true(attachment_from_info(o, "nk", "eth1", &a));
+	assert_int_equal(attachment_from_info(o, "default-c1-eth0.json", "nk", "eth1", &a, &why), 1);
+	assert_null(why);
 	assert_string_equal(a.id, "default-c1");
 	assert_string_equal(a.ifname, "eth0");
 	assert_string_equal(a.netns, "");
 	assert_string_equal(a.queues, "4,5");
 	/* a queue that is not a number: the queues are not known */
-	assert_true(attachment_from_info(oddq, "nk", "eth1", &a));
+	assert_int_equal(attachment_from_info(oddq, "c2-eth0.json", "nk", "eth1", &a, &why), 1);
 	assert_string_equal(a.queues, "");
-	assert_false(attachment_from_info(o, "nk2", "eth1", &a));
-	assert_false(attachment_from_info(o, "nk", "eth2", &a));
-	assert_false(attachment_from_info(bad, "nk", "eth1", &a));
-	assert_false(attachment_from_info(noid, "nk", "eth1", &a));
+	assert_int_equal(attachment_from_info(o, "default-c1-eth0.json", "nk2", "eth1", &a, &why), 0);
+	assert_null(why);
+	assert_int_equal(attachment_from_info(o, "default-c1-eth0.json", "nk", "eth2", &a, &why), 0);
+	assert_int_equal(attachment_from_info(bad, "c-eth0.json", "nk", "eth1", &a, &why), -1);
+	assert_non_null(why);
+	assert_int_equal(attachment_from_info(noid, "c-eth0.json", "nk", "eth1", &a, &why), -1);
+	assert_non_null(why);
 	json_object_put(o);
 	json_object_put(oddq);
 	json_object_put(bad);
@@ -943,9 +949,9 @@ static void pod_info(void **state)
 	assert_string_equal(buf, "{\"network\":\"pods\",\"containerID\":\"c1\",\"ifname\":\"eth0\","
 			    "\"holder\":\"nkhabc\",\"nic\":\"eth1\",\"queues\":[{\"id\":1,\"nic-queue\":5},"
 			    "{\"id\":2,\"nic-queue\":6}]}\n");
-	assert_int_equal(pod_info_remove(&p), 0);
+	assert_int_equal(pod_info_remove(&p, why, sizeof(why)), 0);
 	assert_int_equal(access(path, F_OK), -1);
-	assert_int_equal(pod_info_remove(&p), 0);
+	assert_int_equal(pod_info_remove(&p, why, sizeof(why)), 0);
 	/* the directory 0700; a link at the temporary name is not followed,
 	 * a link in the directory's place is refused */
 	assert_int_equal(stat(sub, &st), 0);
@@ -955,7 +961,7 @@ static void pod_info(void **state)
 	assert_int_equal(symlink(target, path), 0);
 	assert_int_equal(pod_info_write(&p, leases, why, sizeof(why)), 0);
 	assert_int_equal(access(target, F_OK), -1);
-	assert_int_equal(pod_info_remove(&p), 0);
+	assert_int_equal(pod_info_remove(&p, why, sizeof(why)), 0);
 	snprintf(path, sizeof(path), "%s/linked", dir);
 	assert_int_equal(symlink(sub, path), 0);
 	p.info_dir = path;
@@ -1002,7 +1008,7 @@ static void nkctl_session_error(void **state)
 	assert_int_equal(write(fd, script, strlen(script)), (ssize_t)strlen(script));
 	fchmod(fd, 0700);
 	close(fd);
-	assert_int_equal(nks_start(&s, path), 0);
+	assert_int_equal(nks_start(&s, path, NULL), 0);
 	assert_int_equal(nks_run(&s, NULL, "link del x"), 3);
 	assert_string_equal(s.err, "device \"x\" does not exist");
 	nks_end(&s);
@@ -1019,7 +1025,7 @@ static void child_chatty(void **state)
 	char *out, *err;
 
 	(void)state;
-	assert_int_equal(child_start(&c, argv, NULL), 0);
+	assert_int_equal(child_start(&c, argv, NULL, NULL), 0);
 	close(c.in);
 	c.in = -1;
 	child_read_out_err(&c, &out, &err);
@@ -1045,7 +1051,7 @@ static void child_dies_with_parent(void **state)
 		char *argv[] = { "/bin/sleep", "30", NULL };
 		struct child c;
 
-		if (child_start(&c, argv, NULL))
+		if (child_start(&c, argv, NULL, NULL))
 			_exit(1);
 		if (write(fd[1], &c.pid, sizeof(c.pid)) != sizeof(c.pid))
 			_exit(1);
