@@ -278,16 +278,17 @@ static void dir_empty(int dfd)
 		;
 }
 
-/* The holder directory name in pub, opened without following a symlink;
- * an older nkctl's pin of that name, a file, goes first. -errno. */
-static int holder_open(int pub, const char *name, bool create)
+/* The holder directory name in pub (dir: its path, for messages), opened
+ * without following a symlink; an older nkctl's pin of that name, a file,
+ * goes first. -errno. */
+static int holder_open(int pub, const char *name, const char *dir, bool create)
 {
 	struct stat st;
 	int fd;
 
 	if (!fstatat(pub, name, &st, AT_SYMLINK_NOFOLLOW) && !S_ISDIR(st.st_mode)) {
 		if (create)
-			nk_warn("replaced " XSK_PUBLIC_DIR "/%s: not a directory (an older nkctl's pin?)", name);
+			nk_warn("replaced %s: a pin of an older nkctl (a directory per holder now)", dir);
 		unlinkat(pub, name, 0);
 	}
 	if (create && mkdirat(pub, name, 0700) && errno != EEXIST)
@@ -300,7 +301,7 @@ bool holder_unpin(int pub, const char *name)
 {
 	struct stat st;
 	bool had;
-	int fd = holder_open(pub, name, false);
+	int fd = holder_open(pub, name, name, false);
 
 	nk_store_remove(XSK_GRANT_DIR, name);
 	if (fd < 0)
@@ -409,7 +410,7 @@ int holder_map(int pub, const char *name, const char *dir, const struct xsk_acce
 
 	*fd = -1;
 	*fresh = false;
-	dfd = holder_open(pub, name, true);
+	dfd = holder_open(pub, name, dir, true);
 	if (dfd < 0)
 		return nk_error_errno(-dfd, "cannot open %s", dir);
 	/* Root's alone first: the VMM that owns it can no longer put a link to
@@ -445,7 +446,7 @@ int holder_map(int pub, const char *name, const char *dir, const struct xsk_acce
 
 int holder_dir_give(int pub, const char *name, const char *dir, const struct xsk_access *acc)
 {
-	int dfd = holder_open(pub, name, false), ret = 0;
+	int dfd = holder_open(pub, name, dir, false), ret = 0;
 
 	if (dfd < 0)
 		return nk_error_errno(-dfd, "cannot open %s", dir);
@@ -491,7 +492,7 @@ int holder_pin_stat(const char *root, unsigned long long cookie, uint32_t ifinde
 
 int holder_granted(int pub, const char *name, struct xsk_grant *g)
 {
-	int dfd = holder_open(pub, name, false), ret;
+	int dfd = holder_open(pub, name, name, false), ret;
 
 	if (dfd < 0)
 		return dfd;

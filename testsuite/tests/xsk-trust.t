@@ -57,15 +57,16 @@ expect_eq "$(stat -c %u:%a "$(hdir hA)")" "4252:700" "the holder's directory is 
 
 # Users' flocks on every place they can open: the bpffs root, nkctl-xsk,
 # the VMM's own directory. No command waits for them.
+HA=$(hdir hA)  # not in the background jobs: one nlprobe caller at a time
 flockers=()
 as_user 4251 flock /sys/fs/bpf sleep 300 &
 flockers+=($!)
 as_user 4251 flock "$PUB" sleep 300 &
 flockers+=($!)
-as_user 4252 flock "$(hdir hA)" sleep 300 &
+as_user 4252 flock "$HA" sleep 300 &
 flockers+=($!)
 defer "kill ${flockers[*]} 2> /dev/null"
-for d in /sys/fs/bpf "$PUB" "$(hdir hA)"; do
+for d in /sys/fs/bpf "$PUB" "$HA"; do
 	for _ in $(seq 300); do flock -n "$d" true 2> /dev/null || break; sleep 0.1; done
 	flock -n "$d" true 2> /dev/null && fail "the user's flock on $d was not taken"
 done

@@ -2,6 +2,7 @@
 /* nkctl/core/linkdel.c: every device's result comes back from its worker,
  * and no worker reads or leaves anything on the parent's socket. */
 #include "unit.h"
+#include "nlunread.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -9,26 +10,6 @@
 #include <linux/rtnetlink.h>
 
 #include "linkdel.h"
-
-/* A request on s whose reply stays unread. Loopback (ifindex 1) is in
- * every namespace. */
-static bool send_unread(struct nl_sock *s)
-{
-	struct nlmsghdr *nlh = nl_msg(s, RTM_GETLINK, NLM_F_ACK);
-	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-
-	ifi->ifi_family = AF_UNSPEC;
-	ifi->ifi_index = 1;
-	return mnl_socket_sendto(s->mnl, nlh, nlh->nlmsg_len) == (ssize_t)nlh->nlmsg_len;
-}
-
-/* How many bytes wait to be read on s. */
-static ssize_t unread_on(const struct nl_sock *s)
-{
-	char buf[8192];
-
-	return recv(mnl_socket_get_fd(s->mnl), buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT | MSG_TRUNC);
-}
 
 /* Devices no namespace has: each answer is the kernel's refusal (ENODEV,
  * or EPERM without CAP_NET_ADMIN), nothing deleted. A reply left unread
