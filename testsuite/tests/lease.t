@@ -1,5 +1,6 @@
 #!/bin/bash
 # tier: vm
+# timeout: 420
 # lease / unlease on the real 7.3 kernel with netdevsim as the NIC. The
 # physical side is read back with queue-get by nlprobe.py, not by nkctl.
 . "$TESTSUITE/lib.sh"

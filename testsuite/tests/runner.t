@@ -25,7 +25,7 @@ done_testing'
 run_on() {
 	local strict=$1
 	shift
-	OUT=$(cd "$T_TMP" && NKCTL_STRICT_SKIPS=$strict "$TESTSUITE/run" --tier host "$@" 2>&1)
+	OUT=$(cd "$T_TMP" && NKCTL_RESULTS=$T_TMP/results NKCTL_STRICT_SKIPS=$strict "$TESTSUITE/run" --tier host "$@" 2>&1)
 	RC=$?
 }
 
@@ -54,4 +54,18 @@ expect_match "$OUT" 'FAIL whole \[host\]: skipped, and not in testsuite/skips-al
 run_on 1 "$T_TMP/good.t"
 expect_eq "$(printf '%s\n' "$OUT" | tail -n 1)" '1 passed, 0 failed, 0 skipped' "a test that checked something passes"
 expect_eq "$RC" 0 "and the run passes"
+# A limit catches a hang, not a slow day: every test's limit (its header's
+# or the default, tripled in the VM) is at least three times what the
+# costs file records for it, so that a machine half as fast (a CPU hog
+# beside it, a slow CI day) still ends it well inside.
+short=$(awk '$1 !~ /^#/ && NF == 3 { print $1, $2, $3 }' "$TESTSUITE/costs" | while read -r pass name cost; do
+	f=$TESTSUITE/tests/$name.t
+	[ -f "$f" ] || continue
+	limit=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
+	limit=${limit:-180}
+	[ "$limit" -lt 180 ] && limit=180
+	case $pass in vm*) limit=$((limit * 3)) ;; esac
+	[ "$limit" -ge $((3 * cost)) ] || echo "$name ($pass: limit $limit s, cost $cost s)"
+done)
+expect_eq "$short" "" "every test's limit is at least three times its recorded cost"
 done_testing
