@@ -417,7 +417,7 @@ static int holder_prepare(struct nk_ctx *ctx, const char *root, int pub, const s
 		ret = w.repoint_failed ?
 		      nk_error(NK_EXIT_FAIL, "cannot point every queue of \"%s\" at its new map (%zu not done); %s stays root's: run xsk attach again",
 			       l->ifname, w.repoint_failed, dir) :
-		      holder_dir_give(pub, name, dir, acc);
+		      holder_dir_give(pub, name, dir, acc, *map_fd);
 	}
 	return ret;
 }

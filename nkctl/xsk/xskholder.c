@@ -403,9 +403,7 @@ static bool grant_fits(const struct xsk_grant *was, const struct xsk_access *acc
 int holder_map(int pub, const char *name, const char *dir, const struct xsk_access *acc,
 	       int *fd, bool *fresh)
 {
-	struct xsk_grant was, now;
-	struct bpf_map_info info;
-	uint32_t len = sizeof(info);
+	struct xsk_grant was;
 	int dfd, ret;
 
 	*fd = -1;
@@ -432,22 +430,32 @@ int holder_map(int pub, const char *name, const char *dir, const struct xsk_acce
 	if (!ret && (fchownat(dfd, XSK_MAP_NAME, acc->uid, acc->gid, AT_SYMLINK_NOFOLLOW) ||
 		     fchmodat(dfd, XSK_MAP_NAME, acc->mode, 0)))
 		ret = nk_error_errno(errno, "cannot set the owner and mode of %s/" XSK_MAP_NAME, dir);
-	memset(&info, 0, sizeof(info));
-	if (!ret && bpf_obj_get_info_by_fd(*fd, &info, &len))
-		ret = nk_error_errno(errno, "cannot read the XSK map of %s", dir);
-	now = (struct xsk_grant){ *acc, info.id };
-	if (!ret && (ret = grant_write(name, &now)))
-		ret = nk_error_errno(-ret, "cannot record whom %s is granted to", dir);
 	if (!ret && !*fresh)
-		ret = holder_dir_give(pub, name, dir, acc);
+		ret = holder_dir_give(pub, name, dir, acc, *fd);
 	close(dfd);
 	return ret;
 }
 
-int holder_dir_give(int pub, const char *name, const char *dir, const struct xsk_access *acc)
+int holder_dir_give(int pub, const char *name, const char *dir, const struct xsk_access *acc,
+		    int map_fd)
 {
-	int dfd = holder_open(pub, name, dir, false), ret = 0;
+	struct bpf_map_info info;
+	uint32_t len = sizeof(info);
+	struct xsk_grant now;
+	int dfd, ret = 0;
 
+	/* Recorded only now: a fresh map whose queues a kill kept from being
+	 * repointed is not the recorded one, so the next attach makes it
+	 * afresh and repoints them (its reuse would leave them on the old
+	 * map, whose old owner's fds still write there). */
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(map_fd, &info, &len))
+		return nk_error_errno(errno, "cannot read the XSK map of %s", dir);
+	now = (struct xsk_grant){ *acc, info.id };
+	ret = grant_write(name, &now);
+	if (ret)
+		return nk_error_errno(-ret, "cannot record whom %s is granted to", dir);
+	dfd = holder_open(pub, name, dir, false);
 	if (dfd < 0)
 		return nk_error_errno(-dfd, "cannot open %s", dir);
 	if (fchown(dfd, acc->uid, acc->gid) || fchmod(dfd, xsk_dir_mode(acc->mode)))

@@ -55,12 +55,14 @@ bool xsk_holder_name_parse(const char *name, unsigned long long *cookie, uint32_
  * map: reused when root's record grants it to acc's user and group with no
  * access taken away, and the pin is that map (its id), linked nowhere else;
  * else the directory is emptied and a new map pinned (*fresh, and the
- * directory stays root's until holder_dir_give). The map gets acc's owner
- * and mode, and the grant is recorded. */
+ * directory stays root's, the grant unrecorded, until holder_dir_give). The
+ * map gets acc's owner and mode. */
 int holder_map(int pub, const char *name, const char *dir, const struct xsk_access *acc,
 	       int *fd, bool *fresh);
-/* The directory's owner as acc says, mode 0700 (0750: xsk_dir_mode). */
-int holder_dir_give(int pub, const char *name, const char *dir, const struct xsk_access *acc);
+/* The grant recorded (map_fd's map for acc), then the directory's owner as
+ * acc says, mode 0700 (0750: xsk_dir_mode). */
+int holder_dir_give(int pub, const char *name, const char *dir, const struct xsk_access *acc,
+		    int map_fd);
 /* The holder's directory, everything in it however deep, and its record
  * gone (the directory made root's first, so that its VMM cannot add to it
  * meanwhile); true when its map was there and went. Only under the lock. */
