@@ -789,17 +789,21 @@ bool nk_xsk_pin_shared(const char *pin, const struct stat *st)
 	const char *at = strstr(pin, "/" XSK_PUBLIC_DIR "/");
 	char root[PIN_LEN], other[PIN_LEN], name[XSK_NAME_LEN], why[PIN_LEN];
 	unsigned long long cookie;
-	unsigned int holder;
+	uint32_t holder;
 	bool shared;
 	int pub;
 
-	if (!at || sscanf(at + sizeof(XSK_PUBLIC_DIR) + 1, "ns%llu-dev%u", &cookie, &holder) != 2)
+	if (!at)
+		return false;
+	/* the holder directory's name: what stands between nkctl-xsk/ and /map */
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(at + sizeof(XSK_PUBLIC_DIR) + 1, "/"),
+		 at + sizeof(XSK_PUBLIC_DIR) + 1);
+	if (!xsk_holder_name_parse(name, &cookie, &holder))
 		return false;
 	snprintf(root, sizeof(root), "%.*s", (int)(at - pin), pin);
 	if (xsk_pub_open(root, false, &pub, why, sizeof(why)))
 		return false;
 	/* What root granted, where it recorded it: not the pin's own say. */
-	xsk_holder_name(cookie, holder, name);
 	holder_granted(pub, name, &g);
 	shared = xsk_owner_taken(root, pub, holder, cookie, &g.acc, false, other) > 0;
 	close(pub);
