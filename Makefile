@@ -34,11 +34,10 @@ BUILD := build
 SAN_FLAGS :=
 endif
 
-# nkctl/: a folder per unit (doc/hacking.md, "Map"); headers are included by
-# their bare names.
-NKCTL_DIRS := $(sort $(dir $(wildcard nkctl/*/*.c nkctl/*/*.h)))
+# nkctl/: a folder per unit (doc/hacking.md, "Map"); its headers are included
+# by folder ("lease/fate.h"), lib's by their bare names.
 NKCTL_SRCS := $(wildcard nkctl/*/*.c)
-NKCTL_INCS := $(patsubst %/,-I%,$(NKCTL_DIRS))
+NKCTL_INCS := -Inkctl
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wmissing-prototypes
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib $(NKCTL_INCS) -Ibpf -I$(BUILD)/bpf \

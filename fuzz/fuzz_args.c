@@ -31,7 +31,7 @@
 #include <net/if.h>
 
 #include "args.h"
-#include "cmd.h"
+#include "core/cmd.h"
 #include "err.h"
 #include "fuzz_die.h"
 

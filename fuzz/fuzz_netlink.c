@@ -52,14 +52,14 @@
 #include <linux/rtnetlink.h>
 
 #include "compat.h"
-#include "devview.h"
+#include "view/devview.h"
 #include "err.h"
 #include "ethfeat.h"
 #include "ethrss.h"
 #include "ethtool.h"
-#include "nicrule.h"
-#include "leaseview.h"
-#include "monitor.h"
+#include "nic/nicrule.h"
+#include "lease/scan.h"
+#include "cli/monitor.h"
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
@@ -326,7 +326,7 @@ static void name_of(const struct lists *L, int ifindex, char *buf, size_t len)
 }
 
 /* The lease table nk_lease_scan() would build from these queues if this were
- * the only namespace (nkctl/view/leaseview.c scan_one): holders named through the
+ * the only namespace (nkctl/lease/scan.c scan_one): holders named through the
  * link list, a netns-id naming another namespace ("nsN", or unreachable when
  * odd). */
 static void make_leases(struct lists *L)

@@ -34,11 +34,11 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "bindstate.h"
-#include "nicstate.h"
-#include "routes.h"
-#include "xskfit.h"
-#include "xskholder.h"
+#include "bind/bindstate.h"
+#include "nic/nicstate.h"
+#include "redirect/routes.h"
+#include "xsk/xskfit.h"
+#include "xsk/xskholder.h"
 #include "fuzz_die.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "ctx.h"
+#include "core/ctx.h"
 #include "dmabuf.h"
-#include "leaseview.h"
+#include "lease/scan.h"
 
 #define NK_RUN_DIR "/run/nkctl"
 #define NK_BIND_STATE_DIR NK_RUN_DIR "/bindings"

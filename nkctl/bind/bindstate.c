@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bindings.h"
-#include "bindstate.h"
+#include "bind/bindings.h"
+#include "bind/bindstate.h"
 #include "store.h"
 
 #define STATE_MAGIC "nkctl-binding 1"

@@ -3,7 +3,7 @@
 #ifndef NKCTL_BINDSTATE_H
 #define NKCTL_BINDSTATE_H
 
-#include "bindings.h"
+#include "bind/bindings.h"
 
 /* Sort by binding id. */
 void nk_binding_sort(struct nk_binding_list *l);

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bindings.h"
-#include "bindstate.h"
-#include "bindview.h"
+#include "bind/bindings.h"
+#include "bind/bindstate.h"
+#include "bind/bindview.h"
 #include "compat.h"
 #include "netdev.h"
 #include "rtnl.h"

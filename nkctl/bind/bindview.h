@@ -3,7 +3,7 @@
 #ifndef NKCTL_BINDVIEW_H
 #define NKCTL_BINDVIEW_H
 
-#include "bindings.h"
+#include "bind/bindings.h"
 #include "out.h"
 
 /* A size as the dmabuf keyword takes it: 64M, 2G, 4096. */

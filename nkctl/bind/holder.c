@@ -22,12 +22,12 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "bindings.h"
-#include "bindstate.h"
-#include "bindview.h"
+#include "bind/bindings.h"
+#include "bind/bindstate.h"
+#include "bind/bindview.h"
 #include "bpfutil.h"
 #include "event.h"
-#include "holder.h"
+#include "bind/holder.h"
 #include "rtnl.h"
 #include "store.h"
 

@@ -3,7 +3,7 @@
 #ifndef NKCTL_HOLDER_H
 #define NKCTL_HOLDER_H
 
-#include "bindings.h"
+#include "bind/bindings.h"
 #include "dmabuf.h"
 
 /* Keep binding b (made on ctx->genl) and dmabuf d alive as mode says. For

@@ -13,16 +13,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bindings.h"
-#include "bindstate.h"
-#include "bindview.h"
+#include "bind/bindings.h"
+#include "bind/bindstate.h"
+#include "bind/bindview.h"
 #include "compat.h"
-#include "cmd.h"
+#include "core/cmd.h"
 #include "devmem.h"
 #include "ethtool.h"
-#include "holder.h"
-#include "kernel.h"
-#include "lookup.h"
+#include "bind/holder.h"
+#include "core/kernel.h"
+#include "core/lookup.h"
 #include "netdev.h"
 #include "rtnl.h"
 

@@ -16,13 +16,13 @@
 #include <string.h>
 
 #include "compat.h"
-#include "cmd.h"
-#include "doctornic.h"
-#include "doctorpath.h"
-#include "kernel.h"
-#include "lookup.h"
+#include "core/cmd.h"
+#include "doctor/doctornic.h"
+#include "doctor/doctorpath.h"
+#include "core/kernel.h"
+#include "core/lookup.h"
 #include "netkit.h"
-#include "bindstate.h"
+#include "bind/bindstate.h"
 
 struct doctor_args {
 	const char *dev;

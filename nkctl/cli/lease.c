@@ -13,21 +13,21 @@
 #include <arpa/inet.h>
 
 #include "compat.h"
-#include "cmd.h"
-#include "devview.h"
-#include "kernel.h"
-#include "lease.h"
-#include "leaseview.h"
-#include "leasewait.h"
-#include "lookup.h"
+#include "core/cmd.h"
+#include "view/devview.h"
+#include "core/kernel.h"
+#include "cli/lease.h"
+#include "lease/scan.h"
+#include "lease/wait.h"
+#include "core/lookup.h"
 #include "netdev.h"
 #include "netkit.h"
 #include "netns.h"
-#include "niclease.h"
-#include "nicsweep.h"
-#include "routesvc.h"
+#include "lease/nicside.h"
+#include "lease/sweep.h"
+#include "redirect/routesvc.h"
 #include "rtnl.h"
-#include "xsksvc.h"
+#include "xsk/xsksweep.h"
 
 
 static int parse_one_addr(const char *s, struct steer_list *l)

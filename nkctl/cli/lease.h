@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd.h"
-#include "nicjob.h"
+#include "core/cmd.h"
+#include "nic/nicjob.h"
 
 /* pool LIST [count N]: the lowest want RX queues of the ascending
  * pool[0..npool) that the NIC read in nic shows with no lease and no memory

@@ -8,15 +8,15 @@
 #include <linux/netlink.h>
 
 #include "compat.h"
-#include "cmd.h"
-#include "devview.h"
-#include "kernel.h"
-#include "lookup.h"
+#include "core/cmd.h"
+#include "view/devview.h"
+#include "core/kernel.h"
+#include "core/lookup.h"
 #include "netkit.h"
 #include "netns.h"
-#include "nicsweep.h"
-#include "routesvc.h"
-#include "xsksvc.h"
+#include "lease/sweep.h"
+#include "redirect/routesvc.h"
+#include "xsk/xsksweep.h"
 
 /* ---- link add ---- */
 

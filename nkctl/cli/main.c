@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <linux/netlink.h>
 
-#include "cmd.h"
-#include "main.h"
+#include "core/cmd.h"
+#include "cli/main.h"
 #include "docbuf.h"
 #include "netns.h"
 #include "prefault.h"

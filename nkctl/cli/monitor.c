@@ -20,10 +20,10 @@
 
 #include "bpfutil.h"
 #include "compat.h"
-#include "cmd.h"
-#include "kernel.h"
-#include "monitor.h"
-#include "monxsk.h"
+#include "core/cmd.h"
+#include "core/kernel.h"
+#include "cli/monitor.h"
+#include "monitor/monxsk.h"
 #include "pagepool.h"
 
 struct monitor_args {

@@ -8,7 +8,7 @@
 #ifndef NKCTL_MONITOR_H
 #define NKCTL_MONITOR_H
 
-#include "monsnap.h"
+#include "monitor/monsnap.h"
 
 /* The periodic re-dump of leases, bindings and holders (queue-create and
  * bind-rx send no notification). Documented in nkctl-monitor(8). */

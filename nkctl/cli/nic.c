@@ -12,16 +12,16 @@
 #include <string.h>
 
 #include "compat.h"
-#include "cmd.h"
-#include "leaseview.h"
-#include "lookup.h"
+#include "core/cmd.h"
+#include "lease/scan.h"
+#include "core/lookup.h"
 #include "netdev.h"
-#include "niclease.h"
-#include "nicseen.h"
-#include "nicsupport.h"
-#include "nicreserve.h"
-#include "nicrestore.h"
-#include "nicrule.h"
+#include "lease/nicside.h"
+#include "lease/look.h"
+#include "nic/nicsupport.h"
+#include "nic/nicreserve.h"
+#include "lease/restore.h"
+#include "nic/nicrule.h"
 #include "rtnl.h"
 
 struct nic_args {

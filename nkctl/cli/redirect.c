@@ -19,10 +19,10 @@
 #include <bpf/bpf.h>
 
 #include "compat.h"
-#include "cmd.h"
-#include "lookup.h"
-#include "redirectprune.h"
-#include "routedrop.h"
+#include "core/cmd.h"
+#include "core/lookup.h"
+#include "cli/redirectprune.h"
+#include "redirect/routedrop.h"
 
 struct redirect_args {
 	const char *dev, *to;

@@ -3,7 +3,7 @@
 #ifndef NKCTL_REDIRECTPRUNE_H
 #define NKCTL_REDIRECTPRUNE_H
 
-#include "ctx.h"
+#include "core/ctx.h"
 
 int cmd_redirect_prune(struct nk_ctx *ctx, const void *args);
 

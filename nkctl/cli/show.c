@@ -2,19 +2,19 @@
 /*
  * nkctl show: the show table; show [ dev NAME ] on devview.c's view, show
  * kernel (the features of kernel.c, each probed) and show leases (the lease
- * table of leaseview.c); show bindings is bind.c's.
+ * table of lease/scan.c); show bindings is bind.c's.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "cmd.h"
-#include "devview.h"
-#include "kernel.h"
-#include "leaseview.h"
-#include "nicjob.h"
-#include "stats.h"
-#include "xsksvc.h"
+#include "core/cmd.h"
+#include "view/devview.h"
+#include "core/kernel.h"
+#include "lease/scan.h"
+#include "nic/nicjob.h"
+#include "view/stats.h"
+#include "xsk/xskread.h"
 
 struct show_args {
 	const char *dev;

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "cmd.h"
-#include "lookup.h"
-#include "nicjob.h"
-#include "nicrule.h"
+#include "core/cmd.h"
+#include "core/lookup.h"
+#include "nic/nicjob.h"
+#include "nic/nicrule.h"
 #include "rtnl.h"
 
 struct steer_args {

@@ -10,7 +10,7 @@
  * as given), indexed by the holder's queue ids; the NIC's program maps each
  * prepared physical queue to its holder's map and index.
  *
- * The pins, the crash order and the sweep are the model's (xsksvc.h); this
+ * The pins, the crash order and the sweep are the model's (xsk/xsknic.h, xsksweep.h); this
  * file has the parameters, the checks (a single netkit holder, its leases,
  * the NIC's xdp-features) and the printing.
  */
@@ -27,15 +27,15 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 
-#include "cmd.h"
+#include "core/cmd.h"
 #include "compat.h"
-#include "leaseview.h"
-#include "lookup.h"
+#include "lease/scan.h"
+#include "core/lookup.h"
 #include "netdev.h"
 #include "netkit.h"
-#include "nicseen.h"
-#include "routes.h"
-#include "xsksvc.h"
+#include "lease/look.h"
+#include "redirect/routes.h"
+#include "xsk/xsksweep.h"
 
 struct xsk_args {
 	const char *dev, *user, *group, *mode;

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "args.h"
-#include "cmd.h"
-#include "ctx.h"
+#include "core/cmd.h"
+#include "core/ctx.h"
 
 
 static const struct nk_cmd *find_cmd(const struct nk_table *t, const char *name)

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "args.h"
-#include "ctx.h"
+#include "core/ctx.h"
 
 /*
  * One dispatch table per level. A command either runs (run) or descends into

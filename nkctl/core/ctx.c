@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <linux/netlink.h>
 
-#include "ctx.h"
+#include "core/ctx.h"
 #include "netns.h"
 #include "rtnl.h"
 

@@ -14,7 +14,7 @@
 
 #include "err.h"
 #include "genl.h"
-#include "nichold.h"
+#include "core/nichold.h"
 #include "nl.h"
 #include "out.h"
 

@@ -14,9 +14,9 @@
 #include <bpf/bpf.h>
 
 #include "compat.h"
-#include "ctx.h"
+#include "core/ctx.h"
 #include "ethtool.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "netkit.h"
 #include "rtnl.h"
 

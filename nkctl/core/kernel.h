@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ctx.h"
+#include "core/ctx.h"
 
 enum nk_feature {
 	NK_FEAT_NETDEV, NK_FEAT_QUEUE_GET, NK_FEAT_NAPI_GET, NK_FEAT_BIND_RX, NK_FEAT_BIND_TX,

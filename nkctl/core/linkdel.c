@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "linkdel.h"
+#include "core/linkdel.h"
 #include "netkit.h"
 
 struct del_result {

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "ctx.h"
+#include "core/ctx.h"
 #include "nl.h"
 
 /* How many deletions run at once: each RTM_DELLINK waits for its grace

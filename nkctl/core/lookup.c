@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctx.h"
-#include "lookup.h"
+#include "core/ctx.h"
+#include "core/lookup.h"
 #include "rtnl.h"
 
 int nk_link_lookup(struct nl_sock *s, const char *name, int ifindex, struct nk_link *l,

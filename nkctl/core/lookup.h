@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "ctx.h"
+#include "core/ctx.h"
 #include "rtnl.h"
 
 struct nk_link;

@@ -16,14 +16,14 @@
 #include <sys/socket.h>
 #include <sys/statfs.h>
 
-#include "doctornic.h"
-#include "nicrestore.h"
-#include "nicseen.h"
-#include "nicsupport.h"
-#include "lookup.h"
-#include "xsksvc.h"
-#include "xskfit.h"
-#include "bindview.h"
+#include "doctor/doctornic.h"
+#include "lease/restore.h"
+#include "lease/look.h"
+#include "nic/nicsupport.h"
+#include "core/lookup.h"
+#include "xsk/xskread.h"
+#include "xsk/xskfit.h"
+#include "bind/bindview.h"
 
 /* ---- leases ---- */
 

@@ -3,7 +3,7 @@
 #ifndef NKCTL_DOCTORNIC_H
 #define NKCTL_DOCTORNIC_H
 
-#include "doctorpod.h"
+#include "doctor/doctorpod.h"
 
 void dr_check_leases(struct dr_report *r, struct dr_pod *p);
 void dr_check_nic_side(struct dr_report *r, struct dr_pod *p);

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 
 #include "compat.h"
-#include "doctorpath.h"
+#include "doctor/doctorpath.h"
 #include "redirect.h"
 
 static void keep_fix(struct dr_pod *p, const char *fix)

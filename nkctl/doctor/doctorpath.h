@@ -3,7 +3,7 @@
 #ifndef NKCTL_DOCTORPATH_H
 #define NKCTL_DOCTORPATH_H
 
-#include "doctorpod.h"
+#include "doctor/doctorpod.h"
 
 void dr_check_egress(struct dr_report *r, struct dr_pod *p);
 void dr_check_ingress(struct dr_report *r, struct dr_pod *p);

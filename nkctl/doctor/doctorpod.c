@@ -12,8 +12,8 @@
 #include <linux/rtnetlink.h>
 
 #include "compat.h"
-#include "doctorpod.h"
-#include "lookup.h"
+#include "doctor/doctorpod.h"
+#include "core/lookup.h"
 #include "netkit.h"
 #include "redirect.h"
 

@@ -9,11 +9,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bindings.h"
-#include "doctorreport.h"
-#include "leaseview.h"
-#include "nicjob.h"
-#include "routesvc.h"
+#include "bind/bindings.h"
+#include "doctor/doctorreport.h"
+#include "lease/scan.h"
+#include "nic/nicjob.h"
+#include "redirect/routesvc.h"
 #include "rtnl.h"
 
 #define DR_MAX_NICS 8

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "compat.h"
-#include "doctorreport.h"
+#include "doctor/doctorreport.h"
 #include "netns.h"
 
 static const char *const status_json[] = {

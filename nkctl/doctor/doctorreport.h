@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ctx.h"
+#include "core/ctx.h"
 #include "rtnl.h"
 
 enum dr_status { DR_OK, DR_WARN, DR_FAIL, DR_SKIP };

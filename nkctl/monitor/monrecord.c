@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "compat.h"
-#include "monrecord.h"
+#include "monitor/monrecord.h"
 
 /* The record's "object" and its text tag. */
 static const char *const obj_names[MON_N] = {

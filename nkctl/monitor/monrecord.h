@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "bindings.h"
-#include "ctx.h"
+#include "bind/bindings.h"
+#include "core/ctx.h"
 #include "event.h"
-#include "fate.h"
-#include "leaseview.h"
+#include "lease/fate.h"
+#include "lease/scan.h"
 #include "pagepool.h"
 
 /* What monitor reports, in the order of its keywords. */

@@ -12,15 +12,15 @@
 #include <linux/rtnetlink.h>
 
 #include "compat.h"
-#include "devview.h"
-#include "lookup.h"
-#include "monsnap.h"
-#include "nicseen.h"
+#include "view/devview.h"
+#include "core/lookup.h"
+#include "monitor/monsnap.h"
+#include "lease/look.h"
 #include "netdev.h"
 #include "rtnl.h"
-#include "bindview.h"
-#include "bindstate.h"
-#include "stats.h"
+#include "bind/bindview.h"
+#include "bind/bindstate.h"
+#include "view/stats.h"
 
 /* ---- devices ---- */
 

@@ -6,7 +6,7 @@
 #ifndef NKCTL_MONSNAP_H
 #define NKCTL_MONSNAP_H
 
-#include "monrecord.h"
+#include "monitor/monrecord.h"
 
 /* Take the first snapshot quietly, or re-take it and print what changed.
  * Each returns 0 or mon_end's stop. */

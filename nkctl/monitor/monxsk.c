@@ -10,11 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monsnap.h"
-#include "monxsk.h"
-#include "nicseen.h"
+#include "monitor/monsnap.h"
+#include "monitor/monxsk.h"
+#include "lease/look.h"
 #include "rtnl.h"
-#include "xsksvc.h"
+#include "xsk/xskread.h"
+#include "xsk/xsksweep.h"
 
 /* One namespace being read: its devices name the NICs and the holders. */
 struct xsk_scan {

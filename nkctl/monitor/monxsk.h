@@ -5,7 +5,7 @@
 #ifndef NKCTL_MONXSK_H
 #define NKCTL_MONXSK_H
 
-#include "monrecord.h"
+#include "monitor/monrecord.h"
 
 int mon_xsk_sync(struct monitor *m, bool print);
 void mon_xsk_free(struct monitor *m);

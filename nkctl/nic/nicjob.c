@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "compat.h"
-#include "kernel.h"
-#include "lookup.h"
+#include "core/kernel.h"
+#include "core/lookup.h"
 #include "netdev.h"
-#include "nicjob.h"
+#include "nic/nicjob.h"
 #include "rtnl.h"
 
 struct nic_job *nk_nic_job_new(void)

@@ -8,9 +8,9 @@
  *                 NIC's own settings recorded first and put back last
  *   nicrule.h     the n-tuple rule protocol (pending -> ioctl -> record)
  *   nicrssctx.h   the RSS context of a lease over several queues
- *   niclease.h    the lease's NIC side, in crash order, and its undo
- *   nicsweep.h    the sweep that undoes what ended leases left
  *
+ * What of a NIC a lease brings, judges and undoes is the lease unit's
+ * (lease/nicside.h, lease/sweep.h, lease/restore.h).
  * The state record itself is nicstate.h. Every change is decided and made
  * under the lock, on what was read after taking it; the state is written
  * before the NIC is changed, so a command killed half-way is finished or
@@ -20,7 +20,7 @@
 #define NKCTL_NICJOB_H
 
 #include "netdev.h"
-#include "nicstate.h"
+#include "nic/nicstate.h"
 
 /* What one command knows of one NIC. */
 struct nic_job {

@@ -11,11 +11,11 @@
 
 #include "compat.h"
 #include "ethrss.h"
-#include "kernel.h"
-#include "nicreserve.h"
-#include "nicrssctx.h"
-#include "nicrule.h"
-#include "nicsupport.h"
+#include "core/kernel.h"
+#include "nic/nicreserve.h"
+#include "nic/nicrssctx.h"
+#include "nic/nicrule.h"
+#include "nic/nicsupport.h"
 
 /* What reserve and release need of the driver, said before any change. */
 int nk_nic_need_rss(const struct nic_job *j, const char *cmd)

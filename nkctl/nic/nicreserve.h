@@ -9,7 +9,7 @@
 #ifndef NKCTL_NICRESERVE_H
 #define NKCTL_NICRESERVE_H
 
-#include "nicjob.h"
+#include "nic/nicjob.h"
 
 /* What reserve, release and lease ... reserve need of the driver and of the
  * queues j->ids, said before any change (cmd names the command). */

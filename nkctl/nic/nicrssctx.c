@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
-#include "nicrssctx.h"
+#include "nic/nicrssctx.h"
 #include "ethrss.h"
 
 /* Does context c spread over exactly the queues lease l leases? */

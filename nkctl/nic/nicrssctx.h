@@ -10,7 +10,7 @@
 #ifndef NKCTL_NICRSSCTX_H
 #define NKCTL_NICRSSCTX_H
 
-#include "nicjob.h"
+#include "nic/nicjob.h"
 
 /* Make (or reuse) the context of lease l over j->ids and point rules[nrules]
  * into it; a driver without contexts keeps the one-queue steering and the

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "nicrule.h"
+#include "nic/nicrule.h"
 
 int nk_nic_rule_add(struct nk_nic_state *st, int fd, const char *ifname, struct nk_ntuple *r,
 		    struct nk_nic_lease *l, const uint32_t *replaces, enum nk_rule_step *failed)

@@ -10,7 +10,7 @@
 #ifndef NKCTL_NICRULE_H
 #define NKCTL_NICRULE_H
 
-#include "nicstate.h"
+#include "nic/nicstate.h"
 #include "out.h"
 
 /* The step of nk_nic_rule_add that failed. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bpfutil.h"
-#include "nicstate.h"
+#include "nic/nicstate.h"
 #include "nl.h"
 #include "store.h"
 

@@ -25,8 +25,8 @@
 #include <sys/types.h>
 
 #include "args.h"
-#include "cmd.h"
-#include "ctx.h"
+#include "core/cmd.h"
+#include "core/ctx.h"
 #include "ethtool.h"
 #include "rtnl.h"
 

@@ -4,9 +4,9 @@
 #include "compat.h"
 #include "ethfeat.h"
 #include "ethrss.h"
-#include "kernel.h"
+#include "core/kernel.h"
 #include "netdev.h"
-#include "nicsupport.h"
+#include "nic/nicsupport.h"
 
 /* The Linux 7.3 drivers with netdev_queue_mgmt_ops, which leasing needs
  * (doc/nics.md); the kernel exposes no flag for it. */

@@ -7,7 +7,7 @@
 #ifndef NKCTL_NICSUPPORT_H
 #define NKCTL_NICSUPPORT_H
 
-#include "ctx.h"
+#include "core/ctx.h"
 #include "ethfeat.h"
 #include "ethrss.h"
 #include "out.h"

@@ -10,13 +10,13 @@
 #include <linux/if.h>
 
 #include "compat.h"
-#include "devview.h"
-#include "leaseview.h"
-#include "lookup.h"
+#include "view/devview.h"
+#include "lease/scan.h"
+#include "core/lookup.h"
 #include "netdev.h"
 #include "rtnl.h"
 #include "netkit.h"
-#include "stats.h"
+#include "view/stats.h"
 
 static const char *const operstates[] = {
 	"unknown", "notpresent", "down", "lowerlayerdown", "testing", "dormant", "up",

@@ -9,7 +9,7 @@
 #include "netdev.h"
 #include "rtnl.h"
 
-#include "leaseview.h"
+#include "lease/scan.h"
 #include "pagepool.h"
 #include "qstats.h"
 

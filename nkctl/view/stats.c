@@ -7,7 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "stats.h"
+#include "core/counters.h"
+#include "view/stats.h"
 
 struct counter {
 	const char *key;
@@ -59,33 +60,6 @@ void nk_print_link_stats(struct out *o, const struct nk_link_stats *s)
 	out_obj_close(o);
 }
 
-/* {"stats": {key: value}} of the counters whose bit is set in have. */
-static void print_stats_obj(struct out *o, const struct nk_counter_desc *descs, size_t n,
-			    uint32_t have, const uint64_t *v)
-{
-	out_obj_open(o, "stats");
-	for (size_t i = 0; i < n; i++) {
-		char fmt[48];
-
-		if (!(have & (1u << i)))
-			continue;
-		snprintf(fmt, sizeof(fmt), " %s %%llu", descs[i].key);
-		out_uint(o, descs[i].key, fmt, v[i]);
-	}
-	out_obj_close(o);
-}
-
-void nk_print_qstats(struct out *o, const struct nk_qstats *q)
-{
-	if (q && q->have)
-		print_stats_obj(o, nk_qstat_descs, nk_qstat_count, q->have, q->v);
-}
-
-static uint64_t per_second(uint64_t now, uint64_t before, uint32_t seconds)
-{
-	return now >= before ? (now - before) / seconds : 0;
-}
-
 static void link_rates(struct nk_link_stats *s, const struct nk_link_stats *before,
 		       uint32_t seconds)
 {
@@ -93,14 +67,7 @@ static void link_rates(struct nk_link_stats *s, const struct nk_link_stats *befo
 	const uint64_t *b = (const uint64_t *)before;
 
 	for (size_t i = 0; i < sizeof(*s) / sizeof(uint64_t); i++)
-		n[i] = per_second(n[i], b[i], seconds);
-}
-
-void nk_qstats_rates(struct nk_qstats *q, const struct nk_qstats *before, uint32_t seconds)
-{
-	q->have &= before->have;
-	for (size_t i = 0; i < nk_qstat_count; i++)
-		q->v[i] = per_second(q->v[i], before->v[i], seconds);
+		n[i] = nk_per_second(n[i], b[i], seconds);
 }
 
 static void *dup_array(const void *v, size_t n, size_t size)
@@ -168,7 +135,7 @@ void nk_sleep(uint32_t seconds)
 static void print_pool_stats(struct out *o, const struct nk_pool *p)
 {
 	if (p->stats_have)
-		print_stats_obj(o, nk_pool_stat_descs, nk_pool_stat_count, p->stats_have, p->stats);
+		nk_print_counters(o, nk_pool_stat_descs, nk_pool_stat_count, p->stats_have, p->stats);
 }
 
 void nk_print_pool_state(struct out *o, const struct nk_pool *p)

@@ -3,7 +3,8 @@
 #ifndef NKCTL_STATS_H
 #define NKCTL_STATS_H
 
-#include "devview.h"
+#include "core/counters.h"
+#include "view/devview.h"
 
 /* -s: the device's IFLA_STATS64 counters as "stats64". */
 void nk_print_link_stats(struct out *o, const struct nk_link_stats *s);
@@ -14,15 +15,11 @@ void nk_print_link_stats(struct out *o, const struct nk_link_stats *s);
 int nk_view_rates(struct nk_view *rate, const struct nk_view *now,
 		  const struct nk_view *before, uint32_t seconds);
 void nk_view_rates_free(struct nk_view *rate);
-/* One lease's NIC queue counters as per-second rates since before. */
-void nk_qstats_rates(struct nk_qstats *q, const struct nk_qstats *before, uint32_t seconds);
 /* Sleep whole seconds, resumed after a signal that did not end nkctl. */
 void nk_sleep(uint32_t seconds);
 /* -s: the page pools of an RX queue (by its NAPI) as "page-pools". */
 void nk_print_pools(struct out *o, const struct nk_pool *p, size_t n);
 /* A page pool's inflight, inflight-mem, detach-time and memory provider. */
 void nk_print_pool_state(struct out *o, const struct nk_pool *p);
-/* -s: one queue's qstats as "stats" (nothing when q is NULL). */
-void nk_print_qstats(struct out *o, const struct nk_qstats *q);
 
 #endif

@@ -8,7 +8,7 @@
 #include <linux/bpf.h>
 
 #include "xsk.h"         /* bpf/xsk.h: NK_XSK_HOLDER_QUEUES */
-#include "xskfit.h"
+#include "xsk/xskfit.h"
 
 const char *xsk_map_misfit(const struct xsk_map_shape *m)
 {

@@ -28,8 +28,8 @@
 #include "err.h"
 #include "store.h"
 #include "xsk.h"         /* bpf/xsk.h: NK_XSK_HOLDER_QUEUES */
-#include "xskfit.h"
-#include "xskholder.h"
+#include "xsk/xskfit.h"
+#include "xsk/xskholder.h"
 
 /* A holder directory's map, or the fresh one attach pins aside before it
  * renames it over the map (bpffs refuses dots in names). */

@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "routes.h"      /* DIR_LEN, PIN_LEN */
-#include "xskfit.h"
+#include "redirect/routes.h"      /* DIR_LEN, PIN_LEN */
+#include "xsk/xskfit.h"
 
 #define XSK_PUBLIC_DIR "nkctl-xsk"
 #define XSK_MAP_NAME "map"

@@ -11,7 +11,9 @@ Fails (exit 1, one line a finding) on:
     must run one way only;
   - a header declaring a function that a file of another name defines
     (foo.h declares only foo.c's functions; a header with no foo.c none);
-  - a command file (nkctl/cli/) over MAX_COMMAND_LINES.
+  - a .c file of nkctl/ or the CNI plugin over MAX_LINES;
+  - doc/hacking.md's Map table out of step with the tree: every folder of
+    nkctl/ a row, every .c file of it named there, no file named that is not.
 Prints the units, their order and the counts on success.
 """
 import os
@@ -19,7 +21,8 @@ import re
 import subprocess
 import sys
 
-MAX_COMMAND_LINES = 800
+MAX_LINES = 800
+PLUGIN_DIRS = ("cni", "examples/cni")
 
 
 def sources(top):
@@ -117,6 +120,51 @@ def unit_of(path):
     return os.path.dirname(path)
 
 
+def long_files(top):
+    """Every .c of nkctl/ and of the CNI plugin within MAX_LINES."""
+    out = []
+    for d in ("nkctl",) + PLUGIN_DIRS:
+        for root, _dirs, files in os.walk(os.path.join(top, d)):
+            for f in sorted(files):
+                if f.endswith(".c"):
+                    path = os.path.join(root, f)
+                    n = sum(1 for _ in open(path))
+                    if n > MAX_LINES:
+                        out.append(f"file {os.path.relpath(path, top)} has {n} lines "
+                                   f"(at most {MAX_LINES}): split it")
+    return out
+
+
+def map_findings(top):
+    """doc/hacking.md's Map: a row `| `nkctl/X/` | ... |` per folder, naming
+    each of its .c files in backticks, and no file it does not have."""
+    doc = os.path.join(top, "doc", "hacking.md")
+    if not os.path.exists(doc):
+        return []
+    rows = {}
+    for line in open(doc):
+        m = re.match(r"\|\s*`(nkctl/[a-z]+)/`\s*\|(.*)\|\s*$", line)
+        if m:
+            rows[m.group(1)] = set(re.findall(r"`([A-Za-z0-9_]+\.c)`", m.group(2)))
+    out = []
+    nk = os.path.join(top, "nkctl")
+    for d in sorted(os.listdir(nk)):
+        if not os.path.isdir(os.path.join(nk, d)):
+            continue
+        unit = f"nkctl/{d}"
+        have = {f for f in os.listdir(os.path.join(nk, d)) if f.endswith(".c")}
+        if unit not in rows:
+            out.append(f"doc/hacking.md's Map has no row for {unit}/")
+            continue
+        for f in sorted(have - rows[unit]):
+            out.append(f"doc/hacking.md's Map row {unit}/ does not name {f}")
+        for f in sorted(rows[unit] - have):
+            out.append(f"doc/hacking.md's Map row {unit}/ names {f}, which {unit}/ does not have")
+    for unit in sorted(set(rows) - {f"nkctl/{d}" for d in os.listdir(nk)}):
+        out.append(f"doc/hacking.md's Map has a row for {unit}/, which does not exist")
+    return out
+
+
 def main():
     top, objdir = sys.argv[1], sys.argv[2]
     files = sources(top)
@@ -160,11 +208,8 @@ def main():
                 found.append(f"header {h} declares {name}, which {defined[name]} defines "
                              f"(declare it in {defined[name][:-2]}.h)")
 
-    for c in cfiles:
-        if c.startswith("nkctl/cli/"):
-            n = sum(1 for _ in open(os.path.join(top, c)))
-            if n > MAX_COMMAND_LINES:
-                found.append(f"command file {c} has {n} lines (at most {MAX_COMMAND_LINES}): split it")
+    found += long_files(top)
+    found += map_findings(top)
 
     for f in found:
         print(f)
@@ -172,7 +217,8 @@ def main():
         return 1
     order = sorted(units, key=lambda u: -len(units[u]))
     print(f"{len(cfiles)} files, {len(set(map(unit_of, cfiles)))} folders, no cycle; "
-          f"headers declare their own files' functions; command files within {MAX_COMMAND_LINES} lines")
+          f"headers declare their own files' functions; .c files within {MAX_LINES} lines; "
+          f"the Map names every folder and file")
     for u in order:
         print(f"  {u} -> {' '.join(sorted(units[u]))}")
     return 0

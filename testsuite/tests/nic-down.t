@@ -1,7 +1,7 @@
 #!/bin/bash
 # tier: vm
 # timeout: 420
-# One judgement of a lease's fate (nkctl/fate): ended only when the kernel
+# One judgement of a lease's fate (nkctl/lease/fate.c): ended only when the kernel
 # says so. NIC C, taken down first, has a lease with a memory provider bound
 # on its queue (netdevsim's mp_linger; a provider and AF_XDP cannot share a
 # NIC: the kernel refuses XDP while one is bound): its unlease refuses (4)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tier: vm
 # timeout: 300
-# The namespace-teardown window (nkctl/fate): a pod's namespace is deleted
+# The namespace-teardown window (nkctl/lease/fate.c): a pod's namespace is deleted
 # while its holder's lease is alive. The kernel forgets the namespace's ids
 # first (the NIC's queue dump then shows the lease with netns-id -1) and
 # unregisters its devices, which ends the lease, only later. Through that

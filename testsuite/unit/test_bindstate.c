@@ -5,8 +5,8 @@
 #include "unit.h"
 
 #include "args.h"
-#include "bindstate.h"
-#include "bindview.h"
+#include "bind/bindstate.h"
+#include "bind/bindview.h"
 
 static bool parse_string(const char *text, struct nk_binding *b)
 {

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <linux/rtnetlink.h>
 
-#include "ctx.h"
+#include "core/ctx.h"
 
 static void batch_line_keeps_nothing(void **state)
 {

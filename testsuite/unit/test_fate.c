@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/fate/fate.c and nicseen.c: the one judgement of a lease's fate, table
+/* nkctl/lease/fate.c and look.c: the one judgement of a lease's fate, table
  * by table: every way a NIC can be looked at, a namespace being deleted, a
  * moved holder, the same ifindex in another namespace, a re-probed NIC under
  * a new ifindex. */
 #include "unit.h"
 
 #include "compat.h"
-#include "fate.h"
-#include "nicseen.h"
+#include "lease/fate.h"
+#include "lease/look.h"
 
 #define NS_A { true, 1, 100 }
 #define NS_B { true, 1, 200 }
@@ -129,7 +129,7 @@ static void join_and_words(void **state)
 	assert_string_equal(nk_look_word(NK_LOOK_SEEN), "seen");
 }
 
-/* nicseen.c from a dump: only the NIC's own RX queues (a re-probed NIC under
+/* look.c from a dump: only the NIC's own RX queues (a re-probed NIC under
  * a new ifindex beside the old one's queues), holders in the NIC's own
  * namespace told, netns-id -1 going, an nsid without ctx not told. */
 static void seen_from_dump(void **state)

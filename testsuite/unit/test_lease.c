@@ -3,8 +3,8 @@
 #include "unit.h"
 
 #include "compat.h"
-#include "lease.h"
-#include "nicjob.h"
+#include "cli/lease.h"
+#include "nic/nicjob.h"
 
 static struct nk_queue queues[16];
 static struct nic_job job;

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
-#include "linkdel.h"
+#include "core/linkdel.h"
 
 /* Devices no namespace has: each answer is the kernel's refusal (ENODEV,
  * or EPERM without CAP_NET_ADMIN), nothing deleted. A reply left unread

@@ -4,8 +4,8 @@
 
 #include "unit.h"
 
-#include "cmd.h"
-#include "main.h"
+#include "core/cmd.h"
+#include "cli/main.h"
 
 static int split(const char *line, char **words, int max, char *buf, size_t len)
 {

@@ -4,7 +4,7 @@
  * back). */
 #include "unit.h"
 
-#include "nicreserve.h"
+#include "nic/nicreserve.h"
 
 static struct nic_job *job(uint32_t size, uint32_t nq)
 {

@@ -6,7 +6,7 @@
 
 #include "unit.h"
 
-#include "nicstate.h"
+#include "nic/nicstate.h"
 #include "nl.h"
 
 #define MAGIC "nkctl-nic 1"

@@ -5,7 +5,7 @@
 
 #include "compat.h"
 #include "err.h"
-#include "routes.h"
+#include "redirect/routes.h"
 
 static int prefix(const char *s, struct nk_prefix *p)
 {

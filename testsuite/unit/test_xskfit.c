@@ -7,7 +7,7 @@
 #include <linux/bpf.h>
 
 #include "xsk.h"
-#include "xskfit.h"
+#include "xsk/xskfit.h"
 
 static void map_fits(void **state)
 {

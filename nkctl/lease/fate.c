@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The one judgement of a lease's fate (fate.h): pure, from one look. */
-#include "fate.h"
+#include "lease/fate.h"
 
 const char *nk_look_why(enum nk_look look)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The lease's NIC side (niclease.h): prepare, reserve, steer, rollback, and
+ * The lease's NIC side (nicside.h): prepare, reserve, steer, rollback, and
  * the undo of one lease record.
  */
 #include <errno.h>
@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "compat.h"
-#include "lookup.h"
-#include "niclease.h"
-#include "nicseen.h"
-#include "nicreserve.h"
-#include "nicrssctx.h"
-#include "nicrule.h"
+#include "core/lookup.h"
+#include "lease/nicside.h"
+#include "lease/look.h"
+#include "nic/nicreserve.h"
+#include "nic/nicrssctx.h"
+#include "nic/nicrule.h"
 
 /* A record on a queue being leased whose lease cannot be read: never taken
  * over nor undone on a guess. */

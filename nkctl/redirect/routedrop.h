@@ -6,7 +6,7 @@
 #ifndef NKCTL_ROUTEDROP_H
 #define NKCTL_ROUTEDROP_H
 
-#include "routes.h"
+#include "redirect/routes.h"
 
 /* What detach, prune or link del took from one device and hook. */
 struct removed {

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One look at a NIC for the fate judgement (nicseen.c): its link state, one
+ * One look at a NIC for the fate judgement (look.c): its link state, one
  * RX queue dump, and each lease's holder as ifindex with its namespace (the
  * lease's netns-id, named through the command's namespaces). Read once and
  * asked for every record, slot and holder of that NIC (fate.h).
  */
-#ifndef NKCTL_NICSEEN_H
-#define NKCTL_NICSEEN_H
+#ifndef NKCTL_LEASE_LOOK_H
+#define NKCTL_LEASE_LOOK_H
 
-#include "ctx.h"
-#include "fate.h"
+#include "core/ctx.h"
+#include "lease/fate.h"
 #include "netdev.h"
 
 /* Look at the NIC ifindex of ns. ctx names the namespaces of holders in

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The lease's NIC side (niclease.c): lease ... reserve|steer, in this order
+ * The lease's NIC side (nicside.c): lease ... reserve|steer, in this order
  * under the NIC's lock: prepare (the lease's NIC job loaded in full, a record
  * of an ended lease on its queues undone, the driver checked; nothing
  * changed yet); reserve (record the lease, take its queues out of RSS)
@@ -8,13 +8,13 @@
  * then the lease, and rollback if it failed; then steer (the RSS context of
  * several queues, each rule by nicrule.h's protocol). A kill in between
  * leaves a record whose queues the kernel shows no lease on: the next sweep
- * (nicsweep.h) or lease of those queues undoes it.
+ * (lease/sweep.h) or lease of those queues undoes it.
  */
-#ifndef NKCTL_NICLEASE_H
-#define NKCTL_NICLEASE_H
+#ifndef NKCTL_LEASE_NICSIDE_H
+#define NKCTL_LEASE_NICSIDE_H
 
-#include "fate.h"
-#include "nicjob.h"
+#include "lease/fate.h"
+#include "nic/nicjob.h"
 
 /* A lease without a NIC side of queues of j's NIC (j->ns, j->link known),
  * under the NIC's lock (the lease holds it): a record of an ended lease on

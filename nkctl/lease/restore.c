@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nic restore (nicrestore.h): what nkctl still owns on a NIC, applied again
+ * nic restore (restore.h): what nkctl still owns on a NIC, applied again
  * after a reset or an operator's edit; and the tests of a record against the
  * NIC that nic show and doctor print.
  */
@@ -12,12 +12,12 @@
 
 #include "compat.h"
 #include "ethrss.h"
-#include "niclease.h"
-#include "nicreserve.h"
-#include "nicrestore.h"
-#include "nicseen.h"
-#include "nicrssctx.h"
-#include "nicrule.h"
+#include "lease/nicside.h"
+#include "nic/nicreserve.h"
+#include "lease/restore.h"
+#include "lease/look.h"
+#include "nic/nicrssctx.h"
+#include "nic/nicrule.h"
 
 /* ---- what the NIC contradicts ---- */
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The sweep of what ended leases left (nicsweep.h). */
+/* The sweep of what ended leases left (sweep.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "compat.h"
-#include "lookup.h"
-#include "niclease.h"
-#include "nicseen.h"
-#include "nicreserve.h"
-#include "nicsweep.h"
+#include "core/lookup.h"
+#include "lease/nicside.h"
+#include "lease/look.h"
+#include "nic/nicreserve.h"
+#include "lease/sweep.h"
 #include "rtnl.h"
 
 /* The job of the NIC ifindex of ns, locked, loaded and settled; NULL after

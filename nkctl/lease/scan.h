@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The lease table: every lease visible from the namespaces nkctl can reach. */
-#ifndef NKCTL_LEASEVIEW_H
-#define NKCTL_LEASEVIEW_H
+#ifndef NKCTL_LEASE_SCAN_H
+#define NKCTL_LEASE_SCAN_H
 
 #include <net/if.h>
 #include <sys/types.h>
 
-#include "ctx.h"
-#include "fate.h"
+#include "core/ctx.h"
+#include "lease/fate.h"
 #include "ethtool.h"
-#include "nicjob.h"
+#include "nic/nicjob.h"
 #include "qstats.h"
 
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "leasewait.h"
+#include "lease/wait.h"
 
 #define POLL_MS 100
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* unlease's wait for a memory provider still on a leased queue (leasewait.c). */
-#ifndef NKCTL_LEASEWAIT_H
-#define NKCTL_LEASEWAIT_H
+/* unlease's wait for a memory provider still on a leased queue (wait.c). */
+#ifndef NKCTL_LEASE_WAIT_H
+#define NKCTL_LEASE_WAIT_H
 
-#include "leaseview.h"
+#include "lease/scan.h"
 
 /* The monotonic time in ms seconds from now: one deadline for every
  * holder of one unlease. */

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sweep (nicsweep.c): it undoes what each lease that has ended brought,
+ * The sweep (sweep.c): it undoes what each lease that has ended brought,
  * on every NIC with a state file (an unlease, one killed half-way, a holder
  * deleted or moved away with its namespace), deciding under each NIC's lock
  * alone; it also finishes a release killed after its state was saved.
- * A lease has ended only when the kernel says so (niclease.h): a NIC that
+ * A lease has ended only when the kernel says so (nicside.h): a NIC that
  * is down, gone or unreadable keeps its records. Each NIC and each record
  * is handled on its own: a failure is one Warning naming the NIC, the record
  * and the kernel's message, retried by the next command, never the
  * command's error.
  */
-#ifndef NKCTL_NICSWEEP_H
-#define NKCTL_NICSWEEP_H
+#ifndef NKCTL_LEASE_SWEEP_H
+#define NKCTL_LEASE_SWEEP_H
 
 #include <sys/types.h>
 

@@ -15,16 +15,16 @@
 #include <linux/netlink.h>
 
 #include "compat.h"
-#include "cmd.h"
-#include "devview.h"
-#include "lookup.h"
-#include "leaseview.h"
+#include "core/cmd.h"
+
+#include "core/lookup.h"
+#include "lease/scan.h"
 #include "netdev.h"
 #include "netns.h"
-#include "nicstate.h"
-#include "nicrule.h"
+#include "nic/nicstate.h"
+#include "nic/nicrule.h"
 #include "rtnl.h"
-#include "stats.h"
+#include "core/counters.h"
 
 /*
  * The names of the leases' devices. A namespace with more than NAMES_BY_GET

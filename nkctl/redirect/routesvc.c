@@ -13,9 +13,9 @@
 #include <bpf/bpf.h>
 
 #include "compat.h"
-#include "lookup.h"
-#include "routedrop.h"
-#include "routesvc.h"
+#include "core/lookup.h"
+#include "redirect/routedrop.h"
+#include "redirect/routesvc.h"
 
 /* ---- link del, unlease ---- */
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctx.h"
+#include "core/ctx.h"
 
 
 /* nkctl's route table on one hook of a device of the command's namespace,

@@ -14,7 +14,7 @@
 #include <net/if.h>
 
 #include "compat.h"
-#include "routedrop.h"
+#include "redirect/routedrop.h"
 
 /* One target's routes; live: the device now at its ifindex (NULL with
  * check: gone, so defunct; check false: not looked at). */

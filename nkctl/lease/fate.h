@@ -9,10 +9,10 @@
  * down), gone, unreadable or out of reach, and a lease whose namespace
  * cannot be told (one being deleted reads netns-id -1 while the kernel still
  * holds its lease), is unknown: whatever it concerns is kept, never undone
- * on a guess. Pure: the reading is nicseen.c's; unit tests cover every case.
+ * on a guess. Pure: the reading is look.c's; unit tests cover every case.
  */
-#ifndef NKCTL_FATE_H
-#define NKCTL_FATE_H
+#ifndef NKCTL_LEASE_FATE_H
+#define NKCTL_LEASE_FATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nic restore (nicrestore.c): a NIC that came back different (devlink
+ * nic restore (restore.c): a NIC that came back different (devlink
  * reload, re-probe, a driver reset) or that an operator edited (ethtool -X,
  * ethtool -N delete, ethtool -L) gets back what nkctl still owns on it: the
  * records of leases that ended are undone first, reserved queues the NIC no
@@ -11,11 +11,11 @@
  * (doc/nics.md). Every step is one nkctl already makes crash-safe, or
  * recorded before it is made: a kill anywhere is healed by running it again.
  */
-#ifndef NKCTL_NICRESTORE_H
-#define NKCTL_NICRESTORE_H
+#ifndef NKCTL_LEASE_RESTORE_H
+#define NKCTL_LEASE_RESTORE_H
 
-#include "fate.h"
-#include "nicjob.h"
+#include "lease/fate.h"
+#include "nic/nicjob.h"
 
 /* What a restore did, for its document. */
 struct nk_nic_restored {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* One look at a NIC for the fate judgement (nicseen.h). */
+/* One look at a NIC for the fate judgement (look.h). */
 #include <errno.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compat.h"
-#include "lookup.h"
-#include "nicseen.h"
+#include "core/lookup.h"
+#include "lease/look.h"
 #include "rtnl.h"
 
 struct nk_ns_id nk_ns_id_of(const struct nk_ns *ns)
