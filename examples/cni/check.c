@@ -348,6 +348,12 @@ static void check_leases(struct check *c, json_object *doc)
 
 		if (!is_ours(c->p->nic, c->p->holder, l))
 			continue;
+		/* nkctl's judgement, not ours: a lease recorded on a NIC it
+		 * cannot see is neither there nor gone */
+		if (!is_true(l, "seen"))
+			check_fail(c, "the lease of %s queue %d cannot be seen now (the NIC is %s): whether it lives cannot be read; bring %s up and check again",
+				   c->p->nic, json_object_get_int(doc_member(l, "id")),
+				   str(l, "nic-state"), c->p->nic);
 		n++;
 		if (c->p->steer && is_true(l, "rss"))
 			check_fail(c, "RSS of %s still uses the leased queue %d", c->p->nic,

@@ -23,6 +23,8 @@
 #include "bind/holder.h"
 #include "core/kernel.h"
 #include "core/lookup.h"
+#include "lease/holder.h"
+#include "lease/scan.h"
 #include "netdev.h"
 #include "rtnl.h"
 
@@ -231,15 +233,6 @@ struct dma_target {
 	char queue_words[256]; /* the NIC queues as a LIST, for hints */
 };
 
-/* bind-tx on a netkit device: the NIC of one of its leases does the DMA. */
-static const struct nk_lease_rec *any_lease_of(const struct nk_lease_list *l, int ifindex)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].nk_ns && l->v[i].nk_ns->here && l->v[i].nk_ifindex == ifindex)
-			return &l->v[i];
-	return NULL;
-}
-
 /* bind-rx on a netkit device: every queue leased, none with a provider. */
 static int check_leased_queues(const struct nk_lease_list *leases, const struct nk_link *dev,
 			       const uint32_t *ids, size_t n, bool checked,
@@ -277,10 +270,21 @@ static int resolve_leases(struct nk_ctx *ctx, const struct nk_link *dev, const u
 	ret = nk_lease_scan(ctx, &leases);
 	if (ret)
 		return nk_error_errno(-ret, "cannot scan the leases");
+	/* a lease whose NIC cannot be seen: which NIC does the DMA cannot be
+	 * read, which is not "not leased" */
+	ret = nk_lease_refuse_unseen(ctx, &leases, dev,
+				     rx ? "which of its queues DMA into the device's cannot be read" :
+					  "which device would DMA for it cannot be read",
+				     rx ? "bind-rx again" : "bind-tx again");
+	if (ret) {
+		nk_lease_list_free(&leases);
+		return ret;
+	}
 	if (rx) {
 		ret = check_leased_queues(&leases, dev, ids, n, checked, &first, t);
 	} else {
-		first = any_lease_of(&leases, dev->ifindex);
+		/* the NIC of one of its leases does the DMA */
+		first = nk_lease_any_of_netkit(&leases, dev->ifindex);
 		if (!first && checked)
 			ret = nk_error(NK_EXIT_UNSUPPORTED,
 				       "%s is a netkit device without a leased queue: bind-tx needs the DMA device of a lease (nkctl lease dev %s from PHYS queue N)",
@@ -299,10 +303,12 @@ static int resolve_leases(struct nk_ctx *ctx, const struct nk_link *dev, const u
 /* Why queue q of a NIC cannot be bound directly, or 0. */
 static int own_queue_error(const struct nk_link *dev, uint32_t id, const struct nk_queue *q)
 {
-	if (q->have & QUEUE_HAVE_LEASE)
+	struct nk_queue_holder h;
+
+	if (nk_queue_holder(q, &h))
 		return nk_error(NK_EXIT_EXISTS,
 				"queue %u of %s is leased to a netkit device (ifindex %d): bind through the netkit device",
-				id, dev->ifname, q->lease_ifindex);
+				id, dev->ifname, h.ifindex);
 	if (q->have & QUEUE_HAVE_MP)
 		return nk_error(NK_EXIT_EXISTS, "queue %u of %s already has a memory provider%s",
 				id, dev->ifname,

@@ -17,6 +17,7 @@
 #include "view/devview.h"
 #include "core/kernel.h"
 #include "cli/lease.h"
+#include "lease/holder.h"
 #include "lease/scan.h"
 #include "lease/wait.h"
 #include "core/lookup.h"
@@ -104,11 +105,7 @@ static size_t nic_rx_dumped(const struct lease_job *j)
 /* Is q leased to j->nk (a device of our namespace)? */
 static bool leased_to_us(const struct lease_job *j, const struct nk_queue *q)
 {
-	if (!(q->have & QUEUE_HAVE_LEASE) || q->lease_ifindex != j->nk.ifindex)
-		return false;
-	if (j->nic->ns->here)
-		return !(q->have & QUEUE_HAVE_LEASE_NETNS_ID);
-	return (q->have & QUEUE_HAVE_LEASE_NETNS_ID) && q->lease_netns_id == j->here_in_phys;
+	return nk_queue_leased_to(q, j->nk.ifindex, j->nic->ns->here, j->here_in_phys);
 }
 
 const char *lease_mp_name(const struct nk_queue *q, char *buf, size_t len)
@@ -147,9 +144,11 @@ int lease_load_nic(struct nk_ctx *ctx, struct lease_job *j, const struct lease_a
 	if (nk_link_is_netkit(&j->nic->link))
 		return nk_error(NK_EXIT_UNSUPPORTED,
 				"\"%s\" is a netkit device: leases come from a physical NIC", a->from);
+	/* the dump leaves a down NIC out, and the kernel keeps its leases:
+	 * which queues are free cannot be seen, which is not "none leased" */
 	if (need_up && !(j->nic->link.flags & IFF_UP))
-		return nk_error(NK_EXIT_FAIL,
-				"\"%s\" is down and shows no queues; bring it up first (ip link set %s up)",
+		return nk_error(NK_EXIT_EXISTS,
+				"\"%s\" is down: which of its queues are leased cannot be seen; nothing was changed: lease again once it is up (ip link set dev %s up)",
 				a->from, a->from);
 	ret = nk_ns_netdev(j->nic->ns, &pgn, &fam);
 	if (ret)
@@ -195,20 +194,21 @@ static int busy_error(struct nk_ctx *ctx, struct lease_job *j, const struct leas
 	struct nk_lease_list all = { 0 };
 	const struct nk_lease_rec *r = NULL;
 	char holder[64], where[NK_NS_SPEC + 32];
+	struct nk_queue_holder h = { 0 };
 	int ret;
 
+	nk_queue_holder(q, &h);
 	if (nk_lease_scan(ctx, &all) == 0)
 		r = nk_lease_of_nic(&all, j->nic->ns, q->ifindex, q->id);
 	if (r && r->nk_ifname[0])
 		snprintf(holder, sizeof(holder), "\"%s\" (ifindex %d)", r->nk_ifname, r->nk_ifindex);
 	else
-		snprintf(holder, sizeof(holder), "ifindex %d", q->lease_ifindex);
+		snprintf(holder, sizeof(holder), "ifindex %d", h.ifindex);
 	if (r && r->nk_ns)
 		snprintf(where, sizeof(where), "%s%s%s", r->nk_ns->here ? "" : "netns \"",
 			 nk_ns_name(r->nk_ns), r->nk_ns->here ? "" : "\"");
-	else if (q->have & QUEUE_HAVE_LEASE_NETNS_ID)
-		snprintf(where, sizeof(where), "a namespace nkctl cannot reach (netns-id %d)",
-			 q->lease_netns_id);
+	else if (h.has_nsid)
+		snprintf(where, sizeof(where), "a namespace nkctl cannot reach (netns-id %d)", h.nsid);
 	else
 		snprintf(where, sizeof(where), "%s", nk_ns_name(j->nic->ns));
 	ret = nk_error(NK_EXIT_EXISTS, "\"%s\" queue %u is already leased to %s in %s", a->from,
@@ -230,6 +230,7 @@ static int preflight(struct nk_ctx *ctx, struct lease_job *j, const struct lease
 
 	for (size_t i = 0; i < j->n; i++) {
 		const struct nk_queue *q = nk_nic_rx_queue(j->nic, j->ids[i]);
+		uint32_t nk_id, type;
 
 		if (!q)
 			return nk_error(NK_EXIT_NOTFOUND,
@@ -237,10 +238,10 @@ static int preflight(struct nk_ctx *ctx, struct lease_job *j, const struct lease
 					j->ids[i], nic_rx_dumped(j));
 		if (leased_to_us(j, q)) {
 			j->existed[i] = true;
-			j->nk_ids[i] = q->lease_queue_id;
+			j->nk_ids[i] = nk_queue_lease_queue(q, &nk_id, &type) ? nk_id : 0;
 			continue;
 		}
-		if (q->have & QUEUE_HAVE_LEASE)
+		if (nk_queue_leased(q))
 			return busy_error(ctx, j, a, q);
 		if (lease_mp_name(q, mp, sizeof(mp)))
 			return nk_error(NK_EXIT_EXISTS, "\"%s\" queue %u is in use by %s",
@@ -411,12 +412,6 @@ static int steer_lease(struct lease_job *j, const struct steer_list *sl)
 	return nk_nic_lease_steer(j->nic, rules, sl->n);
 }
 
-/* Is q free for a pool lease: no lease, no memory provider? */
-static bool queue_free(const struct nk_queue *q)
-{
-	return q && !(q->have & (QUEUE_HAVE_LEASE | QUEUE_HAVE_MP));
-}
-
 /* An exhausted pool: one line naming it and who holds its queues. */
 static int pool_busy(struct nk_ctx *ctx, const struct lease_job *j, const struct lease_args *a,
 		     size_t nfree)
@@ -430,16 +425,17 @@ static int pool_busy(struct nk_ctx *ctx, const struct lease_job *j, const struct
 		const struct nk_queue *q = nk_nic_rx_queue(j->nic, j->pool[i]);
 		const struct nk_lease_rec *r = q ? nk_lease_of_nic(&all, j->nic->ns, q->ifindex,
 								   q->id) : NULL;
+		struct nk_queue_holder h;
 		char mp[64];
 
-		if (q && (q->have & QUEUE_HAVE_LEASE) && r && r->nk_ifname[0])
+		if (nk_queue_holder(q, &h) && r && r->nk_ifname[0])
 			used += snprintf(held + used, sizeof(held) - used, "%s%u to \"%s\"%s%s",
 					 used ? ", " : "", q->id, r->nk_ifname,
 					 r->nk_ns && !r->nk_ns->here ? " in netns " : "",
 					 r->nk_ns && !r->nk_ns->here ? nk_ns_name(r->nk_ns) : "");
-		else if (q && (q->have & QUEUE_HAVE_LEASE))
+		else if (nk_queue_leased(q))
 			used += snprintf(held + used, sizeof(held) - used, "%s%u to ifindex %d",
-					 used ? ", " : "", q->id, q->lease_ifindex);
+					 used ? ", " : "", q->id, h.ifindex);
 		else if (q && lease_mp_name(q, mp, sizeof(mp)))
 			used += snprintf(held + used, sizeof(held) - used, "%s%u by %s",
 					 used ? ", " : "", q->id, mp);
@@ -458,12 +454,12 @@ size_t lease_pool_pick(const struct nic_job *nic, const uint32_t *pool, size_t n
 	size_t nfree = 0;
 
 	for (size_t i = 0; i < npool; i++)
-		nfree += queue_free(nk_nic_rx_queue(nic, pool[i]));
+		nfree += nk_queue_free(nk_nic_rx_queue(nic, pool[i]));
 	if (nfree < want)
 		return nfree;
 	/* The lowest ids: the parsed list is ascending. */
 	for (size_t i = 0; i < npool && *n < want; i++)
-		if (queue_free(nk_nic_rx_queue(nic, pool[i])))
+		if (nk_queue_free(nk_nic_rx_queue(nic, pool[i])))
 			ids[(*n)++] = pool[i];
 	return nfree;
 }

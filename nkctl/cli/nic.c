@@ -16,6 +16,7 @@
 #include "lease/scan.h"
 #include "core/lookup.h"
 #include "netdev.h"
+#include "lease/holder.h"
 #include "lease/nicside.h"
 #include "lease/look.h"
 #include "nic/nicsupport.h"
@@ -165,13 +166,16 @@ static void print_lease(struct out *o, const struct nic_job *j, const struct nk_
 			const struct nk_queue *q)
 {
 	const struct nk_lease_rec *r = nk_lease_of_nic(leases, j->ns, j->link.ifindex, q->id);
+	struct nk_queue_holder h;
 
+	if (!nk_queue_holder(q, &h))
+		return;
 	out_obj_open(o, "lease");
-	out_uint(o, "ifindex", NULL, (unsigned int)q->lease_ifindex);
+	out_uint(o, "ifindex", NULL, (unsigned int)h.ifindex);
 	if (r && r->nk_ifname[0])
 		out_str(o, "ifname", " leased to %s", r->nk_ifname);
 	else
-		out_text(o, " leased to ifindex %d", q->lease_ifindex);
+		out_text(o, " leased to ifindex %d", h.ifindex);
 	if (r && r->nk_ns && !r->nk_ns->here)
 		out_str(o, "netns", " (netns %s)", r->nk_ns->spec);
 	else if (!r || !r->nk_ns)
@@ -225,7 +229,7 @@ static void print_queues(struct out *o, const struct nic_job *j, const struct nk
 			out_bool(o, "rss", NULL, rss);
 			out_text(o, rss ? " rss" : " no-rss");
 		}
-		if (q && (q->have & QUEUE_HAVE_LEASE))
+		if (nk_queue_leased(q))
 			print_lease(o, j, leases, q);
 		if (q)
 			print_mp(o, q);
@@ -388,6 +392,8 @@ static int cmd_nic_reserve(struct nk_ctx *ctx, const void *args)
 	if (!ret)
 		ret = nk_nic_check_reserve(j);
 	if (!ret)
+		ret = nk_nic_check_providers(j);
+	if (!ret)
 		ret = nk_nic_reserve(j);
 	if (!ret)
 		print_after(ctx, j, NULL);
@@ -416,7 +422,10 @@ static int refuse_leased(struct nk_ctx *ctx, const struct nic_job *j, const stru
 		snprintf(cmd, sizeof(cmd), "nkctl%s%s unlease dev %s", here && !ctx->netns ? "" : " -n ",
 			 here ? (ctx->netns ? ctx->netns : "") : nk_ns_name(r->nk_ns), r->nk_ifname);
 	} else {
-		snprintf(lease, sizeof(lease), "ifindex %d", q->lease_ifindex);
+		struct nk_queue_holder h = { 0 };
+
+		nk_queue_holder(q, &h);
+		snprintf(lease, sizeof(lease), "ifindex %d", h.ifindex);
 		snprintf(cmd, sizeof(cmd), "nkctl%s%s unlease from %s queue %u",
 			 ctx->netns ? " -n " : "", ctx->netns ? ctx->netns : "", j->link.ifname, q->id);
 	}
@@ -432,7 +441,7 @@ static int check_release_all(struct nk_ctx *ctx, const struct nic_job *j)
 	for (size_t i = 0; i < j->st.nreserved; i++) {
 		const struct nk_queue *q = nk_nic_rx_queue(j, j->st.reserved[i]);
 
-		if (q && (q->have & QUEUE_HAVE_LEASE))
+		if (nk_queue_leased(q))
 			return refuse_leased(ctx, j, q);
 	}
 	return 0;
@@ -466,14 +475,15 @@ static int check_release(struct nk_ctx *ctx, const struct nic_job *j, bool force
 		return check_release_all(ctx, j);
 	for (size_t i = 0; i < j->n; i++) {
 		const struct nk_queue *q = nk_nic_rx_queue(j, j->ids[i]);
+		struct nk_queue_holder h;
 
 		if (!nk_nic_state_reserved(&j->st, j->ids[i]) && !ctx->force)
 			return nk_error(NK_EXIT_NOTFOUND, "%s queue %u is not reserved", j->link.ifname,
 					j->ids[i]);
-		if (q && (q->have & QUEUE_HAVE_LEASE) && !force)
+		if (nk_queue_holder(q, &h) && !force)
 			return nk_error(NK_EXIT_EXISTS,
 					"%s queue %u is still leased (to ifindex %d): released, it would get RSS traffic its lease holder reads; unlease first, or add force",
-					j->link.ifname, q->id, q->lease_ifindex);
+					j->link.ifname, q->id, h.ifindex);
 	}
 	return 0;
 }

@@ -133,9 +133,6 @@ static int scan_leases(struct nk_ctx *ctx, struct nk_lease_list *l, bool stats)
 
 	if (ret)
 		return nk_error_errno(-ret, "cannot scan the leases");
-	/* a NIC that is down hides its leases from the dump: listed from
-	 * nkctl's records, as not seen, never as none */
-	nk_lease_scan_unseen(ctx, l);
 	if (stats)
 		nk_lease_stats(l);
 	return 0;

@@ -17,6 +17,7 @@
 #include "view/devview.h"
 #include "core/kernel.h"
 #include "cli/lease.h"
+#include "lease/holder.h"
 #include "lease/scan.h"
 #include "lease/wait.h"
 #include "core/linkdel.h"
@@ -162,39 +163,15 @@ static int check_providers(const struct nk_link *l, const struct nk_lease_list *
 /* A lease of the holder that nkctl's NIC record names but the kernel could
  * not show (its NIC down or unreadable) is not a lease that ended: whether
  * a memory provider still holds its queue cannot be read, so the holder is
- * not deleted on a guess, unless force says so. The record names the holder
- * as it was at lease time: one of its name recorded in another namespace,
- * and no longer there, may be this holder, moved since (a pod's is), and
- * counts too. */
-static bool maybe_held(const struct nk_lease_rec *r, const struct nk_ns *hns,
-		       const struct nk_link *l)
-{
-	struct nl_sock *rt;
-	struct nk_link there;
-
-	if (r->nk_ns == hns)
-		return r->nk_ifindex == l->ifindex;
-	if (strcmp(r->nk_ifname, l->ifname))
-		return false;
-	/* still where it was leased: that device, another of the same name */
-	rt = r->nk_ns ? nk_ns_try_rtnl(r->nk_ns) : NULL;
-	return !rt || nk_link_lookup(rt, NULL, r->nk_ifindex, &there, NULL, true) ||
-	       strcmp(there.ifname, r->nk_ifname);
-}
-
+ * not deleted on a guess, unless force says so. */
 static int check_unseen(const struct nk_lease_list *all, const struct nk_ns *hns,
 			const struct nk_link *l, bool force)
 {
-	for (size_t i = 0; i < all->n && !force; i++) {
-		const struct nk_lease_rec *r = &all->v[i];
+	const struct nk_lease_rec *r = force ? NULL : nk_lease_unseen_held(all, hns, l);
 
-		if (r->unseen && maybe_held(r, hns, l))
-			return nk_error(NK_EXIT_EXISTS,
-					"\"%s\" holds %s queue %u, which nkctl cannot see (the NIC is %s): whether a memory provider still uses it cannot be read; nothing was changed: unlease again once %s is up, or add force",
-					l->ifname, r->nic_ifname, r->nic_queue, nk_look_word(r->look),
-					r->nic_ifname);
-	}
-	return 0;
+	return r ? nk_lease_unseen_error(r, l->ifname,
+					 "whether a memory provider still uses it cannot be read",
+					 "unlease again", ", or add force") : 0;
 }
 
 /* The holder by name or ifindex; -ENODEV (what says which) when it is gone. */
@@ -279,7 +256,6 @@ static int check_holders(struct nk_ctx *ctx, struct holder_end *t, size_t n,
 
 	if (ret)
 		return nk_error_errno(-ret, "cannot scan the leases");
-	nk_lease_scan_unseen(ctx, &all);
 	for (size_t i = 0; i < n && !ret; i++) {
 		ret = check_unseen(&all, t[i].ns, &t[i].l, a->force);
 		if (!ret)
@@ -402,14 +378,6 @@ static int unlease_dev(struct nk_ctx *ctx, const struct lease_args *a)
 
 /* Two NIC queues leased to the same device: same ifindex in the same
  * namespace (an ifindex alone repeats across namespaces). */
-static bool same_holder(const struct nk_queue *a, const struct nk_queue *b)
-{
-	bool a_ns = a->have & QUEUE_HAVE_LEASE_NETNS_ID, b_ns = b->have & QUEUE_HAVE_LEASE_NETNS_ID;
-
-	return a->lease_ifindex == b->lease_ifindex && a_ns == b_ns &&
-	       (!a_ns || a->lease_netns_id == b->lease_netns_id);
-}
-
 /* The holders of the listed queues, each once, into t[0..*n) (0 when none
  * is leased: -force). */
 static int listed_holders(struct nk_ctx *ctx, const struct lease_job *j, const char *from,
@@ -426,13 +394,13 @@ static int listed_holders(struct nk_ctx *ctx, const struct lease_job *j, const c
 		const struct nk_queue *q = nk_nic_rx_queue(j->nic, j->ids[i]);
 		size_t k = 0;
 
-		if (!q || !(q->have & QUEUE_HAVE_LEASE)) {
+		if (!nk_queue_leased(q)) {
 			if (ctx->force)
 				continue;
 			return nk_error(NK_EXIT_NOTFOUND, "\"%s\" queue %u is not leased%s", from,
 					j->ids[i], q ? "" : " (no such RX queue)");
 		}
-		while (k < *n && !same_holder(q, t[k].first))
+		while (k < *n && !nk_queue_same_holder(q, t[k].first))
 			k++;
 		if (k == *n)
 			t[(*n)++].first = q;
@@ -444,18 +412,20 @@ static int listed_holders(struct nk_ctx *ctx, const struct lease_job *j, const c
 static int check_others(const struct lease_job *j, const char *from, const struct nk_queue *first,
 			bool force)
 {
+	struct nk_queue_holder h = { 0 };
 	size_t others = 0;
 
 	for (size_t i = 0; i < j->nic->queues.n; i++) {
 		const struct nk_queue *q = &j->nic->queues.v[i];
 
-		if ((q->have & QUEUE_HAVE_LEASE) && same_holder(q, first))
+		if (nk_queue_same_holder(q, first))
 			others += !nk_id_listed(j->ids, j->n, q->id);
 	}
+	nk_queue_holder(first, &h);
 	if (others && !force)
 		return nk_error(NK_EXIT_EXISTS,
 				"the holder of \"%s\" queue %u (ifindex %d) also holds %zu other queue%s of it; unleasing ends them all: list them, or add force",
-				from, first->id, first->lease_ifindex, others, others == 1 ? "" : "s");
+				from, first->id, h.ifindex, others, others == 1 ? "" : "s");
 	return 0;
 }
 
@@ -464,19 +434,20 @@ static int check_others(const struct lease_job *j, const char *from, const struc
 static int find_listed(struct nk_ctx *ctx, const struct lease_job *j, struct holder_end *t,
 		       char *what, size_t len)
 {
+	struct nk_queue_holder h = { 0 };
 	struct nl_sock *rt;
 	int ret;
 
+	nk_queue_holder(t->first, &h);
 	t->ns = j->nic->ns;
-	if (t->first->have & QUEUE_HAVE_LEASE_NETNS_ID) {
-		t->ns = nk_ns_by_nsid(ctx, j->nic->ns, t->first->lease_netns_id);
+	if (h.has_nsid) {
+		t->ns = nk_ns_by_nsid(ctx, j->nic->ns, h.nsid);
 		if (!t->ns)
 			return nk_error(NK_EXIT_NOTFOUND,
-					"no namespace nkctl can reach has netns-id %d there",
-					t->first->lease_netns_id);
+					"no namespace nkctl can reach has netns-id %d there", h.nsid);
 	}
 	ret = nk_ns_rtnl(t->ns, &rt);
-	return ret ? ret : find_holder(rt, NULL, t->first->lease_ifindex, &t->l, what, len);
+	return ret ? ret : find_holder(rt, NULL, h.ifindex, &t->l, what, len);
 }
 
 /* unlease from PHYS queue LIST: the holders of those queues, one or many

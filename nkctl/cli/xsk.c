@@ -329,6 +329,10 @@ static int holder_leases(struct nk_ctx *ctx, const struct nk_link *l, const stru
 		ret = nk_lease_held_by(ctx, here, l->ifindex, all, held);
 	if (ret)
 		return ret;
+	ret = nk_lease_refuse_unseen(ctx, all, l, "which holder queue it feeds cannot be read",
+				     "xsk attach again");
+	if (ret)
+		return ret;
 	for (size_t i = 0; i < held->n; i++)
 		if (!queue_given || held->v[i].nk_queue == a->queue)
 			held->v[k++] = held->v[i];

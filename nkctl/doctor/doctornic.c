@@ -147,6 +147,21 @@ static size_t check_ended(struct dr_report *r, struct dr_pod *p, struct dr_nic *
 	return found;
 }
 
+/* A lease of the pod that nkctl recorded on a NIC it cannot see (down,
+ * unreadable): not ok, not ended; whether it lives cannot be read. */
+static void check_unseen(struct dr_report *r, struct dr_pod *p, const struct nk_lease_rec *l)
+{
+	char fix[DR_FIX_LEN], ip[DR_IP_LEN];
+	bool down = l->look == NK_LOOK_DOWN;
+
+	if (down && l->nic_ns)
+		snprintf(fix, sizeof(fix), "%slink set dev %s up", dr_ip(p->ctx, l->nic_ns, ip, sizeof(ip)),
+			 l->nic_ifname);
+	dr_check(r, "lease", DR_FAIL, down && l->nic_ns ? fix : NULL,
+		 "%s <- %s queue %u cannot be seen now (the NIC is %s): whether the pod's lease lives cannot be read; nkctl keeps what it brought",
+		 l->nk_ifname, l->nic_ifname, l->nic_queue, nk_look_word(l->look));
+}
+
 void dr_check_leases(struct dr_report *r, struct dr_pod *p)
 {
 	size_t ended = 0;
@@ -154,6 +169,10 @@ void dr_check_leases(struct dr_report *r, struct dr_pod *p)
 	for (size_t i = 0; i < p->leases.n; i++) {
 		const struct nk_lease_rec *l = &p->leases.v[i];
 
+		if (l->unseen) {
+			check_unseen(r, p, l);
+			continue;
+		}
 		dr_check(r, "lease", DR_OK, NULL, "%s queue %u <- %s queue %u%s%s", l->nk_ifname,
 			 l->nk_queue, l->nic_ifname, l->nic_queue, l->nic_ns->here ? "" : " in netns ",
 			 l->nic_ns->here ? "" : nk_ns_name(l->nic_ns));
@@ -505,7 +524,7 @@ static void check_one_nic(struct dr_report *r, struct dr_pod *p, struct dr_nic *
 	for (size_t i = 0; i < p->leases.n; i++) {
 		const struct nk_lease_rec *l = &p->leases.v[i];
 
-		if (dr_nic_of(p, l->nic_ns, l->nic_ifindex) != n)
+		if (l->unseen || dr_nic_of(p, l->nic_ns, l->nic_ifindex) != n)
 			continue;
 		first = first ? first : l;
 		bound |= dr_lease_bound(p, l);
@@ -553,7 +572,8 @@ static void rebind_fix(const struct dr_pod *p, const struct nk_binding *b, char 
 static const struct nk_lease_rec *lease_of(const struct dr_pod *p, int ifindex, uint32_t q)
 {
 	for (size_t i = 0; i < p->leases.n; i++)
-		if (p->leases.v[i].nk_ifindex == ifindex && p->leases.v[i].nk_queue == q)
+		if (!p->leases.v[i].unseen && p->leases.v[i].nk_ifindex == ifindex &&
+		    p->leases.v[i].nk_queue == q)
 			return &p->leases.v[i];
 	return NULL;
 }

@@ -69,13 +69,27 @@ static void gather_peer(struct dr_pod *p)
 	nk_addr_list_free(&all);
 }
 
+/* Is r a lease of the pod's? One not seen (its NIC down) names its holder
+ * as it was leased: the lease unit says whether a device of the pod may
+ * be that holder (moved into the pod since, as the CNI plugin does). */
+static bool pod_holds(const struct dr_pod *p, const struct nk_lease_rec *r)
+{
+	if (!r->unseen)
+		return r->nk_ns == p->pod_ns && dr_pod_device(p, r->nk_ifindex);
+	for (size_t i = 0; i < p->pod_links.n; i++)
+		if (dr_pod_device(p, p->pod_links.v[i].ifindex) &&
+		    nk_lease_maybe_held(r, p->pod_ns, &p->pod_links.v[i]))
+			return true;
+	return p->have_peer && nk_lease_maybe_held(r, p->pod_ns, &p->peer);
+}
+
 static void gather_leases(struct dr_pod *p, const struct nk_lease_list *all,
 			  const struct nk_binding_list *bst)
 {
 	for (size_t i = 0; p->pod_ns && i < all->n; i++) {
 		struct nk_lease_rec *r;
 
-		if (all->v[i].nk_ns != p->pod_ns || !dr_pod_device(p, all->v[i].nk_ifindex))
+		if (!pod_holds(p, &all->v[i]))
 			continue;
 		r = nk_grow(&p->leases.v, &p->leases.n, &p->leases.cap, sizeof(*r));
 		if (r)

@@ -11,6 +11,7 @@
 
 #include "compat.h"
 #include "core/lookup.h"
+#include "lease/holder.h"
 #include "lease/nicside.h"
 #include "lease/look.h"
 #include "nic/nicreserve.h"
@@ -139,6 +140,19 @@ static int check_rule_room(const struct nic_job *j, size_t nrules)
 			j->link.ifname, j->rules.n, table, nrules);
 }
 
+int nk_nic_check_providers(const struct nic_job *j)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		const struct nk_queue *q = nk_nic_rx_queue(j, j->ids[i]);
+
+		if (nk_queue_foreign_mp(q) && !nk_nic_state_reserved(&j->st, q->id))
+			return nk_error(NK_EXIT_EXISTS,
+					"%s queue %u has a memory provider that is not a lease's; reserving it would not stop what already uses it",
+					j->link.ifname, q->id);
+	}
+	return 0;
+}
+
 int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *queues, size_t n,
 			 size_t rules)
 {
@@ -153,6 +167,8 @@ int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *
 		ret = nk_nic_need_rss(j, "lease ... steer");
 	if (!ret)
 		ret = nk_nic_check_reserve(j);
+	if (!ret)
+		ret = nk_nic_check_providers(j);
 	if (!ret && rules && j->rules_ret == -EOPNOTSUPP)
 		ret = nk_error(NK_EXIT_UNSUPPORTED,
 			       "lease ... steer: the driver of %s has no n-tuple flow steering rules; nothing was changed",

@@ -25,6 +25,9 @@ int nk_nic_undo_ended(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *que
  * already) for queues: locked, loaded, ended records undone, and checked to
  * reserve queues and, with rules (their number), to hold n-tuple rules:
  * the driver's table must have room for them, said before any change. */
+/* Refuse to reserve a queue of j->ids that has a memory provider that is
+ * not a lease's (reserving would not stop what already uses it). */
+int nk_nic_check_providers(const struct nic_job *j);
 int nk_nic_lease_prepare(struct nk_ctx *ctx, struct nic_job *j, const uint32_t *queues, size_t n,
 			 size_t rules);
 int nk_nic_lease_reserve(struct nic_job *j, const struct nk_ns *holder_ns,

@@ -171,20 +171,6 @@ static int scan_one(struct nk_ctx *ctx, struct nk_ns *nic_ns, struct nk_lease_li
 	return ret;
 }
 
-int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out)
-{
-	struct nk_ns *const *all;
-	size_t n;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	ret = nk_ns_reachable(ctx, &all, &n);
-	if (ret)
-		return -EIO;
-	for (size_t i = 0; i < n && !ret; i++)
-		ret = scan_one(ctx, all[i], out);
-	return ret;
-}
 
 /* The leases record l names on queues of NIC st (at ifindex of ns, not
  * seen: look says how it was), into out. */
@@ -249,7 +235,7 @@ out:
 	return ret;
 }
 
-void nk_lease_scan_unseen(struct nk_ctx *ctx, struct nk_lease_list *out)
+static void scan_unseen(struct nk_ctx *ctx, struct nk_lease_list *out)
 {
 	DIR *d = opendir(NK_NIC_STATE_DIR);
 	struct dirent *e;
@@ -259,6 +245,25 @@ void nk_lease_scan_unseen(struct nk_ctx *ctx, struct nk_lease_list *out)
 			break;
 	if (d)
 		closedir(d);
+}
+
+int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out)
+{
+	struct nk_ns *const *all;
+	size_t n;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = nk_ns_reachable(ctx, &all, &n);
+	if (ret)
+		return -EIO;
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = scan_one(ctx, all[i], out);
+	/* a NIC down hides its leases from the dump: listed from nkctl's
+	 * records, as not seen, never as none */
+	if (!ret)
+		scan_unseen(ctx, out);
+	return ret;
 }
 
 void nk_lease_list_free(struct nk_lease_list *l)
@@ -296,8 +301,17 @@ const struct nk_lease_rec *nk_lease_of_netkit(const struct nk_lease_list *l, int
 					      uint32_t queue)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].nk_ns && l->v[i].nk_ns->here && l->v[i].nk_ifindex == ifindex &&
-		    l->v[i].nk_queue == queue)
+		if (!l->v[i].unseen && l->v[i].nk_ns && l->v[i].nk_ns->here &&
+		    l->v[i].nk_ifindex == ifindex && l->v[i].nk_queue == queue)
+			return &l->v[i];
+	return NULL;
+}
+
+const struct nk_lease_rec *nk_lease_any_of_netkit(const struct nk_lease_list *l, int ifindex)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->v[i].unseen && l->v[i].nk_ns && l->v[i].nk_ns->here &&
+		    l->v[i].nk_ifindex == ifindex)
 			return &l->v[i];
 	return NULL;
 }
@@ -306,10 +320,70 @@ const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
 					   const struct nk_ns *ns, int ifindex, uint32_t queue)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].nic_ns == ns && l->v[i].nic_ifindex == ifindex &&
+		if (!l->v[i].unseen && l->v[i].nic_ns == ns && l->v[i].nic_ifindex == ifindex &&
 		    l->v[i].nic_queue == queue)
 			return &l->v[i];
 	return NULL;
+}
+
+/* The record names the holder as it was at lease time: one of its name
+ * recorded in another namespace, and no longer there, may be this holder,
+ * moved since (a pod's is), and counts too. */
+bool nk_lease_maybe_held(const struct nk_lease_rec *r, const struct nk_ns *hns,
+			 const struct nk_link *l)
+{
+	struct nl_sock *rt;
+	struct nk_link there;
+
+	if (r->nk_ns == hns)
+		return r->nk_ifindex == l->ifindex;
+	if (strcmp(r->nk_ifname, l->ifname))
+		return false;
+	/* still where it was leased: that device, another of the same name */
+	rt = r->nk_ns ? nk_ns_try_rtnl(r->nk_ns) : NULL;
+	return !rt || nk_link_lookup(rt, NULL, r->nk_ifindex, &there, NULL, true) ||
+	       strcmp(there.ifname, r->nk_ifname);
+}
+
+const struct nk_lease_rec *nk_lease_unseen_held(const struct nk_lease_list *all,
+						const struct nk_ns *hns, const struct nk_link *l)
+{
+	for (size_t i = 0; i < all->n; i++)
+		if (all->v[i].unseen && nk_lease_maybe_held(&all->v[i], hns, l))
+			return &all->v[i];
+	return NULL;
+}
+
+const struct nk_lease_rec *nk_lease_unseen_of_nic(const struct nk_lease_list *all,
+						  const struct nk_ns *ns, int ifindex)
+{
+	for (size_t i = 0; i < all->n; i++)
+		if (all->v[i].unseen && all->v[i].nic_ns == ns && all->v[i].nic_ifindex == ifindex)
+			return &all->v[i];
+	return NULL;
+}
+
+int nk_lease_refuse_unseen(struct nk_ctx *ctx, const struct nk_lease_list *all,
+			   const struct nk_link *l, const char *matters, const char *again)
+{
+	const struct nk_lease_rec *r;
+	struct nk_ns *here;
+	char why[256];
+
+	if (nk_ns_here(ctx, &here) || !(r = nk_lease_unseen_held(all, here, l)))
+		return 0;
+	snprintf(why, sizeof(why), "whether that lease lives, and %s", matters);
+	return nk_lease_unseen_error(r, l->ifname, why, again, NULL);
+}
+
+int nk_lease_unseen_error(const struct nk_lease_rec *r, const char *holder, const char *matters,
+			  const char *again, const char *or_else)
+{
+	return nk_error(NK_EXIT_EXISTS,
+			"\"%s\" holds %s queue %u, which nkctl cannot see (the NIC is %s): %s; nothing was changed: %s once %s %s%s",
+			holder, r->nic_ifname, r->nic_queue, nk_look_word(r->look), matters, again,
+			r->nic_ifname, r->look == NK_LOOK_DOWN ? "is up" : "can be read",
+			or_else ? or_else : "");
 }
 
 static void print_nic_side(struct out *o, const struct nk_lease_nic *n)

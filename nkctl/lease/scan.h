@@ -41,7 +41,7 @@ struct nk_lease_rec {
 	uint32_t dmabuf;
 	bool existed;              /* for lease's own output */
 	/* not seen: the NIC's record says it, the kernel could not (the NIC
-	 * down: nk_lease_scan_unseen); look says how the NIC was. The netkit
+	 * down: nk_lease_scan adds it); look says how the NIC was. The netkit
 	 * queue is then not known. */
 	bool unseen;
 	enum nk_look look;
@@ -56,7 +56,7 @@ struct nk_lease_list {
 	struct nk_lease_rec *v;
 	size_t n, cap;
 	/* namespaces whose queue dump failed in the scan: their NICs' leases
-	 * were not seen, which is not "none" (nk_lease_scan_unseen) */
+	 * were not seen, which is not "none" (kept as unseen records) */
 	struct nk_ns **unread;
 	size_t nunread, capunread;
 };
@@ -66,15 +66,13 @@ struct nk_lease_list {
 #define NK_LEASE_MP_WAIT 5
 #define NK_LEASE_MAX_MP_WAIT 600
 
-/* Scan every namespace nkctl can reach (nk_ns_reachable). The records point
- * at namespaces of ctx. */
+/* Scan every namespace nkctl can reach (nk_ns_reachable), then add the
+ * leases nkctl's NIC records name on NICs the scan could not see (down: the
+ * kernel's dump leaves them out; up, but the dump of its namespace failed),
+ * each marked unseen with the look: no reader can take "not in the dump"
+ * for "ended". The records point at namespaces of ctx. */
 int nk_lease_scan(struct nk_ctx *ctx, struct nk_lease_list *out);
 void nk_lease_list_free(struct nk_lease_list *l);
-/* Append the leases nkctl's NIC records name on NICs the scan could not
- * see (down: the kernel's dump leaves them out; up, but the dump of its
- * namespace failed), each marked unseen with the look: for a reader that
- * must not take "not in the dump" for "ended" (show leases, unlease). */
-void nk_lease_scan_unseen(struct nk_ctx *ctx, struct nk_lease_list *out);
 /* Copy the leases held by netkit device ifindex of hns out of all into
  * *held (its own array: free(held->v)); prints the error. */
 int nk_lease_pick_held(const struct nk_lease_list *all, const struct nk_ns *hns, int ifindex,
@@ -83,12 +81,37 @@ int nk_lease_pick_held(const struct nk_lease_list *all, const struct nk_ns *hns,
  * into *held (its own array: free(held->v)); prints the error. */
 int nk_lease_held_by(struct nk_ctx *ctx, struct nk_ns *hns, int ifindex,
 		     struct nk_lease_list *all, struct nk_lease_list *held);
-/* The lease held by netkit queue (ifindex, queue) of the command's netns. */
+/* The live lease (one seen) held by netkit queue (ifindex, queue) of the
+ * command's netns. */
 const struct nk_lease_rec *nk_lease_of_netkit(const struct nk_lease_list *l, int ifindex,
 					      uint32_t queue);
-/* The lease of NIC queue (ifindex, queue) of namespace ns. */
+/* A live lease (one seen) of netkit device ifindex of the command's netns. */
+const struct nk_lease_rec *nk_lease_any_of_netkit(const struct nk_lease_list *l, int ifindex);
+/* The live lease (one seen) of NIC queue (ifindex, queue) of namespace ns. */
 const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
 					   const struct nk_ns *ns, int ifindex, uint32_t queue);
+/* "Mine": may holder l of namespace hns hold the lease r records? Its
+ * ifindex there; or its name, when r's holder was in another namespace and
+ * is no longer there (moved since, as a pod's holder is). */
+bool nk_lease_maybe_held(const struct nk_lease_rec *r, const struct nk_ns *hns,
+			 const struct nk_link *l);
+/* The first lease not seen (its NIC down or unreadable) that l of hns may
+ * hold, or that is of NIC (ns, ifindex); NULL when none. */
+const struct nk_lease_rec *nk_lease_unseen_held(const struct nk_lease_list *all,
+						const struct nk_ns *hns, const struct nk_link *l);
+const struct nk_lease_rec *nk_lease_unseen_of_nic(const struct nk_lease_list *all,
+						  const struct nk_ns *ns, int ifindex);
+/* A command refused because lease r of holder cannot be seen: which lease,
+ * why it cannot be seen, why that matters to the command, and when to run
+ * it again (or_else: what else, appended; may be NULL). Exit 4, the same
+ * for every command: never "not leased". */
+int nk_lease_unseen_error(const struct nk_lease_rec *r, const char *holder, const char *matters,
+			  const char *again, const char *or_else);
+/* The same for holder l of the command's namespace when one of its leases
+ * cannot be seen ("whether that lease lives, and " matters); 0 when all
+ * are seen. */
+int nk_lease_refuse_unseen(struct nk_ctx *ctx, const struct nk_lease_list *all,
+			   const struct nk_link *l, const char *matters, const char *again);
 /* -s: fill each record's stats with its NIC queue's qstats, one dump per
  * NIC namespace; a namespace that cannot be read leaves them empty. */
 void nk_lease_stats(struct nk_lease_list *l);

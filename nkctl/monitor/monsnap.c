@@ -315,10 +315,19 @@ static int leases_scan(struct monitor *m, struct nk_lease_list *out)
 {
 	int ret;
 
+	size_t k = 0;
+
 	nk_ctx_forget_others(m->ctx);
 	ret = nk_lease_scan(m->ctx, out);
+	/* the leases seen: one not seen is kept from the last scan, as
+	 * lease_kept judges, and said when it does end */
 	for (size_t i = 0; i < out->n; i++)
-		out->v[i].nic_ns = out->v[i].nk_ns = NULL;
+		if (!out->v[i].unseen) {
+			out->v[k] = out->v[i];
+			out->v[k].nic_ns = out->v[k].nk_ns = NULL;
+			k++;
+		}
+	out->n = k;
 	return ret;
 }
 

@@ -68,18 +68,10 @@ int nk_nic_check_reserve(const struct nic_job *j)
 	size_t total = j->st.nreserved;     /* and the listed ones not yet (ids are distinct) */
 
 	for (size_t i = 0; i < j->n; i++) {
-		const struct nk_queue *q = nk_nic_rx_queue(j, j->ids[i]);
-
 		total += !nk_nic_state_reserved(&j->st, j->ids[i]);
-
 		if (j->ids[i] >= n)
 			return nk_error(NK_EXIT_NOTFOUND, "%s has no RX queue %u (it has %u channels)",
 					j->link.ifname, j->ids[i], n);
-		if (q && !(q->have & QUEUE_HAVE_LEASE) && !nk_nic_state_reserved(&j->st, q->id) &&
-		    (q->have & QUEUE_HAVE_MP))
-			return nk_error(NK_EXIT_EXISTS,
-					"%s queue %u has a memory provider that is not a lease's; reserving it would not stop what already uses it",
-					j->link.ifname, q->id);
 	}
 	if (total >= n)
 		return nk_error(NK_EXIT_FAIL,

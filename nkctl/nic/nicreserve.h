@@ -15,6 +15,8 @@
  * queues j->ids, said before any change (cmd names the command). */
 int nk_nic_need_rss(const struct nic_job *j, const char *cmd);
 int nk_nic_check_reserve(const struct nic_job *j);
+/* (Whether a queue of j->ids has a memory provider that is not a lease's
+ * is the lease unit's: nk_nic_check_providers, lease/nicside.h.) */
 /* Add ids to the reserved set (kept ascending). */
 void reserve_add(struct nk_nic_state *st, const uint32_t *ids, size_t n);
 /* The table for the reserved set into indir (room for j->rss.indir_size):

@@ -11,6 +11,7 @@
 
 #include "compat.h"
 #include "view/devview.h"
+#include "lease/holder.h"
 #include "lease/scan.h"
 #include "core/lookup.h"
 #include "netdev.h"
@@ -98,28 +99,31 @@ static void print_lease(struct out *o, const struct nk_queue *q,
 			const struct nk_link_list *links, const struct nk_lease_rec *rec)
 {
 	const struct nk_link *holder = NULL;
+	struct nk_queue_holder h;
+	uint32_t id, type;
 	char b[24];
 
+	if (!nk_queue_holder(q, &h))
+		return;
 	/* The lease names a device of another netns when netns-id is given. */
-	if (!(q->have & QUEUE_HAVE_LEASE_NETNS_ID))
-		holder = nk_link_find(links, q->lease_ifindex);
+	if (!h.has_nsid)
+		holder = nk_link_find(links, h.ifindex);
 	out_obj_open(o, "lease");
-	out_uint(o, "ifindex", " lease ifindex %llu", (unsigned int)q->lease_ifindex);
+	out_uint(o, "ifindex", " lease ifindex %llu", (unsigned int)h.ifindex);
 	if (holder)
 		out_str(o, "ifname", " (%s)", holder->ifname);
 	else if (rec && rec->nk_ifname[0])
 		out_str(o, "ifname", " (%s)", rec->nk_ifname);
 	if (rec && rec->nk_ns && !rec->nk_ns->here)
 		out_str(o, "netns", " netns %s", rec->nk_ns->spec);
-	if (q->have & QUEUE_HAVE_LEASE_QUEUE) {
+	if (nk_queue_lease_queue(q, &id, &type)) {
 		out_obj_open(o, "queue");
-		out_uint(o, "id", " queue %llu", q->lease_queue_id);
-		out_str(o, "type", NULL,
-			nk_choice_name(netdev_queue_type_words, q->lease_queue_type, b, sizeof(b)));
+		out_uint(o, "id", " queue %llu", id);
+		out_str(o, "type", NULL, nk_choice_name(netdev_queue_type_words, type, b, sizeof(b)));
 		out_obj_close(o);
 	}
-	if (q->have & QUEUE_HAVE_LEASE_NETNS_ID)
-		out_int(o, "netns-id", " netns-id %lld", q->lease_netns_id);
+	if (h.has_nsid)
+		out_int(o, "netns-id", " netns-id %lld", h.nsid);
 	out_obj_close(o);
 }
 
@@ -182,7 +186,7 @@ static void print_queues(struct out *o, const struct nk_link *l, const struct nk
 			out_text(o, " xsk");
 			out_obj_close(o);
 		}
-		if (q->have & QUEUE_HAVE_LEASE)
+		if (nk_queue_leased(q))
 			print_lease(o, q, &v->links,
 				    nk_lease_of_nic(leases, v->here, l->ifindex, q->id));
 		if (nk_link_is_netkit(l) && q->type == NK_NETDEV_QUEUE_TYPE_RX) {
@@ -296,7 +300,7 @@ void nk_print_link(struct out *o, const struct nk_link *l, const char *netns,
 static bool has_lease_parts(const struct nk_link_list *links, const struct nk_queue_list *queues)
 {
 	for (size_t i = 0; i < queues->n; i++)
-		if (queues->v[i].have & QUEUE_HAVE_LEASE)
+		if (nk_queue_leased(&queues->v[i]))
 			return true;
 	for (size_t i = 0; i < links->n; i++)
 		if (nk_link_is_netkit(&links->v[i]) && links->v[i].num_rx_queues > 1)

@@ -5,9 +5,11 @@
 # cycle between files, none between nkctl's unit folders, every header
 # declares only its own file's functions, no .c file of nkctl/ or the CNI
 # plugin over 800 lines, and doc/hacking.md's Map names every folder and
-# file. Then the check itself must be able to fail: a copy of the tree with
+# file, and only nkctl/lease/ reads a queue dump's lease attributes. Then
+# the check itself must be able to fail: a copy of the tree with
 # a header declaring another file's function, a long file, a file the Map
-# does not name and a row for a folder that is gone, each refused.
+# does not name and a row for a folder that is gone, a command reading a
+# queue's lease itself, each refused.
 . "$TESTSUITE/lib.sh"
 need_cmd nm python3
 BIN=${NKCTL_REAL:-$NKCTL}
@@ -38,4 +40,9 @@ printf '| `nkctl/fate/` | gone |\n' >> "$T_TMP/doc/hacking.md"
 OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a stale Map passed"
 expect_match "$OUT" "Map row nkctl/lease/ does not name look.c" "a file the Map does not name is refused"
 expect_match "$OUT" "Map has a row for nkctl/fate/, which does not exist" "a Map row of a folder that is gone is refused"
+cp "$top/doc/hacking.md" "$T_TMP/doc/"
+# A command that reads a queue dump's lease attributes itself is found.
+printf 'static int peek(const struct nk_queue *q) { return q->lease_ifindex; }\n' >> "$T_TMP/nkctl/cli/bind.c"
+OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a lease read outside the lease unit passed"
+expect_match "$OUT" "nkctl/cli/bind.c:[0-9]+ reads ->lease_ifindex: only nkctl/lease/" "a lease attribute read outside nkctl/lease/ is refused"
 done_testing
