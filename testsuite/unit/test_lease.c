@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nkctl/cli/lease.c: lease ... pool picks the lowest free queues. */
+/* nkctl/lease/make.c: lease ... pool picks the lowest free queues. */
 #include "unit.h"
 
 #include "compat.h"
-#include "cli/lease.h"
+#include "lease/make.h"
 #include "nic/nicjob.h"
 
 static struct nk_queue queues[16];
