@@ -77,6 +77,12 @@ enum nk_fate nk_fate_of_queues(const struct nk_nic_seen *s, const uint32_t *ids,
 	return fate;
 }
 
+enum nk_fate nk_fate_of_lease_was(const struct nk_nic_seen *s, uint32_t id,
+				  const struct nk_holder_id *h)
+{
+	return s->look == NK_LOOK_GONE ? NK_FATE_ENDED : nk_fate_of_slot(s, id, h);
+}
+
 enum nk_fate nk_fate_of_slot(const struct nk_nic_seen *s, uint32_t id,
 			     const struct nk_holder_id *h)
 {

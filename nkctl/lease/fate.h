@@ -88,6 +88,13 @@ enum nk_fate nk_fate_of_queues(const struct nk_nic_seen *s, const uint32_t *ids,
 enum nk_fate nk_fate_of_slot(const struct nk_nic_seen *s, uint32_t id,
 			     const struct nk_holder_id *h);
 
+/* A lease the kernel showed before, of NIC queue id to holder h, that a
+ * later dump leaves out (monitor, redirect prune's AF_XDP sweep): ended
+ * when the NIC is gone (the kernel deleted its single holders with it, and
+ * its programs), else as nk_fate_of_slot says. */
+enum nk_fate nk_fate_of_lease_was(const struct nk_nic_seen *s, uint32_t id,
+				  const struct nk_holder_id *h);
+
 /* Two fates as one: live when either is, else unknown when either is, else
  * ended (a set is ended only when every one of it is). */
 enum nk_fate nk_fate_join(enum nk_fate a, enum nk_fate b);

@@ -242,7 +242,6 @@ struct nic_look {
 	dev_t dev;
 	ino_t ino;
 	int ifindex;
-	bool gone;               /* its namespace is not found */
 	struct nk_nic_seen seen;
 };
 
@@ -258,16 +257,17 @@ static void nic_look_at(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct
 	l->dev = r->nic_at.dev;
 	l->ino = r->nic_at.ino;
 	l->ifindex = r->nic_ifindex;
-	l->gone = nk_ns_find(ctx, l->dev, l->ino, &ns) || !ns;
-	if (!l->gone)
+	memset(&l->seen, 0, sizeof(l->seen));
+	l->seen.look = NK_LOOK_GONE;   /* its namespace not found: it went with it */
+	if (!nk_ns_find(ctx, l->dev, l->ino, &ns) && ns)
 		nk_nic_seen_read(ctx, ns, l->ifindex, &l->seen);
 }
 
 /* A lease gone from the dump has ended only when the fate judgement says so
- * (fate.h), from a look taken now: not while its NIC is down or out of
- * reach (the dump leaves such a NIC's queues out, and its leases live on),
- * nor when the look shows it leased still (the NIC came up between the dump
- * and the look). A NIC that is gone took its leases with it. */
+ * (nk_fate_of_lease_was), from a look taken now: not while its NIC is down
+ * or out of reach (the dump leaves such a NIC's queues out, and its leases
+ * live on), nor when the look shows it leased still (the NIC came up
+ * between the dump and the look); a NIC that is gone took it along. */
 static bool lease_kept(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct nic_look *l)
 {
 	struct nk_holder_id h = { .ifindex = r->nk_ifindex };
@@ -275,11 +275,9 @@ static bool lease_kept(struct nk_ctx *ctx, const struct nk_lease_rec *r, struct 
 	if (!r->nic_at.reachable)
 		return false;
 	nic_look_at(ctx, r, l);
-	if (l->gone || l->seen.look == NK_LOOK_GONE)
-		return false;
 	if (r->nk_at.reachable)
 		h.ns = (struct nk_ns_id){ .known = true, .dev = r->nk_at.dev, .ino = r->nk_at.ino };
-	return nk_fate_of_slot(&l->seen, r->nic_queue, &h) != NK_FATE_ENDED;
+	return nk_fate_of_lease_was(&l->seen, r->nic_queue, &h) != NK_FATE_ENDED;
 }
 
 /* Why a lease ended, asked of the kernel as the end is seen: the NIC went

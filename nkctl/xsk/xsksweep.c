@@ -101,12 +101,14 @@ enum nk_fate xsk_slot_fate(const struct nk_nic_seen *seen, uint32_t q, const str
 }
 
 /* The sweep's question, asked of the one judgement: has what slot s of
- * NIC queue q goes to ended? */
+ * NIC queue q goes to ended? For prune, a slot is a lease seen before
+ * (a NIC gone took it, and the program, with it). */
 static bool slot_ended(const struct remove_what *w, uint32_t q, const struct nk_xsk_slot *s)
 {
-	if (w->prune && w->seen->look == NK_LOOK_GONE)
-		return true;
-	return xsk_slot_fate(w->seen, q, s, &w->cookies) == NK_FATE_ENDED;
+	struct nk_holder_id h = slot_holder(&w->cookies, s);
+
+	return (w->prune ? nk_fate_of_lease_was(w->seen, q, &h) :
+			   nk_fate_of_slot(w->seen, q, &h)) == NK_FATE_ENDED;
 }
 
 /* Detach what w says on NIC ifindex (of namespace directory nsdir); how

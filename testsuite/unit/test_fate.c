@@ -177,6 +177,25 @@ static void seen_from_dump(void **state)
 	nk_nic_seen_free(&s);
 }
 
+/* A lease seen before and left out of a later dump: a NIC gone took it;
+ * every other look is as for a slot (down, unreadable, out of reach:
+ * unknown; seen: by its holder). */
+static void lease_was(void **state)
+{
+	const struct nk_holder_id a7 = { NS_A, 7 }, b7 = { NS_B, 7 };
+	struct nk_nic_seen gone = nic(NK_LOOK_GONE), down = nic(NK_LOOK_DOWN),
+			   seen = nic(NK_LOOK_SEEN);
+
+	(void)state;
+	assert_int_equal(nk_fate_of_lease_was(&gone, 1, &a7), NK_FATE_ENDED);
+	assert_int_equal(nk_fate_of_lease_was(&down, 1, &a7), NK_FATE_UNKNOWN);
+	seen = nic(NK_LOOK_SEEN);
+	assert_int_equal(nk_fate_of_lease_was(&seen, 1, &a7), NK_FATE_LIVE);
+	assert_int_equal(nk_fate_of_lease_was(&seen, 1, &b7), NK_FATE_ENDED);
+	assert_int_equal(nk_fate_of_lease_was(&seen, 0, &a7), NK_FATE_ENDED);
+	assert_int_equal(nk_fate_of_lease_was(&seen, 3, &a7), NK_FATE_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +203,7 @@ int main(void)
 		cmocka_unit_test(record_by_queues),
 		cmocka_unit_test(slot_by_holder),
 		cmocka_unit_test(join_and_words),
+		cmocka_unit_test(lease_was),
 		cmocka_unit_test(seen_from_dump),
 	};
 
