@@ -18,6 +18,19 @@ IPAMDIR=$T_TMP/ipam
 # cni_conflist FILE CONF: the conflist libcni reads, wrapping one configuration.
 cni_conflist() { jq -c '{cniVersion, name, plugins: [del(.cniVersion, .name)]}' <<<"$2" > "$1"; }
 
+# cni_pod_on NIC NET QUEUES POD CONTAINER: network NET of the plugin on NIC's
+# queues QUEUES with host-local (10.21.0.0/16) as $T_TMP/nk.conflist, and
+# CONTAINER added in a new namespace, named in POD.
+cni_pod_on() {
+	cni_conflist "$T_TMP/nk.conflist" "$(jq -cn --arg nic "$1" --arg net "$2" --arg q "$3" \
+		--arg dir "$IPAMDIR" '{cniVersion: "1.0.0", name: $net, type: "nkctl-cni", nic: $nic,
+		queues: $q, ipam: {type: "host-local", dataDir: $dir, ranges: [[{subnet: "10.21.0.0/16"}]]}}')"
+	ns_new "$4"
+	cni ADD "$5" "/run/netns/${!4}"
+	[ "$RC" = 0 ] || fail "CNI ADD of $5 on $1: $OUT $(cat "$T_TMP/cni.err")"
+	pass "$5 added on $1 through the CNI plugin"
+}
+
 # cni_keep WHAT: keep OUT, when it is a JSON object, for done_testing to check
 # against testsuite/cni-result.schema.json (results in their version's shape,
 # errors, VERSION answers). Unique names: cni_bg calls it in subshells.

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compat.h"
+#include "core/counters.h"
 #include "core/cmd.h"
 #include "lease/scan.h"
 #include "core/lookup.h"
@@ -148,18 +149,7 @@ static void print_rules(struct out *o, const struct nic_job *j)
 
 static void print_mp(struct out *o, const struct nk_queue *q)
 {
-	if (q->have & QUEUE_HAVE_DMABUF)
-		out_uint(o, "dmabuf", " dmabuf %llu", q->dmabuf);
-	if (q->have & QUEUE_HAVE_IO_URING) {
-		out_obj_open(o, "io-uring");
-		out_text(o, " io-uring");
-		out_obj_close(o);
-	}
-	if (q->have & QUEUE_HAVE_XSK) {
-		out_obj_open(o, "xsk");
-		out_text(o, " xsk");
-		out_obj_close(o);
-	}
+	nk_print_mp(o, q->have, q->dmabuf);
 }
 
 static void print_lease(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases,

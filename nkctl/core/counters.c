@@ -27,6 +27,22 @@ void nk_print_qstats(struct out *o, const struct nk_qstats *q)
 		nk_print_counters(o, nk_qstat_descs, nk_qstat_count, q->have, q->v);
 }
 
+void nk_print_mp(struct out *o, unsigned int have, uint32_t dmabuf)
+{
+	if (have & QUEUE_HAVE_DMABUF)
+		out_uint(o, "dmabuf", " dmabuf %llu", dmabuf);
+	if (have & QUEUE_HAVE_IO_URING) {
+		out_obj_open(o, "io-uring");
+		out_text(o, " io-uring");
+		out_obj_close(o);
+	}
+	if (have & QUEUE_HAVE_XSK) {
+		out_obj_open(o, "xsk");
+		out_text(o, " xsk");
+		out_obj_close(o);
+	}
+}
+
 uint64_t nk_per_second(uint64_t now, uint64_t before, uint32_t seconds)
 {
 	return now >= before ? (now - before) / seconds : 0;

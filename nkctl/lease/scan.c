@@ -464,18 +464,7 @@ void nk_print_lease_keys(struct out *o, const struct nk_lease_rec *r, bool with_
 		out_str(o, "nic-state", " (not seen: its NIC is %s; as nkctl recorded it)",
 			nk_look_word(r->look));
 	}
-	if (r->mp & QUEUE_HAVE_DMABUF)
-		out_uint(o, "dmabuf", " dmabuf %llu", r->dmabuf);
-	if (r->mp & QUEUE_HAVE_IO_URING) {
-		out_obj_open(o, "io-uring");
-		out_text(o, " io-uring");
-		out_obj_close(o);
-	}
-	if (r->mp & QUEUE_HAVE_XSK) {
-		out_obj_open(o, "xsk");
-		out_text(o, " xsk");
-		out_obj_close(o);
-	}
+	nk_print_mp(o, r->mp, r->dmabuf);
 	if (r->xsk_map)
 		out_str(o, "xsk-map", " xsk-map %s", r->xsk_map);
 	if (r->nic)

@@ -39,13 +39,7 @@ not_none() {
 
 nk -n "$HOST" link add vx type single rxqueues 4
 expect_rc 0 "vx leases $A queue 6, reserved and steered" -n "$HOST" lease dev vx from "$A" queue 6 reserve steer dst 10.9.0.6
-cni_conflist "$T_TMP/nk.conflist" "$(jq -cn --arg nic "$A" --arg dir "$IPAMDIR" '{
-	cniVersion: "1.0.0", name: "nka", type: "nkctl-cni", nic: $nic, queues: "2-3",
-	ipam: {type: "host-local", dataDir: $dir, ranges: [[{subnet: "10.21.0.0/16"}]]}}')"
-ns_new POD
-cni ADD pod "/run/netns/$POD"
-[ "$RC" = 0 ] || fail "CNI ADD of a pod on $A: $OUT $(cat "$T_TMP/cni.err")"
-pass "a pod on $A through the CNI plugin"
+cni_pod_on "$A" nka 2-3 POD pod
 BEFORE=$(a_side)
 expect_match "$BEFORE" '"10.9.0.6",6\]\] holders:1 pod:[1-9]' "A has vx's rule and holder, the pod its devices"
 

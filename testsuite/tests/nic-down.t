@@ -67,13 +67,7 @@ expect_rc 0 "xsk attach" -n "$HOST" -j xsk attach dev vma user 4231 mode 0600
 vmpin=$(printf '%s' "$OUT" | jq -r '.xsk[0].pin')
 # A pod of another network, on B, through the CNI plugin (its DEL comes
 # while A is down).
-cni_conflist "$T_TMP/nk.conflist" "$(jq -cn --arg nic "$B" --arg dir "$IPAMDIR" '{
-	cniVersion: "1.0.0", name: "nkb", type: "nkctl-cni", nic: $nic, queues: "2-3",
-	ipam: {type: "host-local", dataDir: $dir, ranges: [[{subnet: "10.21.0.0/16"}]]}}')"
-ns_new PODB
-cni ADD podb "/run/netns/$PODB"
-[ "$RC" = 0 ] || fail "CNI ADD of a pod on $B: $OUT $(cat "$T_TMP/cni.err")"
-pass "a pod of B's network added through the CNI plugin"
+cni_pod_on "$B" nkb 2-3 PODB podb
 # A pod's holder, leased here and moved into the pod as the CNI plugin does.
 ns_new POD
 nk -n "$HOST" link add nkm type single rxqueues 2
