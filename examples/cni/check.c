@@ -350,7 +350,7 @@ static void check_leases(struct check *c, json_object *doc)
 			continue;
 		/* nkctl's judgement, not ours: a lease recorded on a NIC it
 		 * cannot see is neither there nor gone */
-		if (!is_true(l, "seen"))
+		if (doc_member(l, "seen") && !is_true(l, "seen"))
 			check_fail(c, "the lease of %s queue %d cannot be seen now (the NIC is %s): whether it lives cannot be read; bring %s up and check again",
 				   c->p->nic, json_object_get_int(doc_member(l, "id")),
 				   str(l, "nic-state"), c->p->nic);
