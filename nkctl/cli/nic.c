@@ -192,8 +192,7 @@ static void print_vanished(struct out *o, const struct nic_job *j, uint32_t n)
 static void print_queues(struct out *o, const struct nic_job *j, const struct nk_lease_list *leases)
 {
 	uint32_t n = nk_nic_rx_count(j);
-	enum nk_look look = !(j->link.flags & IFF_UP) ? NK_LOOK_DOWN :
-			    j->have_queues ? NK_LOOK_SEEN : NK_LOOK_UNREADABLE;
+	enum nk_look look = nk_look_of(&j->link, j->have_queues);
 	struct nk_nic_seen seen;
 
 	/* the one judgement, from the queues read already (a record's

@@ -18,6 +18,7 @@
 #include "core/lookup.h"
 #include "lease/end.h"
 #include "lease/holder.h"
+#include "lease/look.h"
 #include "lease/sweep.h"
 #include "lease/wait.h"
 #include "netkit.h"
@@ -284,13 +285,15 @@ static int unlease_dev(struct nk_ctx *ctx, const struct lease_args *a, struct nk
 static int listed_holders(struct nk_ctx *ctx, const struct lease_job *j, const char *from,
 			  struct holder_end *t, size_t *n)
 {
+	enum nk_look look = nk_look_of(&j->nic->link, j->nic->have_queues);
+
 	*n = 0;
 	/* A NIC that is down is left out of the queue dump: its queues' leases
 	 * are not seen, which is not "none" (fate.h), -force or not. */
-	if (!(j->nic->link.flags & IFF_UP) || !j->nic->have_queues)
+	if (look != NK_LOOK_SEEN)
 		return nk_error(NK_EXIT_EXISTS,
 				"\"%s\" is %s: whether its queues are leased cannot be seen; try again once it is up",
-				from, (j->nic->link.flags & IFF_UP) ? "unreadable" : "down");
+				from, nk_look_word(look));
 	for (size_t i = 0; i < j->n; i++) {
 		const struct nk_queue *q = nk_nic_rx_queue(j->nic, j->ids[i]);
 		size_t k = 0;

@@ -22,6 +22,13 @@ struct nk_ns_id nk_ns_id_of(const struct nk_ns *ns)
 	return id;
 }
 
+enum nk_look nk_look_of(const struct nk_link *l, bool dumped)
+{
+	if (!(l->flags & IFF_UP))
+		return NK_LOOK_DOWN;
+	return dumped ? NK_LOOK_SEEN : NK_LOOK_UNREADABLE;
+}
+
 /* The link's part of a look (no dump): gone, down, out of reach, or
  * NK_LOOK_SEEN when up (the dump may still fail). */
 static enum nk_look nic_look(struct nk_ns *ns, int ifindex)
@@ -33,7 +40,7 @@ static enum nk_look nic_look(struct nk_ns *ns, int ifindex)
 		return NK_LOOK_UNREACHABLE;
 	if (nk_link_lookup(rt, NULL, ifindex, &link, NULL, true))
 		return NK_LOOK_GONE;
-	return (link.flags & IFF_UP) ? NK_LOOK_SEEN : NK_LOOK_DOWN;
+	return nk_look_of(&link, true);
 }
 
 static void holder_of(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_queue *e,

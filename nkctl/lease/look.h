@@ -11,6 +11,7 @@
 #include "core/ctx.h"
 #include "lease/fate.h"
 #include "netdev.h"
+#include "rtnl.h"
 
 /* Look at the NIC ifindex of ns. ctx names the namespaces of holders in
  * other namespaces (NULL: those are not told apart; enough for a NIC
@@ -22,6 +23,10 @@ void nk_nic_seen_read(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, struct 
 int nk_nic_seen_from(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, enum nk_look look,
 		     const struct nk_queue_list *q, struct nk_nic_seen *seen);
 void nk_nic_seen_free(struct nk_nic_seen *seen);
+/* The look of a NIC whose link l was read (and, dumped, its queues): down,
+ * up but its queues unread (unreadable), or seen. Every reader of a NIC's
+ * state asks this, never its flags. */
+enum nk_look nk_look_of(const struct nk_link *l, bool dumped);
 /* The identity of ns for a holder id. */
 struct nk_ns_id nk_ns_id_of(const struct nk_ns *ns);
 

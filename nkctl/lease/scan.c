@@ -18,6 +18,7 @@
 #include "core/cmd.h"
 
 #include "core/lookup.h"
+#include "lease/look.h"
 #include "lease/scan.h"
 #include "netdev.h"
 #include "netns.h"
@@ -222,8 +223,7 @@ static int add_unseen_of(struct nk_ctx *ctx, const char *name, struct nk_lease_l
 	    nk_link_lookup(rt, NULL, st->ifindex, &link, NULL, true) ||
 	    !nk_nic_state_is_of(st, ns, &link))
 		goto out;
-	look = !(link.flags & IFF_UP) ? NK_LOOK_DOWN :
-	       was_unread(out, ns) ? NK_LOOK_UNREADABLE : NK_LOOK_SEEN;
+	look = nk_look_of(&link, !was_unread(out, ns));
 	if (look == NK_LOOK_SEEN || nk_nic_state_read(name, st))
 		goto out;
 	snprintf(st->ifname, sizeof(st->ifname), "%s", link.ifname);

@@ -3,6 +3,8 @@
  * by table: every way a NIC can be looked at, a namespace being deleted, a
  * moved holder, the same ifindex in another namespace, a re-probed NIC under
  * a new ifindex. */
+#include <net/if.h>
+
 #include "unit.h"
 
 #include "compat.h"
@@ -196,6 +198,19 @@ static void lease_was(void **state)
 	assert_int_equal(nk_fate_of_lease_was(&seen, 3, &a7), NK_FATE_UNKNOWN);
 }
 
+/* The one look of a NIC from its link (and whether its queues were
+ * dumped): down whatever the dump, unreadable when up and not dumped. */
+static void look_of_link(void **state)
+{
+	struct nk_link up = { .flags = IFF_UP }, down = { .flags = 0 };
+
+	(void)state;
+	assert_int_equal(nk_look_of(&up, true), NK_LOOK_SEEN);
+	assert_int_equal(nk_look_of(&up, false), NK_LOOK_UNREADABLE);
+	assert_int_equal(nk_look_of(&down, true), NK_LOOK_DOWN);
+	assert_int_equal(nk_look_of(&down, false), NK_LOOK_DOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +219,7 @@ int main(void)
 		cmocka_unit_test(slot_by_holder),
 		cmocka_unit_test(join_and_words),
 		cmocka_unit_test(lease_was),
+		cmocka_unit_test(look_of_link),
 		cmocka_unit_test(seen_from_dump),
 	};
 
