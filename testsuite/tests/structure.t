@@ -35,7 +35,7 @@ OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a
 expect_match "$OUT" "file nkctl/lease/scan.c has [0-9]+ lines" "a file over 800 lines is refused"
 cp "$top/nkctl/lease/scan.c" "$T_TMP/nkctl/lease/scan.c"
 # The Map follows the tree: a file it does not name, a folder that is gone.
-sed -i 's/`look.c` (one look at a NIC), //' "$T_TMP/doc/hacking.md"
+sed -i "s/\`look\.c\`//g" "$T_TMP/doc/hacking.md"
 printf '| `nkctl/fate/` | gone |\n' >> "$T_TMP/doc/hacking.md"
 OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a stale Map passed"
 expect_match "$OUT" "Map row nkctl/lease/ does not name look.c" "a file the Map does not name is refused"
