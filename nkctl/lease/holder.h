@@ -5,7 +5,7 @@
  * netns-id the NIC's namespace names its namespace by, when not its own),
  * and whether two leases have one holder (on a netkit queue the dump names
  * the NIC's queue it leases the same way). The structure test refuses a
- * read of them outside nkctl/lease/. Pure: unit tests cover every case.
+ * read of them anywhere else. Pure: unit tests cover every case.
  */
 #ifndef NKCTL_LEASE_HOLDER_H
 #define NKCTL_LEASE_HOLDER_H

@@ -7,6 +7,7 @@
 
 #include "compat.h"
 #include "core/lookup.h"
+#include "lease/holder.h"
 #include "lease/look.h"
 #include "rtnl.h"
 
@@ -46,21 +47,25 @@ static enum nk_look nic_look(struct nk_ns *ns, int ifindex)
 static void holder_of(struct nk_ctx *ctx, struct nk_ns *ns, const struct nk_queue *e,
 		      struct nk_seen_queue *q)
 {
+	struct nk_queue_holder h;
+
+	if (!nk_queue_holder(e, &h))
+		return;
 	q->leased = true;
 	q->mp = e->have & QUEUE_HAVE_MP;
-	q->holder.ifindex = e->lease_ifindex;
-	if (!(e->have & QUEUE_HAVE_LEASE_NETNS_ID)) {
+	q->holder.ifindex = h.ifindex;
+	if (!h.has_nsid) {
 		q->holder.ns = nk_ns_id_of(ns);      /* the NIC's own namespace */
 		return;
 	}
 	/* A namespace that cleanup_net has begun to take apart has lost its
 	 * nsids first: its leases read netns-id -1 until its devices go. */
-	if (e->lease_netns_id < 0) {
+	if (h.nsid < 0) {
 		q->ns_going = true;
 		return;
 	}
 	if (ctx)
-		q->holder.ns = nk_ns_id_of(nk_ns_by_nsid(ctx, ns, e->lease_netns_id));
+		q->holder.ns = nk_ns_id_of(nk_ns_by_nsid(ctx, ns, h.nsid));
 }
 
 int nk_nic_seen_from(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, enum nk_look look,
@@ -86,8 +91,7 @@ int nk_nic_seen_from(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, enum nk_
 		if (e->ifindex != ifindex || e->type != NK_NETDEV_QUEUE_TYPE_RX)
 			continue;
 		seen->q[e->id].present = true;
-		if (e->have & QUEUE_HAVE_LEASE)
-			holder_of(ctx, ns, e, &seen->q[e->id]);
+		holder_of(ctx, ns, e, &seen->q[e->id]);
 	}
 	seen->known = seen->look == NK_LOOK_SEEN;
 	seen->why = nk_look_why(seen->look);

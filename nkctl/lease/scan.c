@@ -18,6 +18,7 @@
 #include "core/cmd.h"
 
 #include "core/lookup.h"
+#include "lease/holder.h"
 #include "lease/look.h"
 #include "lease/scan.h"
 #include "netdev.h"
@@ -115,18 +116,20 @@ static int add_lease(struct nk_ctx *ctx, struct nk_ns *nic_ns, const struct nk_q
 		     struct nk_lease_list *out)
 {
 	struct nk_lease_rec *r = nk_grow(&out->v, &out->n, &out->cap, sizeof(*r));
+	struct nk_queue_holder h = { 0 };
+	uint32_t type;
 
 	if (!r)
 		return -ENOMEM;
 	memset(r, 0, sizeof(*r));
+	nk_queue_holder(q, &h);
 	r->nic_ifindex = q->ifindex;
 	r->nic_queue = q->id;
-	r->nk_ifindex = q->lease_ifindex;
-	r->nk_queue = q->lease_queue_id;
+	r->nk_ifindex = h.ifindex;
+	nk_queue_lease_queue(q, &r->nk_queue, &type);
 	r->mp = q->have & QUEUE_HAVE_MP;
 	r->dmabuf = q->dmabuf;
-	nk_lease_set_ns(r, nic_ns, (q->have & QUEUE_HAVE_LEASE_NETNS_ID) ?
-			       nk_ns_by_nsid(ctx, nic_ns, q->lease_netns_id) : nic_ns);
+	nk_lease_set_ns(r, nic_ns, h.has_nsid ? nk_ns_by_nsid(ctx, nic_ns, h.nsid) : nic_ns);
 	return 0;
 }
 
@@ -164,7 +167,7 @@ static int scan_one(struct nk_ctx *ctx, struct nk_ns *nic_ns, struct nk_lease_li
 	if (netdev_queue_dump(s, fam, 0, &qs, &err))
 		return note_unread(out, nic_ns);
 	for (size_t i = 0; i < qs.n && !ret; i++)
-		if (qs.v[i].have & QUEUE_HAVE_LEASE)
+		if (nk_queue_leased(&qs.v[i]))
 			ret = add_lease(ctx, nic_ns, &qs.v[i], out);
 	nk_queue_list_free(&qs);
 	if (!ret && out->n > first)

@@ -5,7 +5,7 @@
 # cycle between files, none between nkctl's unit folders, every header
 # declares only its own file's functions, no .c file of nkctl/ or the CNI
 # plugin over 800 lines, and doc/hacking.md's Map names every folder and
-# file, and only nkctl/lease/ reads a queue dump's lease attributes. Then
+# file, and only nkctl/lease/holder.c reads a queue dump's lease attributes. Then
 # the check itself must be able to fail: a copy of the tree with
 # a header declaring another file's function, a long file, a file the Map
 # does not name and a row for a folder that is gone, a command reading a
