@@ -51,6 +51,12 @@ BIN := $(BUILD)/nkctl
 # Test helpers that link lib/ (never installed).
 HELPERS := $(BUILD)/helpers/nlerr $(BUILD)/helpers/tcxattach $(BUILD)/helpers/xsk-rx
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+# lib/ as an archive, for the CNI plugin: it takes what it calls (netlink,
+# rtnetlink, namespaces) and nothing that needs libbpf.
+LIB_AR := $(BUILD)/libnk.a
+$(LIB_AR): $(LIB_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # BPF programs: compiled with clang, embedded as libbpf skeletons.
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
@@ -141,21 +147,21 @@ $(CNITOOL): testsuite/helpers/cnitool/main.go
 	$(Q)GOPATH=$(GOCODE) GO111MODULE=off GOFLAGS= CGO_ENABLED=0 GOCACHE=$(abspath $(BUILD))/gocache \
 		$(GO) build -o $@ ./testsuite/helpers/cnitool
 
-# The CNI plugin (examples/cni/README.md), built by "all" and installed into
+# The CNI plugin (cni/README.md), built by "all" and installed into
 # CNIDIR where json-c is installed (libjson-c-dev); the CNI tests run it from
-# the helpers' directory. Never linked into nkctl.
+# the helpers' directory. Never linked into nkctl; it links lib/ (LIB_AR).
 PKG_CONFIG ?= pkg-config
 JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 JSONC_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
 CNI_PLUGIN := $(BUILD)/helpers/nkctl-cni
-CNI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/cni/*.c))
+CNI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard cni/*.c))
 ifneq ($(JSONC_LIBS),)
 HELPERS += $(CNI_PLUGIN)
 all: $(CNI_PLUGIN)
 all: $(CNI_MAN)
 endif
 $(CNI_OBJS): ALL_CFLAGS += $(JSONC_CFLAGS)
-$(CNI_PLUGIN): $(CNI_OBJS)
+$(CNI_PLUGIN): $(CNI_OBJS) $(LIB_AR)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(JSONC_LIBS) -lmnl
@@ -182,7 +188,7 @@ $(UNIT)/obj/%.o: %.c config.mk
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(JSONC_CFLAGS) $(UNIT_EXTRA) -c $< -o $@
 $(UNIT)/obj/nkctl/cli/main.o: UNIT_EXTRA := -Dmain=nkctl_main -Wno-missing-prototypes
-$(UNIT)/obj/examples/cni/main.o: UNIT_EXTRA := -Dmain=cni_main -Wno-missing-prototypes
+$(UNIT)/obj/cni/main.o: UNIT_EXTRA := -Dmain=cni_main -Wno-missing-prototypes
 $(UNIT)/obj/nkctl/cli/main.o: debian/changelog
 $(UNIT)/obj/nkctl/cli/main.o: | $(SKELS)
 $(UNIT)/obj/testsuite/unit/test_%.o: | $(SKELS)
@@ -192,11 +198,11 @@ $(UNIT)/obj/testsuite/unit/test_%.o: | $(SKELS)
 $(UNIT_LIB): $(filter-out $(BUILD)/obj/nkctl/cli/main.o,$(OBJS)) $(UNIT)/obj/nkctl/cli/main.o
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
-$(UNIT_CNI_LIB): $(filter-out $(BUILD)/obj/examples/cni/main.o,$(CNI_OBJS)) $(UNIT)/obj/examples/cni/main.o
+$(UNIT_CNI_LIB): $(filter-out $(BUILD)/obj/cni/main.o,$(CNI_OBJS)) $(UNIT)/obj/cni/main.o
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(UNIT)/test_cni_%: $(UNIT)/obj/testsuite/unit/test_cni_%.o $(UNIT_CNI_LIB)
+$(UNIT)/test_cni_%: $(UNIT)/obj/testsuite/unit/test_cni_%.o $(UNIT_CNI_LIB) $(LIB_AR)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(JSONC_LIBS) -lmnl $(CMOCKA_LIBS)
 $(UNIT)/test_%: $(UNIT)/obj/testsuite/unit/test_%.o $(UNIT_LIB)
@@ -220,7 +226,7 @@ endef
 $(BUILD)/man/%: man/%.scd man/synopsis.awk debian/changelog
 	$(render_man)
 
-$(CNI_MAN): examples/cni/nkctl-cni.8.scd man/synopsis.awk debian/changelog
+$(CNI_MAN): cni/nkctl-cni.8.scd man/synopsis.awk debian/changelog
 	$(render_man)
 
 define man_alias
@@ -242,7 +248,7 @@ FUZZ_ALL_CFLAGS := -std=gnu11 $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $
 FUZZ_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) $(NKCTL_SRCS))
 FUZZERS := $(FUZZ_BUILD)/fuzz_netlink $(FUZZ_BUILD)/fuzz_args $(FUZZ_BUILD)/fuzz_state
 # The CNI plugin's input, where json-c is installed (as the plugin itself).
-FUZZ_CNI_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(wildcard examples/cni/*.c))
+FUZZ_CNI_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(wildcard cni/*.c))
 ifneq ($(JSONC_LIBS),)
 FUZZERS += $(FUZZ_BUILD)/fuzz_cni
 endif
@@ -263,10 +269,14 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_OBJS)
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $^ -o $@ $(DEPS_LIBS)
 
 # main.c's exit() and puts() go to the harness: cni_fail returns to it.
-$(FUZZ_CNI_OBJS) $(FUZZ_BUILD)/obj/fuzz/fuzz_cni.o: FUZZ_EXTRA += $(JSONC_CFLAGS) -Iexamples/cni
-$(FUZZ_BUILD)/obj/examples/cni/main.o: FUZZ_EXTRA += -Dmain=cni_main -Dexit=cni_fuzz_exit \
+$(FUZZ_CNI_OBJS) $(FUZZ_BUILD)/obj/fuzz/fuzz_cni.o: FUZZ_EXTRA += $(JSONC_CFLAGS) -Icni
+$(FUZZ_BUILD)/obj/cni/main.o: FUZZ_EXTRA += -Dmain=cni_main -Dexit=cni_fuzz_exit \
 	-Dputs=cni_fuzz_puts -Wno-missing-prototypes
-$(FUZZ_BUILD)/fuzz_cni: $(FUZZ_BUILD)/obj/fuzz/fuzz_cni.o $(FUZZ_CNI_OBJS)
+FUZZ_LIB_AR := $(FUZZ_BUILD)/libnk.a
+$(FUZZ_LIB_AR): $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS))
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+$(FUZZ_BUILD)/fuzz_cni: $(FUZZ_BUILD)/obj/fuzz/fuzz_cni.o $(FUZZ_CNI_OBJS) $(FUZZ_LIB_AR)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $^ -o $@ $(JSONC_LIBS) -lmnl
 

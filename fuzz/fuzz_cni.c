@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness: the CNI plugin's input (examples/cni/): the network
+ * libFuzzer harness: the CNI plugin's input (cni/): the network
  * configuration on stdin with the CNI_* environment (cni_setup, main.c), the
  * prevResult inside it as CHECK reads it and a result as ADD reads the IPAM
  * plugin's (pod_net_parse, ipnet.c), an IPAM error object (ipam_error), and
@@ -228,10 +228,10 @@ static void check_setup(const struct plugin *p, bool more, const char *text)
 }
 
 /* An address prints and parses back the same. */
-static void ipnet_round_trip(const struct ipnet *n, bool with_plen, const char *what)
+static void ipnet_round_trip(const struct nk_ipnet *n, bool with_plen, const char *what)
 {
 	char buf[64];
-	struct ipnet back;
+	struct nk_ipnet back;
 
 	ipnet_str(n, with_plen, buf, sizeof(buf));
 	if (ipnet_parse(buf, with_plen, &back) || !ipnet_addr_eq(n, &back) ||
@@ -309,7 +309,7 @@ static void check_nk_docs(json_object *doc, const char *text)
 	json_object *nics, *nic, *queues, *leases;
 	size_t nq = 0;
 	bool known = !lacks;
-	struct ipnet want;
+	struct nk_ipnet want;
 
 	for (size_t i = 0; lacks && i < sizeof(names) / sizeof(names[0]); i++)
 		known |= !strcmp(lacks, names[i]);

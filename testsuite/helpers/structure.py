@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 MAX_LINES = 800
-PLUGIN_DIRS = ("cni", "examples/cni")
+PLUGIN_DIRS = ("cni",)
 
 
 def sources(top):

@@ -3,7 +3,7 @@
 # timeout: 420
 # The CNI plugin under Debian's containerd 1.6 and ctr run --cni: containerd
 # with its root, state and socket in the test's directory (the CRI plugin
-# off, its CNI section from examples/cni/README.md checked with config
+# off, its CNI section from cni/README.md checked with config
 # dump), a busybox image built offline (helpers/oci-busybox) and imported.
 # ctr runs CNI itself (go-cni's defaults: the first configuration in
 # /etc/cni/net.d, plugins in /opt/cni/bin, eth0, container id
@@ -46,8 +46,8 @@ mkdir -p "$CTD"
 awk '$0 == "<!-- containerd-1.x -->" { want = 1; next }
 	want && /^```/ { want = 0; inblock = 1; next }
 	inblock && /^```$/ { exit }
-	inblock { print }' "$top/examples/cni/README.md" > "$T_TMP/readme.toml"
-grep -q 'io.containerd.grpc.v1.cri' "$T_TMP/readme.toml" || fail "no <!-- containerd-1.x --> block in examples/cni/README.md"
+	inblock { print }' "$top/cni/README.md" > "$T_TMP/readme.toml"
+grep -q 'io.containerd.grpc.v1.cri' "$T_TMP/readme.toml" || fail "no <!-- containerd-1.x --> block in cni/README.md"
 {
 	printf 'root = "%s"\nstate = "%s"\n' "$CTD/root" "$CTD/state"
 	cat "$T_TMP/readme.toml"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tier: vm
 # timeout: 900
-# examples/cni/nkctl-cni's Kubernetes semantics: by default a pod's egress
+# cni/nkctl-cni's Kubernetes semantics: by default a pod's egress
 # goes through the host's stack (no egress redirect), so a kube-proxy-style
 # DNAT rule for a Service address is reached from a pod; two pods of the
 # node reach each other without a packet on the NIC, by default and with

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tier: vm
 # timeout: 600
-# examples/cni/nkctl-cni driven as a container runtime drives it: through
+# cni/nkctl-cni driven as a container runtime drives it: through
 # libcni (helpers/cnitool, AddNetworkList / CheckNetworkList / DelNetworkList
 # with a conflist), with host-local as the delegated IPAM: three pods on one
 # netdevsim NIC, each with its netkit pair, its lease from the pool (out of

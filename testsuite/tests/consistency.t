@@ -215,7 +215,7 @@ qemu_lines=$(grep -h '^qemu-system-x86_64 .*-netdev af-xdp' "$top/README.md" "$t
 expect_eq "$(printf '%s\n' "$qemu_lines" | awk '{ print $1 }')" 3 "one QEMU af-xdp line, the same in README, nkctl-xsk(8) and kernel-notes"
 
 # Relative links of the docs name files that exist.
-for md in "$top"/README.md "$top"/doc/*.md "$top"/examples/cni/README.md; do
+for md in "$top"/README.md "$top"/doc/*.md "$top"/cni/README.md; do
 	[ -f "$md" ] || continue
 	while IFS= read -r target; do
 		target=${target%%#*}
@@ -262,20 +262,20 @@ pass "rendered pages carry the version and cut no keyword"
 
 # The CNI plugin: every configuration key its code reads and every error code
 # it has is in its man page and its README's tables; its page renders clean.
-cni=$top/examples/cni
+cni=$top/cni
 cnipage=$(dirname "${NKCTL_REAL:-$NKCTL}")/cni/nkctl-cni.8
 if [ -f "$cnipage" ]; then
 	keys=$(grep -ohE 'conf_(str|bool)\(p, (p->conf, )?"[A-Za-z]+"|get_ex\(p->conf, "[A-Za-z.\/-]+"' "$cni"/*.c |
 		grep -oE '"[^"]+"$' | tr -d '"' | grep -vx 'prevResult\|cni.dev/valid-attachments' | sort -u)
-	[ -n "$keys" ] || fail "no configuration keys found in examples/cni"
+	[ -n "$keys" ] || fail "no configuration keys found in cni"
 	for k in $keys; do
 		grep -q "^\*$k\*\$" "$cni/nkctl-cni.8.scd" || fail "nkctl-cni(8) CONFIGURATION lacks \"$k\""
-		grep -q "^| .*\`$k\`" "$cni/README.md" || fail "examples/cni/README.md's configuration table lacks \"$k\""
+		grep -q "^| .*\`$k\`" "$cni/README.md" || fail "cni/README.md's configuration table lacks \"$k\""
 	done
 	codes=$(grep -oE 'CNI_ERR_[A-Z_]+ = [0-9]+' "$cni/cni.h" | awk '{ print $3 }')
 	for c in $codes; do
 		grep -q "^|  $c\$" "$cni/nkctl-cni.8.scd" || fail "nkctl-cni(8) EXIT STATUS lacks code $c"
-		grep -qE "^\| $c(, [0-9]+)? \||^\| [0-9]+, $c \|" "$cni/README.md" || fail "examples/cni/README.md's error table lacks code $c"
+		grep -qE "^\| $c(, [0-9]+)? \||^\| [0-9]+, $c \|" "$cni/README.md" || fail "cni/README.md's error table lacks code $c"
 	done
 	grep -q "^\.TH .*\"nkctl $version\"" "$cnipage" || fail "nkctl-cni.8: no \"nkctl $version\" in the footer"
 	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$cnipage" > /dev/null 2> "$T_TMP/page.err"

@@ -75,7 +75,7 @@ bad=$(grep -E '^[EW]: ' "$T_TMP/lintian.log")
 pass "lintian: no errors, no warnings ($(grep -c '^[IPX]: ' "$T_TMP/lintian.log") info/pedantic tags)"
 
 # The file list, from the tree: the binary, a man page per man/*.scd, the
-# completion, the JSON contract and schema, examples/cni whole.
+# completion, the JSON contract and schema (the CNI plugin is nkctl-cni's).
 root=$T_TMP/root
 dpkg -x "$deb" "$root" || fail "dpkg -x"
 (cd "$root" && find . -type f -o -type l | sed 's|^\./||' | sort) > "$T_TMP/files"
@@ -95,7 +95,6 @@ dpkg -x "$deb" "$root" || fail "dpkg -x"
 	echo usr/share/doc/nkctl/json.md.gz
 	echo usr/share/doc/nkctl/nics.md.gz
 	echo usr/share/doc/nkctl/nkctl.schema.json
-	git -C "$top" ls-files examples/cni | sed 's|^|usr/share/doc/nkctl/|'
 } | sort > "$T_TMP/want"
 diff -u "$T_TMP/want" "$T_TMP/files" > "$T_TMP/files.diff" ||
 	fail "the package's files differ from what debian/ should install: $(cat "$T_TMP/files.diff")"

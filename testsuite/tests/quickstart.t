@@ -2,7 +2,7 @@
 # tier: vm
 # timeout: 300
 # A newcomer's path, as written: README.md's Quick start (the blocks after
-# "<!-- quickstart -->") and examples/cni/README.md's "Try it" (after
+# "<!-- quickstart -->") and cni/README.md's "Try it" (after
 # "<!-- cni-quickstart -->"), each block run by bash -e -x command by command
 # (the first that fails ends it), with only "NIC=" changed, to a netdevsim NIC
 # with 16 queues in a namespace of the test's own. nkctl is on PATH and the
@@ -84,7 +84,7 @@ nothing_left "after the Quick start's end"
 expect_eq "$(ip netns list | grep -cw pod1)" 0 "pod1 is gone"
 expect_eq "$(ip -n "$HOST" -o link show | grep -c 'nk1')" 0 "nk1 is gone"
 
-n=$(blocks "$top/examples/cni/README.md" cni-quickstart "$T_TMP/cni")
+n=$(blocks "$top/cni/README.md" cni-quickstart "$T_TMP/cni")
 expect_eq "$n" 2 "the CNI README has two \"Try it\" blocks"
 t0=$SECONDS
 run_block "$T_TMP/cni/1"

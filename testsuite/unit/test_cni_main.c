@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* examples/cni: the network configuration (main.c), a result's ips and
+/* cni: the network configuration (main.c), a result's ips and
  * routes (ipnet.c), and the ADD result built from them (add.c). A refused
  * configuration exits with a CNI error object: those run in a child. */
 #include <arpa/inet.h>
@@ -10,7 +10,7 @@
 
 #include "unit.h"
 
-#include "../../examples/cni/cni.h"
+#include "../../cni/cni.h"
 
 /* fn(arg) in a child whose standard output is captured in out: its exit
  * status (-1 when a signal ended it). */
@@ -339,7 +339,7 @@ static void names_derived(void **state)
 
 static void ipnet_forms(void **state)
 {
-	struct ipnet n;
+	struct nk_ipnet n;
 	char buf[64];
 
 	(void)state;
@@ -450,7 +450,7 @@ static json_object *result_of(struct plugin *p, json_object *ipam)
 	struct pod_net net;
 	struct capture c;
 	char why[256];
-	struct rtnl *r;
+	struct nl_sock *r;
 	json_object *doc;
 
 	snprintf(p->host, sizeof(p->host), "nk-unit-none");
@@ -458,12 +458,12 @@ static json_object *result_of(struct plugin *p, json_object *ipam)
 	assert_int_equal(net_of(result4, &net, why, sizeof(why)), 0);
 	pod_net_routes(&net);
 	/* a socket here: the pair's names are not found, so no "mac" */
-	r = rtnl_open_in(-1);
+	r = podnet_open(-1);
 	assert_non_null(r);
 	capture_begin(&c, 1);
 	print_result(p, &net, r, r, ipam);
 	doc = json_tokener_parse(capture_end(&c));
-	rtnl_close(r);
+	podnet_close(r);
 	assert_non_null(doc);
 	return doc;
 }
@@ -613,7 +613,7 @@ static void check_steering(void **state)
 	json_object *other = json_tokener_parse(
 		"{\"nics\":[{\"rss-contexts\":[{\"context\":2,\"queues\":[4,5]}]}]}");
 	json_object *l;
-	struct ipnet a5, a6, a9, a7;
+	struct nk_ipnet a5, a6, a9, a7;
 	char why[256];
 
 	(void)state;

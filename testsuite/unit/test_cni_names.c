@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* examples/cni: an attachment's names checked as a stranger's
+/* cni: an attachment's names checked as a stranger's
  * (attachname.c), their one encoding in file and lock names, the plugin's
  * directories (privdir.c), GC's reading of podInfoDir (podinfo.c, gc.c),
  * and which locks a child holds (spawn.c). */
@@ -13,7 +13,7 @@
 
 #include "unit.h"
 
-#include "../../examples/cni/cni.h"
+#include "../../cni/cni.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -19,7 +19,7 @@ struct add {
 	bool ipam_added;
 	struct pod_net net;
 	int netns_fd;
-	struct rtnl *host, *pod;
+	struct nl_sock *host, *pod;
 };
 
 /* Undo everything, IPAM's ADD too whenever it ran (an address it handed
@@ -108,7 +108,7 @@ void address_words(const struct pod_net *net, char *dsts, size_t dlen, char *pre
 
 	*dsts = *prefixes = '\0';
 	for (size_t i = 0; i < net->n_ip; i++) {
-		struct ipnet host = net->ip[i].addr;
+		struct nk_ipnet host = net->ip[i].addr;
 
 		host.plen = host.family == AF_INET ? 32 : 128;
 		d += (size_t)snprintf(dsts + d, dlen - d, "%s%s", i ? "," : "",
@@ -124,20 +124,21 @@ static void configure(struct add *a)
 {
 	struct pod_net *net = &a->net;
 	int pod_if, host_if, holder_if, err;
-	struct ipnet gw_host;
+	struct nk_ipnet gw_host;
+	struct nl_err e;
 
 	if (!a->host)
-		a->host = rtnl_open_in(-1);
-	a->pod = rtnl_open_in(a->netns_fd);
+		a->host = podnet_open(-1);
+	a->pod = podnet_open(a->netns_fd);
 	if (!a->host || !a->pod)
 		add_abort(a, "cannot open rtnetlink in the host or the pod");
 	if (a->p->queues) {
-		holder_if = rtnl_ifindex(a->host, a->p->holder);
-		if (holder_if < 0 || rtnl_link_move(a->host, holder_if, a->netns_fd))
+		holder_if = podnet_ifindex(a->host, a->p->holder);
+		if (holder_if < 0 || rtnl_link_move(a->host, holder_if, a->netns_fd, &e))
 			add_abort(a, "cannot move the lease holder %s into the pod", a->p->holder);
 	}
-	pod_if = rtnl_ifindex(a->pod, a->p->ifname);
-	host_if = rtnl_ifindex(a->host, a->p->host);
+	pod_if = podnet_ifindex(a->pod, a->p->ifname);
+	host_if = podnet_ifindex(a->host, a->p->host);
 	if (pod_if < 0 || host_if < 0)
 		add_abort(a, "the pair %s/%s is gone", a->p->host, a->p->ifname);
 	if (net->has_gw6 && ((err = ipv6_enable_in(a->netns_fd, a->p->ifname)) ||
@@ -146,29 +147,29 @@ static void configure(struct add *a)
 	if ((err = forwarding_enable(net)))
 		add_abort(a, "cannot enable forwarding in the host: %s", strerror(-err));
 	for (size_t i = 0; i < net->n_ip; i++)
-		if ((err = rtnl_addr_add(a->pod, pod_if, &net->ip[i].addr)))
-			add_abort(a, "address on %s: %s", a->p->ifname, strerror(-err));
-	if (rtnl_link_up(a->pod, pod_if) || rtnl_link_up(a->host, host_if))
-		add_abort(a, "cannot bring the pair up");
+		if (rtnl_addr_add(a->pod, pod_if, &net->ip[i].addr, &e))
+			add_abort(a, "address on %s: %s", a->p->ifname, podnet_why(&e));
+	if (rtnl_link_set_up(a->pod, pod_if, &e) || rtnl_link_set_up(a->host, host_if, &e))
+		add_abort(a, "cannot bring the pair up: %s", podnet_why(&e));
 	for (int f = 0; f < 2; f++) {
 		if (!(f ? net->has_gw6 : net->has_gw4))
 			continue;
 		gw_host = f ? net->gw6 : net->gw4;
 		gw_host.plen = f ? 128 : 32;
-		if ((err = rtnl_addr_add(a->host, host_if, &gw_host)) ||
-		    (err = rtnl_route_add(a->pod, pod_if, &gw_host, NULL)))
-			add_abort(a, "gateway: %s", strerror(-err));
+		if (rtnl_addr_add(a->host, host_if, &gw_host, &e) ||
+		    rtnl_route_add(a->pod, pod_if, &gw_host, NULL, &e))
+			add_abort(a, "gateway: %s", podnet_why(&e));
 	}
 	for (size_t i = 0; i < net->n_route; i++)
-		if ((err = rtnl_route_add(a->pod, pod_if, &net->route[i].dst,
-					  net->route[i].has_gw ? &net->route[i].gw : NULL)))
-			add_abort(a, "route in the pod: %s", strerror(-err));
+		if (rtnl_route_add(a->pod, pod_if, &net->route[i].dst,
+				   net->route[i].has_gw ? &net->route[i].gw : NULL, &e))
+			add_abort(a, "route in the pod: %s", podnet_why(&e));
 	for (size_t i = 0; i < net->n_ip; i++) {
-		struct ipnet host = net->ip[i].addr;
+		struct nk_ipnet host = net->ip[i].addr;
 
 		host.plen = host.family == AF_INET ? 32 : 128;
-		if ((err = rtnl_route_add(a->host, host_if, &host, NULL)))
-			add_abort(a, "route to the pod: %s", strerror(-err));
+		if (rtnl_route_add(a->host, host_if, &host, NULL, &e))
+			add_abort(a, "route to the pod: %s", podnet_why(&e));
 	}
 }
 
@@ -178,14 +179,16 @@ static void mark_attachment(struct add *a)
 	char alias[512];
 	int ifindex;
 
-	a->host = rtnl_open_in(-1);
-	ifindex = a->host ? rtnl_ifindex(a->host, a->p->host) : -1;
+	struct nl_err e;
+
+	a->host = podnet_open(-1);
+	ifindex = a->host ? podnet_ifindex(a->host, a->p->host) : -1;
 	if (attachment_alias(a->p, alias, sizeof(alias)) || ifindex < 0 ||
-	    rtnl_link_set_alias(a->host, ifindex, alias))
+	    rtnl_link_set_alias(a->host, ifindex, alias, &e))
 		add_abort(a, "cannot mark %s with its attachment (its alias)", a->p->host);
 }
 
-static json_object *jstr(const struct ipnet *n, bool with_plen)
+static json_object *jstr(const struct nk_ipnet *n, bool with_plen)
 {
 	char buf[64];
 
@@ -194,18 +197,20 @@ static json_object *jstr(const struct ipnet *n, bool with_plen)
 
 /* A result's interface: podman wants the hardware address of each; 1.1.0
  * has its MTU. */
-static json_object *interface(const struct plugin *p, struct rtnl *r, const char *name,
+static json_object *interface(const struct plugin *p, struct nl_sock *r, const char *name,
 			      const char *sandbox)
 {
 	json_object *o = json_object_new_object();
-	unsigned int flags, mtu = 0;
-	char mac[64];
+	bool there;
+	struct nk_link l;
+	char mac[100];
 
 	json_object_object_add(o, "name", json_object_new_string(name));
-	if (rtnl_link_state(r, name, mac, sizeof(mac), &flags, &mtu) > 0 && *mac)
+	there = podnet_link(r, name, &l) > 0;
+	if (there && *podnet_mac(&l, mac, sizeof(mac)))
 		json_object_object_add(o, "mac", json_object_new_string(mac));
-	if (mtu && version_at_least_1_1(p->version))
-		json_object_object_add(o, "mtu", json_object_new_int((int)mtu));
+	if (there && l.mtu && version_at_least_1_1(p->version))
+		json_object_object_add(o, "mtu", json_object_new_int((int)l.mtu));
 	if (sandbox)
 		json_object_object_add(o, "sandbox", json_object_new_string(sandbox));
 	return o;
@@ -260,8 +265,8 @@ static json_object *result_ip(const struct plugin *p, const struct pod_ip *ip, i
  * returned (prevResult): the pair, the lease holder in the pod, every
  * address (on the pod's interface), every route, the DNS settings; in the
  * shape of the configuration's cniVersion. */
-void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl *host,
-		  struct rtnl *pod, json_object *ipam)
+void print_result(const struct plugin *p, const struct pod_net *net, struct nl_sock *host,
+		  struct nl_sock *pod, json_object *ipam)
 {
 	json_object *o = json_object_new_object(), *ifs = prev_array(p, "interfaces");
 	json_object *ips = prev_array(p, "ips"), *routes = prev_array(p, "routes");
@@ -307,17 +312,17 @@ int cmd_add(struct plugin *p)
 	/* The spec: an interface that exists in the container is an error (its
 	 * result is the runtime's to keep). A host side without it is what a
 	 * killed ADD left: start from nothing. */
-	a.pod = rtnl_open_in(a.netns_fd);
-	if (a.pod && rtnl_ifindex(a.pod, p->ifname) > 0) {
+	a.pod = podnet_open(a.netns_fd);
+	if (a.pod && podnet_ifindex(a.pod, p->ifname) > 0) {
 		nks_end(&a.s);
 		cni_fail(p, CNI_ERR_STEP, "%s already exists in the container", p->ifname);
 	}
-	rtnl_close(a.pod);
+	podnet_close(a.pod);
 	a.pod = NULL;
-	a.host = rtnl_open_in(-1);
-	if (a.host && rtnl_ifindex(a.host, p->host) > 0)
+	a.host = podnet_open(-1);
+	if (a.host && podnet_ifindex(a.host, p->host) > 0)
 		teardown(p, &a.s, true, why, sizeof(why));
-	rtnl_close(a.host);
+	podnet_close(a.host);
 	a.host = NULL;
 	if (ipam_start(p, "ADD", p->ipam_text, &a.ipam, why, sizeof(why)))
 		add_abort(&a, "%s", why);
@@ -345,8 +350,8 @@ int cmd_add(struct plugin *p)
 	print_result(p, &a.net, a.host, a.pod, ipam);
 	json_object_put(ipam);
 	ipam_free(&a.ipam);
-	rtnl_close(a.host);
-	rtnl_close(a.pod);
+	podnet_close(a.host);
+	podnet_close(a.pod);
 	close(a.netns_fd);
 	return 0;
 }

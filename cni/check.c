@@ -50,17 +50,17 @@ static const char *str(json_object *o, const char *key)
 	return v ? json_object_get_string(v) : "";
 }
 
-static bool same_addr(const char *s, const struct ipnet *want, bool with_plen)
+static bool same_addr(const char *s, const struct nk_ipnet *want, bool with_plen)
 {
-	struct ipnet n;
+	struct nk_ipnet n;
 
 	return !ipnet_parse(s, with_plen, &n) && ipnet_addr_eq(&n, want) &&
 	       (!with_plen || n.plen == want->plen);
 }
 
-static struct ipnet host_of(const struct ipnet *a)
+static struct nk_ipnet host_of(const struct nk_ipnet *a)
 {
-	struct ipnet h = *a;
+	struct nk_ipnet h = *a;
 
 	h.plen = h.family == AF_INET ? 32 : 128;
 	return h;
@@ -151,61 +151,87 @@ int check_interfaces(const struct plugin *p, json_object *prev, link_mac_fn fn, 
 
 /* check_interfaces' view of the kernel: rtnl in the pod and the host. */
 struct live_links {
-	struct rtnl *pod, *host;
+	struct nl_sock *pod, *host;
 };
 
 static bool live_mac(const char *ifname, bool in_pod, char *mac, size_t len, void *data)
 {
 	struct live_links *l = data;
+	struct nk_link link;
 
-	return rtnl_link_get(in_pod ? l->pod : l->host, ifname, mac, len) > 0;
+	if (podnet_link(in_pod ? l->pod : l->host, ifname, &link) <= 0)
+		return false;
+	podnet_mac(&link, mac, len);
+	return true;
 }
 
-static void check_pod(struct check *c, struct rtnl *r, int ifindex)
+/* Is a on ifindex? A failure to read the addresses fails CHECK itself. */
+static bool pod_has_addr(struct check *c, struct nl_sock *r, int ifindex, const struct nk_ipnet *a)
+{
+	struct nl_err e;
+	bool has = rtnl_addr_has(r, ifindex, a, &e);
+
+	if (e.code)
+		check_fail(c, "cannot read the addresses: %s", podnet_why(&e));
+	return has;
+}
+
+static bool pod_has_route(struct check *c, struct nl_sock *r, int ifindex, const struct nk_ipnet *dst,
+			  const struct nk_ipnet *gw)
+{
+	struct nl_err e;
+	bool has = rtnl_route_has(r, ifindex, dst, gw, &e);
+
+	if (e.code)
+		check_fail(c, "cannot read the routes: %s", podnet_why(&e));
+	return has;
+}
+
+static void check_pod(struct check *c, struct nl_sock *r, int ifindex)
 {
 	const struct pod_net *net = &c->net;
 	char buf[64];
 
 	for (size_t i = 0; i < net->n_ip; i++)
-		if (!rtnl_has_addr(r, ifindex, &net->ip[i].addr))
+		if (!pod_has_addr(c, r, ifindex, &net->ip[i].addr))
 			check_fail(c, "%s does not have %s", c->p->ifname,
 				   ipnet_str(&net->ip[i].addr, true, buf, sizeof(buf)));
 	for (size_t i = 0; i < net->n_route; i++)
-		if (!rtnl_has_route(r, ifindex, &net->route[i].dst,
-				    net->route[i].has_gw ? &net->route[i].gw : NULL))
+		if (!pod_has_route(c, r, ifindex, &net->route[i].dst,
+			       net->route[i].has_gw ? &net->route[i].gw : NULL))
 			check_fail(c, "the container has no route to %s",
 				   ipnet_str(&net->route[i].dst, true, buf, sizeof(buf)));
 }
 
 /* Each family's gateway: on the host side, and routed to in the pod. */
-static void check_gateways(struct check *c, struct rtnl *pod, int pod_if, struct rtnl *host,
+static void check_gateways(struct check *c, struct nl_sock *pod, int pod_if, struct nl_sock *host,
 			   int host_if)
 {
 	char buf[64];
 
 	for (int f = 0; f < 2; f++) {
-		struct ipnet gw;
+		struct nk_ipnet gw;
 
 		if (!(f ? c->net.has_gw6 : c->net.has_gw4))
 			continue;
 		gw = host_of(f ? &c->net.gw6 : &c->net.gw4);
 		ipnet_str(&gw, false, buf, sizeof(buf));
-		if (!rtnl_has_addr(host, host_if, &gw))
+		if (!pod_has_addr(c, host, host_if, &gw))
 			check_fail(c, "the host side %s does not hold the gateway %s", c->p->host, buf);
-		if (!rtnl_has_route(pod, pod_if, &gw, NULL))
+		if (!pod_has_route(c, pod, pod_if, &gw, NULL))
 			check_fail(c, "the container has no route to its gateway %s", buf);
 	}
 }
 
 /* The host's route to every pod address through the host side. */
-static void check_host_routes(struct check *c, struct rtnl *host, int host_if)
+static void check_host_routes(struct check *c, struct nl_sock *host, int host_if)
 {
 	char buf[64];
 
 	for (size_t i = 0; i < c->net.n_ip; i++) {
-		struct ipnet h = host_of(&c->net.ip[i].addr);
+		struct nk_ipnet h = host_of(&c->net.ip[i].addr);
 
-		if (!rtnl_has_route(host, host_if, &h, NULL))
+		if (!pod_has_route(c, host, host_if, &h, NULL))
 			check_fail(c, "the host has no route to %s through %s",
 				   ipnet_str(&h, false, buf, sizeof(buf)), c->p->host);
 	}
@@ -216,9 +242,9 @@ static void check_host_routes(struct check *c, struct rtnl *host, int host_if)
 static void check_links(struct check *c, json_object *prev)
 {
 	int fd = open(c->p->netns, O_RDONLY | O_CLOEXEC);
-	struct live_links l = { fd >= 0 ? rtnl_open_in(fd) : NULL, rtnl_open_in(-1) };
-	int pod_if = l.pod ? rtnl_ifindex(l.pod, c->p->ifname) : -1;
-	int host_if = l.host ? rtnl_ifindex(l.host, c->p->host) : -1;
+	struct live_links l = { fd >= 0 ? podnet_open(fd) : NULL, podnet_open(-1) };
+	int pod_if = l.pod ? podnet_ifindex(l.pod, c->p->ifname) : -1;
+	int host_if = l.host ? podnet_ifindex(l.host, c->p->host) : -1;
 	char why[512];
 
 	if (fd >= 0)
@@ -232,8 +258,8 @@ static void check_links(struct check *c, json_object *prev)
 	check_pod(c, l.pod, pod_if);
 	check_gateways(c, l.pod, pod_if, l.host, host_if);
 	check_host_routes(c, l.host, host_if);
-	rtnl_close(l.pod);
-	rtnl_close(l.host);
+	podnet_close(l.pod);
+	podnet_close(l.host);
 }
 
 /* A lease of the NIC (in this namespace) whose holder is the pod's. */
@@ -317,7 +343,7 @@ static bool rule_steers(const char *nic, const char *holder, json_object *leases
  * into an RSS context over the pod's queues (nics: nkctl nic show dev NIC,
  * may be NULL where no lease has a context). false with why. */
 bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
-		   const struct ipnet *want, char *why, size_t len)
+		   const struct nk_ipnet *want, char *why, size_t len)
 {
 	snprintf(why, len, "no rule of the pod's leases names it");
 	for (size_t i = 0; i < doc_array_len(leases); i++) {
@@ -375,7 +401,7 @@ static void check_leases(struct check *c, json_object *doc)
 }
 
 /* A live route of one of doc's redirects to target, with every prefix. */
-static bool has_route(json_object *doc, const char *target, const struct ipnet *want)
+static bool has_route(json_object *doc, const char *target, const struct nk_ipnet *want)
 {
 	json_object *redirects = doc_member(doc, "redirects");
 
@@ -421,7 +447,7 @@ static void check_nk(struct check *c)
 	if (nks_run(&c->s, &ingress, "redirect show dev %s", c->p->nic))
 		check_fail(c, "%s has no routes: %s", c->p->nic, c->s.err);
 	for (size_t i = 0; i < c->net.n_ip; i++) {
-		struct ipnet h = host_of(&c->net.ip[i].addr);
+		struct nk_ipnet h = host_of(&c->net.ip[i].addr);
 
 		if (!has_route(ingress, c->p->host, &h))
 			check_fail(c, "%s does not route %s to %s", c->p->nic,

@@ -12,6 +12,11 @@
 #include <netinet/in.h>
 #include <json-c/json.h>
 
+#include "ipconf.h"
+#include "linkset.h"
+#include "netkit.h"
+#include "rtnl.h"
+
 #define CNI_MAX_IPS 8
 #define CNI_MAX_ROUTES 32
 
@@ -27,23 +32,17 @@ enum {
 	CNI_ERR_STEP = 100,
 };
 
-/* An address or prefix of either family: family, bytes, prefix length. */
-struct ipnet {
-	int family;
-	unsigned char addr[16];
-	unsigned int plen;
-};
 
 struct pod_ip {
-	struct ipnet addr; /* the pod's address with its prefix length */
+	struct nk_ipnet addr; /* the pod's address with its prefix length */
 	bool has_gw;
-	struct ipnet gw;
+	struct nk_ipnet gw;
 };
 
 struct pod_route {
-	struct ipnet dst;
+	struct nk_ipnet dst;
 	bool has_gw;
-	struct ipnet gw;
+	struct nk_ipnet gw;
 };
 
 /* What ADD configures (from IPAM) or CHECK verifies (from prevResult). */
@@ -53,7 +52,7 @@ struct pod_net {
 	struct pod_route route[CNI_MAX_ROUTES];
 	size_t n_route;
 	bool has_gw4, has_gw6;
-	struct ipnet gw4, gw6; /* each family's gateway: the host side's address */
+	struct nk_ipnet gw4, gw6; /* each family's gateway: the host side's address */
 };
 
 /* Attachment locks (lock.c) a child holds too: every descriptor of the
@@ -132,9 +131,9 @@ void need_batch_word(const struct plugin *p, int code, const char *what, const c
 void derive_names(struct plugin *p);
 
 /* ipnet.c */
-int ipnet_parse(const char *s, bool need_plen, struct ipnet *n);
-const char *ipnet_str(const struct ipnet *n, bool with_plen, char *buf, size_t len);
-bool ipnet_addr_eq(const struct ipnet *a, const struct ipnet *b);
+int ipnet_parse(const char *s, bool need_plen, struct nk_ipnet *n);
+const char *ipnet_str(const struct nk_ipnet *n, bool with_plen, char *buf, size_t len);
+bool ipnet_addr_eq(const struct nk_ipnet *a, const struct nk_ipnet *b);
 int pod_net_parse(json_object *result, struct pod_net *net, char *why, size_t len);
 
 /* spawn.c: a child with pipes on its stdin, stdout and stderr */
@@ -186,29 +185,18 @@ int nks_end(struct nk_session *s);
  * message into msg when it is (a warning never is). */
 bool nk_error_line(const char *line, char *msg, size_t len);
 
-/* podnet.c: rtnetlink in the pod's and the host's namespace */
-struct rtnl;
-struct rtnl *rtnl_open_in(int netns_fd);
-void rtnl_close(struct rtnl *r);
-int rtnl_ifindex(struct rtnl *r, const char *ifname);
-int rtnl_link_get(struct rtnl *r, const char *ifname, char *mac, size_t mac_len);
-/* rtnl_link_get with the device's IFF_* flags and MTU. */
-int rtnl_link_state(struct rtnl *r, const char *ifname, char *mac, size_t mac_len,
-		    unsigned int *flags, unsigned int *mtu);
-int rtnl_link_up(struct rtnl *r, int ifindex);
-int rtnl_link_set_alias(struct rtnl *r, int ifindex, const char *alias);
-/* IFLA_GROUP: the device's group (0, the default, to leave one). */
-int rtnl_link_set_group(struct rtnl *r, int ifindex, uint32_t group);
-/* fn for every device of the namespace that has an alias. */
-typedef void (*rtnl_alias_fn)(const char *ifname, const char *alias, void *data);
-int rtnl_link_aliases(struct rtnl *r, rtnl_alias_fn fn, void *data);
-int rtnl_link_move(struct rtnl *r, int ifindex, int netns_fd);
-int rtnl_link_del(struct rtnl *r, int ifindex);
-int rtnl_addr_add(struct rtnl *r, int ifindex, const struct ipnet *a);
-int rtnl_route_add(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw);
-bool rtnl_has_addr(struct rtnl *r, int ifindex, const struct ipnet *a);
-/* A unicast route to dst out of ifindex (through gw, or none), in any table. */
-bool rtnl_has_route(struct rtnl *r, int ifindex, const struct ipnet *dst, const struct ipnet *gw);
+/* podnet.c: lib's rtnetlink sockets in the pod's and the host's namespace */
+/* A socket in netns_fd's namespace (-1: this one); NULL when it cannot be
+ * opened. */
+struct nl_sock *podnet_open(int netns_fd);
+void podnet_close(struct nl_sock *s);
+/* ifname's link into *l: its ifindex, or -errno (-ENODEV: no such device). */
+int podnet_link(struct nl_sock *s, const char *ifname, struct nk_link *l);
+int podnet_ifindex(struct nl_sock *s, const char *ifname);
+/* l's hardware address as text ("" when it has none). */
+const char *podnet_mac(const struct nk_link *l, char *buf, size_t len);
+/* What the kernel said: its extack message, else the errno's text. */
+const char *podnet_why(const struct nl_err *e);
 
 /* sysctl.c: what ADD sets in /proc/sys (0 or -errno) */
 int sysctl_set_in(int netns_fd, const char *path, const char *val);
@@ -242,15 +230,14 @@ int lease_from_pool(const struct plugin *p, struct nk_session *s, const char *ds
 
 /* add.c: the result. Routes that name no gateway get their family's; no
  * route is added that IPAM did not return. */
-struct rtnl;
 void pod_net_routes(struct pod_net *net);
 /* "A,B" (steer dst) and " prefix A/32 prefix B/128" (the NIC route). */
 void address_words(const struct pod_net *net, char *dsts, size_t dlen, char *prefixes,
 		   size_t plen);
 /* The ADD result on stdout, in the shape of p->version, after prevResult's:
  * the pair and the holder, every address, every route, the dns. */
-void print_result(const struct plugin *p, const struct pod_net *net, struct rtnl *host,
-		  struct rtnl *pod, json_object *ipam);
+void print_result(const struct plugin *p, const struct pod_net *net, struct nl_sock *host,
+		  struct nl_sock *pod, json_object *ipam);
 
 /* status.c: STATUS's judgements of nkctl's documents */
 /* jsondoc.c: nkctl's documents, read without json-c's type assertions */
@@ -264,7 +251,7 @@ unsigned int status_pool_free(json_object *doc, const char *pool);
 
 /* check.c */
 bool check_steered(const char *nic, const char *holder, json_object *leases, json_object *nics,
-		   const struct ipnet *want, char *why, size_t len);
+		   const struct nk_ipnet *want, char *why, size_t len);
 /* Is the device there (in the pod's namespace, or the host's), and its
  * hardware address ("" when it has none)? */
 typedef bool (*link_mac_fn)(const char *ifname, bool in_pod, char *mac, size_t len, void *data);

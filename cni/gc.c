@@ -147,7 +147,7 @@ static void stale_add(struct gc *g, const struct attachment *a)
 	g->stale[g->n++] = *a;
 }
 
-static void collect(const char *ifname, const char *alias, void *data)
+static int collect(const char *ifname, const char *alias, void *data)
 {
 	struct gc *g = data;
 	struct attachment a;
@@ -157,6 +157,7 @@ static void collect(const char *ifname, const char *alias, void *data)
 		a.host_alive = true;
 		stale_add(g, &a);
 	}
+	return 0;
 }
 
 /* Each stale attachment locked, without waiting: one whose lock is held
@@ -629,8 +630,9 @@ uint32_t gc_group(long pid)
 static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *grouped, uint32_t group,
 			     struct ipam_pool *pool)
 {
-	struct rtnl *r = rtnl_open_in(-1);
+	struct nl_sock *r = podnet_open(-1);
 	size_t n = 0;
+	struct nl_err e;
 
 	for (size_t i = 0; i < g->n; i++) {
 		struct plugin q = as_attachment(g->p, &g->stale[i]);
@@ -639,12 +641,12 @@ static size_t gc_group_hosts(const struct gc *g, const bool *ended, bool *groupe
 		grouped[i] = false;
 		if (!r || !(ended[i] || !g->p->queues) || !g->stale[i].host_alive)
 			continue;
-		ifindex = rtnl_ifindex(r, q.host);
-		grouped[i] = ifindex > 0 && !rtnl_link_set_group(r, ifindex, group);
+		ifindex = podnet_ifindex(r, q.host);
+		grouped[i] = ifindex > 0 && !rtnl_link_set_group(r, ifindex, group, &e);
 		n += grouped[i];
 		pool_step(g, pool);
 	}
-	rtnl_close(r);
+	podnet_close(r);
 	return n;
 }
 
@@ -704,8 +706,9 @@ static void gc_teardown(const struct gc *g, struct nk_session *s, const bool *en
 int cmd_gc(struct plugin *p)
 {
 	struct gc g = { .p = p, .valid = valid_list(p) };
-	struct rtnl *r = rtnl_open_in(-1);
+	struct nl_sock *r = podnet_open(-1);
 	json_object *leases = NULL;
+	struct nl_err e;
 	struct ipam_run version;
 	struct ipam_pool pool;
 	struct nk_session s;
@@ -717,12 +720,12 @@ int cmd_gc(struct plugin *p)
 
 	attachment_owner(p, g.owner, sizeof(g.owner));
 
-	if (!r || rtnl_link_aliases(r, collect, &g) || g.nomem) {
-		rtnl_close(r);
+	if (!r || rtnl_link_aliases(r, collect, &g, &e) || g.nomem) {
+		podnet_close(r);
 		free(g.stale);
 		cni_fail(p, CNI_ERR_STEP, "cannot list the devices' aliases");
 	}
-	rtnl_close(r);
+	podnet_close(r);
 	collect_info_files(&g);
 	if (g.nomem) {
 		free(g.stale);

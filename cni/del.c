@@ -8,12 +8,13 @@
 
 #include "cni.h"
 
-static void del_link(struct rtnl *r, const char *ifname)
+static void del_link(struct nl_sock *r, const char *ifname)
 {
-	int ifindex = r ? rtnl_ifindex(r, ifname) : -1;
+	int ifindex = r ? podnet_ifindex(r, ifname) : -1;
+	struct nl_err e;
 
 	if (ifindex > 0)
-		rtnl_link_del(r, ifindex);
+		rtnl_link_del(r, ifindex, &e);
 }
 
 /* A holder nkctl's unlease left: one that holds no lease (an ADD that
@@ -21,15 +22,15 @@ static void del_link(struct rtnl *r, const char *ifname)
 static void del_leftover_holder(const struct plugin *p)
 {
 	int fd = p->netns && *p->netns ? open(p->netns, O_RDONLY | O_CLOEXEC) : -1;
-	struct rtnl *r = fd >= 0 ? rtnl_open_in(fd) : NULL;
+	struct nl_sock *r = fd >= 0 ? podnet_open(fd) : NULL;
 
 	del_link(r, p->holder);
-	rtnl_close(r);
+	podnet_close(r);
 	if (fd >= 0)
 		close(fd);
-	r = rtnl_open_in(-1);
+	r = podnet_open(-1);
 	del_link(r, p->holder);
-	rtnl_close(r);
+	podnet_close(r);
 }
 
 /* End the holder's leases where it lives, in the pod, through nkctl's
@@ -145,12 +146,12 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 static int del_without_nkctl(struct plugin *p)
 {
 	struct ipam_run run = { 0 };
-	struct rtnl *r = rtnl_open_in(-1);
+	struct nl_sock *r = podnet_open(-1);
 	char why[768] = "", msg[512];
 	int ret = ipam_start(p, "DEL", p->ipam_text, &run, why, sizeof(why));
 
 	del_link(r, p->host);
-	rtnl_close(r);
+	podnet_close(r);
 	if (pod_info_remove(p, msg, sizeof(msg)) && !ret) {
 		snprintf(why, sizeof(why), "%s", msg);
 		ret = -1;

@@ -9,7 +9,7 @@
 
 /* "10.1.0.5/16", "fd00::5/64", or without "/N" when need_plen is false
  * (a host address then). */
-int ipnet_parse(const char *s, bool need_plen, struct ipnet *n)
+int ipnet_parse(const char *s, bool need_plen, struct nk_ipnet *n)
 {
 	char buf[INET6_ADDRSTRLEN + 8], *slash, *end;
 	unsigned long plen;
@@ -36,7 +36,7 @@ int ipnet_parse(const char *s, bool need_plen, struct ipnet *n)
 	return 0;
 }
 
-const char *ipnet_str(const struct ipnet *n, bool with_plen, char *buf, size_t len)
+const char *ipnet_str(const struct nk_ipnet *n, bool with_plen, char *buf, size_t len)
 {
 	char a[INET6_ADDRSTRLEN];
 
@@ -49,7 +49,7 @@ const char *ipnet_str(const struct ipnet *n, bool with_plen, char *buf, size_t l
 	return buf;
 }
 
-bool ipnet_addr_eq(const struct ipnet *a, const struct ipnet *b)
+bool ipnet_addr_eq(const struct nk_ipnet *a, const struct nk_ipnet *b)
 {
 	return a->family == b->family &&
 	       !memcmp(a->addr, b->addr, a->family == AF_INET ? 4 : 16);

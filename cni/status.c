@@ -110,14 +110,14 @@ static _Noreturn __attribute__((format(printf, 3, 4))) void status_fail(struct s
 
 static void status_nic(struct status *st)
 {
-	struct rtnl *r = rtnl_open_in(-1);
-	unsigned int flags = 0, mtu;
-	int ifindex = r ? rtnl_link_state(r, st->p->nic, NULL, 0, &flags, &mtu) : -1;
+	struct nl_sock *r = podnet_open(-1);
+	struct nk_link l = { 0 };
+	int ifindex = r ? podnet_link(r, st->p->nic, &l) : -1;
 
-	rtnl_close(r);
+	podnet_close(r);
 	if (ifindex <= 0)
 		status_fail(st, CNI_ERR_UNAVAILABLE_LOSSY, "the NIC %s does not exist", st->p->nic);
-	if (!(flags & IFF_UP))
+	if (!(l.flags & IFF_UP))
 		status_fail(st, CNI_ERR_UNAVAILABLE_LOSSY, "the NIC %s is down", st->p->nic);
 }
 
