@@ -23,9 +23,9 @@ struct add {
 };
 
 /* Undo everything, IPAM's ADD too whenever it ran (an address it handed
- * out before a later step failed must not leak), then the error object. */
-static _Noreturn __attribute__((format(printf, 3, 4))) void add_fail(struct add *a, int code,
-								  const char *fmt, ...)
+ * out before a later step failed must not leak); the error is ADD's: -1. */
+static __attribute__((format(printf, 3, 4))) int add_fail(struct add *a, int code,
+							   const char *fmt, ...)
 {
 	char msg[768], why[768];
 	va_list ap;
@@ -39,13 +39,13 @@ static _Noreturn __attribute__((format(printf, 3, 4))) void add_fail(struct add 
 	}
 	teardown(a->p, &a->s, a->ipam_added, why, sizeof(why));
 	nks_end(&a->s);
-	cni_fail(a->p, code, "%s", msg);
+	return cni_error(a->p, code, "%s", msg);
 }
 
 #define add_abort(a, ...) add_fail(a, CNI_ERR_STEP, __VA_ARGS__)
 
-static __attribute__((format(printf, 3, 4))) void nk_step(struct add *a, const char *what,
-							     const char *fmt, ...)
+static __attribute__((format(printf, 3, 4))) int nk_step(struct add *a, const char *what,
+							    const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -54,12 +54,13 @@ static __attribute__((format(printf, 3, 4))) void nk_step(struct add *a, const c
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (nks_run(&a->s, NULL, "%s", line))
-		add_abort(a, "%s: %s", what, a->s.err);
+		return add_abort(a, "%s: %s", what, a->s.err);
+	return 0;
 }
 
 /* IPAM's answer: every address, each family's gateway, its routes with the
  * family's gateway where they name none. */
-static void collect_ipam(struct add *a, json_object **result)
+static int collect_ipam(struct add *a, json_object **result)
 {
 	struct pod_net *net = &a->net;
 	char why[512], ignored[768];
@@ -70,19 +71,20 @@ static void collect_ipam(struct add *a, json_object **result)
 		code = ipam_error(&a->ipam, why, sizeof(why));
 		teardown(a->p, &a->s, true, ignored, sizeof(ignored));
 		nks_end(&a->s);
-		cni_fail(a->p, code, "IPAM: %s", why);
+		return cni_error(a->p, code, "IPAM: %s", why);
 	}
 	*result = json_tokener_parse(a->ipam.out);
 	if (pod_net_parse(*result, net, why, sizeof(why)))
-		add_abort(a, "%s", why);
+		return add_abort(a, "%s", why);
 	for (size_t i = 0; i < net->n_ip; i++) {
 		int f = net->ip[i].addr.family;
 
 		if ((f == AF_INET && !net->has_gw4) || (f == AF_INET6 && !net->has_gw6))
-			add_abort(a, "IPAM returned no %s gateway (the host side's address)",
-				  f == AF_INET ? "IPv4" : "IPv6");
+			return add_abort(a, "IPAM returned no %s gateway (the host side's address)",
+					 f == AF_INET ? "IPv4" : "IPv6");
 	}
 	pod_net_routes(net);
+	return 0;
 }
 
 /* Only the routes IPAM returned, never a default of the plugin's own: as a
@@ -120,7 +122,7 @@ void address_words(const struct pod_net *net, char *dsts, size_t dlen, char *pre
 
 /* The holder into the pod; the pod's addresses, link and routes; the host
  * side's gateway addresses and a route to each pod address. */
-static void configure(struct add *a)
+static int configure(struct add *a)
 {
 	struct pod_net *net = &a->net;
 	int pod_if, host_if, holder_if, err;
@@ -131,26 +133,27 @@ static void configure(struct add *a)
 		a->host = podnet_open(-1);
 	a->pod = podnet_open(a->netns_fd);
 	if (!a->host || !a->pod)
-		add_abort(a, "cannot open rtnetlink in the host or the pod");
+		return add_abort(a, "cannot open rtnetlink in the host or the pod");
 	if (a->p->queues) {
 		holder_if = podnet_ifindex(a->host, a->p->holder);
 		if (holder_if < 0 || rtnl_link_move(a->host, holder_if, a->netns_fd, &e))
-			add_abort(a, "cannot move the lease holder %s into the pod", a->p->holder);
+			return add_abort(a, "cannot move the lease holder %s into the pod",
+					 a->p->holder);
 	}
 	pod_if = podnet_ifindex(a->pod, a->p->ifname);
 	host_if = podnet_ifindex(a->host, a->p->host);
 	if (pod_if < 0 || host_if < 0)
-		add_abort(a, "the pair %s/%s is gone", a->p->host, a->p->ifname);
+		return add_abort(a, "the pair %s/%s is gone", a->p->host, a->p->ifname);
 	if (net->has_gw6 && ((err = ipv6_enable_in(a->netns_fd, a->p->ifname)) ||
 			     (err = ipv6_enable_in(-1, a->p->host))))
-		add_abort(a, "cannot enable IPv6 on the pair: %s", strerror(-err));
+		return add_abort(a, "cannot enable IPv6 on the pair: %s", strerror(-err));
 	if ((err = forwarding_enable(net)))
-		add_abort(a, "cannot enable forwarding in the host: %s", strerror(-err));
+		return add_abort(a, "cannot enable forwarding in the host: %s", strerror(-err));
 	for (size_t i = 0; i < net->n_ip; i++)
 		if (rtnl_addr_add(a->pod, pod_if, &net->ip[i].addr, &e))
-			add_abort(a, "address on %s: %s", a->p->ifname, podnet_why(&e));
+			return add_abort(a, "address on %s: %s", a->p->ifname, podnet_why(&e));
 	if (rtnl_link_set_up(a->pod, pod_if, &e) || rtnl_link_set_up(a->host, host_if, &e))
-		add_abort(a, "cannot bring the pair up: %s", podnet_why(&e));
+		return add_abort(a, "cannot bring the pair up: %s", podnet_why(&e));
 	for (int f = 0; f < 2; f++) {
 		if (!(f ? net->has_gw6 : net->has_gw4))
 			continue;
@@ -158,23 +161,24 @@ static void configure(struct add *a)
 		gw_host.plen = f ? 128 : 32;
 		if (rtnl_addr_add(a->host, host_if, &gw_host, &e) ||
 		    rtnl_route_add(a->pod, pod_if, &gw_host, NULL, &e))
-			add_abort(a, "gateway: %s", podnet_why(&e));
+			return add_abort(a, "gateway: %s", podnet_why(&e));
 	}
 	for (size_t i = 0; i < net->n_route; i++)
 		if (rtnl_route_add(a->pod, pod_if, &net->route[i].dst,
 				   net->route[i].has_gw ? &net->route[i].gw : NULL, &e))
-			add_abort(a, "route in the pod: %s", podnet_why(&e));
+			return add_abort(a, "route in the pod: %s", podnet_why(&e));
 	for (size_t i = 0; i < net->n_ip; i++) {
 		struct nk_ipnet host = net->ip[i].addr;
 
 		host.plen = host.family == AF_INET ? 32 : 128;
 		if (rtnl_route_add(a->host, host_if, &host, NULL, &e))
-			add_abort(a, "route to the pod: %s", podnet_why(&e));
+			return add_abort(a, "route to the pod: %s", podnet_why(&e));
 	}
+	return 0;
 }
 
 /* The host side's alias names the attachment (gc.c): GC finds it so. */
-static void mark_attachment(struct add *a)
+static int mark_attachment(struct add *a)
 {
 	char alias[512];
 	int ifindex;
@@ -185,7 +189,8 @@ static void mark_attachment(struct add *a)
 	ifindex = a->host ? podnet_ifindex(a->host, a->p->host) : -1;
 	if (attachment_alias(a->p, alias, sizeof(alias)) || ifindex < 0 ||
 	    rtnl_link_set_alias(a->host, ifindex, alias, &e))
-		add_abort(a, "cannot mark %s with its attachment (its alias)", a->p->host);
+		return add_abort(a, "cannot mark %s with its attachment (its alias)", a->p->host);
+	return 0;
 }
 
 static json_object *jstr(const struct nk_ipnet *n, bool with_plen)
@@ -296,62 +301,87 @@ void print_result(const struct plugin *p, const struct pod_net *net, struct nl_s
 	json_object_put(o);
 }
 
+/* ADD's steps after its checks; any failure has undone them (add_fail). */
+static int add_steps(struct add *a, json_object **ipam)
+{
+	struct plugin *p = a->p;
+	char why[768], dsts[512], prefixes[768];
+	json_object *leases = NULL;
+	int ret;
+
+	if (ipam_start(p, "ADD", p->ipam_text, &a->ipam, why, sizeof(why)))
+		return add_abort(a, "%s", why);
+	if (nk_step(a, "link add", "link add %s peer %s peer-netns %s", p->host, p->ifname,
+		    p->netns) || mark_attachment(a))
+		return -1;
+	if (p->queues && nk_step(a, "lease holder", "link add %s type single rxqueues %u",
+				 p->holder, p->per_pod + 1))
+		return -1;
+	if (p->egress_redirect && nk_step(a, "redirect (pod egress)", "redirect attach dev %s to %s",
+					  p->host, p->nic))
+		return -1;
+	if (collect_ipam(a, ipam))
+		return -1;
+	address_words(&a->net, dsts, sizeof(dsts), prefixes, sizeof(prefixes));
+	if (p->queues && (ret = lease_from_pool(p, &a->s, dsts, &leases, why, sizeof(why))))
+		return add_fail(a, ret == 4 ? CNI_ERR_TRY_LATER : CNI_ERR_STEP, "%s", why);
+	ret = p->queues ? pod_info_write(p, leases, why, sizeof(why)) : 0;
+	json_object_put(leases);
+	if (ret)
+		return add_abort(a, "pod information: %s", why);
+	if (nk_step(a, "redirect (pod ingress)", "redirect attach dev %s to %s%s", p->nic, p->host,
+		    prefixes) || configure(a))
+		return -1;
+	return 0;
+}
+
+/* The spec: an interface that exists in the container is an error (its
+ * result is the runtime's to keep). A host side without it is what a killed
+ * ADD left: start from nothing. */
+static int add_fresh(struct add *a)
+{
+	struct plugin *p = a->p;
+	char why[768];
+	bool in_pod;
+
+	a->pod = podnet_open(a->netns_fd);
+	in_pod = a->pod && podnet_ifindex(a->pod, p->ifname) > 0;
+	podnet_close(a->pod);
+	a->pod = NULL;
+	if (in_pod)
+		return cni_error(p, CNI_ERR_STEP, "%s already exists in the container", p->ifname);
+	a->host = podnet_open(-1);
+	if (a->host && podnet_ifindex(a->host, p->host) > 0)
+		teardown(p, &a->s, true, why, sizeof(why));
+	podnet_close(a->host);
+	a->host = NULL;
+	return 0;
+}
+
 int cmd_add(struct plugin *p)
 {
 	struct add a = { .p = p, .netns_fd = -1 };
-	char why[768], dsts[512], prefixes[768];
-	json_object *ipam = NULL, *leases = NULL;
+	json_object *ipam = NULL;
 	int ret;
 
 	if (p->netns && *p->netns)
 		a.netns_fd = open(p->netns, O_RDONLY | O_CLOEXEC);
 	if (a.netns_fd < 0)
-		cni_fail(p, CNI_ERR_ENV, "CNI_NETNS is not set or does not exist");
-	if (nks_start(&a.s, p->nkctl, &p->locks))
-		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
-	/* The spec: an interface that exists in the container is an error (its
-	 * result is the runtime's to keep). A host side without it is what a
-	 * killed ADD left: start from nothing. */
-	a.pod = podnet_open(a.netns_fd);
-	if (a.pod && podnet_ifindex(a.pod, p->ifname) > 0) {
-		nks_end(&a.s);
-		cni_fail(p, CNI_ERR_STEP, "%s already exists in the container", p->ifname);
-	}
-	podnet_close(a.pod);
-	a.pod = NULL;
-	a.host = podnet_open(-1);
-	if (a.host && podnet_ifindex(a.host, p->host) > 0)
-		teardown(p, &a.s, true, why, sizeof(why));
-	podnet_close(a.host);
-	a.host = NULL;
-	if (ipam_start(p, "ADD", p->ipam_text, &a.ipam, why, sizeof(why)))
-		add_abort(&a, "%s", why);
-	nk_step(&a, "link add", "link add %s peer %s peer-netns %s", p->host, p->ifname, p->netns);
-	mark_attachment(&a);
-	if (p->queues)
-		nk_step(&a, "lease holder", "link add %s type single rxqueues %u", p->holder,
-			p->per_pod + 1);
-	if (p->egress_redirect)
-		nk_step(&a, "redirect (pod egress)", "redirect attach dev %s to %s", p->host,
-			p->nic);
-	collect_ipam(&a, &ipam);
-	address_words(&a.net, dsts, sizeof(dsts), prefixes, sizeof(prefixes));
-	if (p->queues && (ret = lease_from_pool(p, &a.s, dsts, &leases, why, sizeof(why))))
-		add_fail(&a, ret == 4 ? CNI_ERR_TRY_LATER : CNI_ERR_STEP, "%s", why);
-	if (p->queues && pod_info_write(p, leases, why, sizeof(why))) {
-		json_object_put(leases);
-		add_abort(&a, "pod information: %s", why);
-	}
-	json_object_put(leases);
-	nk_step(&a, "redirect (pod ingress)", "redirect attach dev %s to %s%s", p->nic, p->host,
-		prefixes);
-	configure(&a);
+		return cni_error(p, CNI_ERR_ENV, "CNI_NETNS is not set or does not exist");
+	ret = nks_start(&a.s, p->nkctl, &p->locks);
+	if (ret)
+		ret = cni_error(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
+	if (!ret)
+		ret = add_fresh(&a);
+	if (!ret)
+		ret = add_steps(&a, &ipam);
 	nks_end(&a.s);
-	print_result(p, &a.net, a.host, a.pod, ipam);
+	if (!ret)
+		print_result(p, &a.net, a.host, a.pod, ipam);
 	json_object_put(ipam);
 	ipam_free(&a.ipam);
 	podnet_close(a.host);
 	podnet_close(a.pod);
 	close(a.netns_fd);
-	return 0;
+	return ret;
 }

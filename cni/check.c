@@ -23,8 +23,8 @@ struct check {
 	struct ipam_run ipam;
 };
 
-static _Noreturn __attribute__((format(printf, 2, 3))) void check_fail(struct check *c,
-								     const char *fmt, ...)
+/* The first thing missing, CHECK's error: -1 (cmd_check ends the rest). */
+static __attribute__((format(printf, 2, 3))) int check_fail(struct check *c, const char *fmt, ...)
 {
 	char msg[768];
 	va_list ap;
@@ -32,10 +32,7 @@ static _Noreturn __attribute__((format(printf, 2, 3))) void check_fail(struct ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (c->ipam.started)
-		ipam_finish(&c->ipam);
-	nks_end(&c->s);
-	cni_fail(c->p, CNI_ERR_STEP, "%s", msg);
+	return cni_error(c->p, CNI_ERR_STEP, "%s", msg);
 }
 
 static bool is_true(json_object *o, const char *key)
@@ -176,8 +173,8 @@ static bool pod_has_addr(struct check *c, struct nl_sock *r, int ifindex, const 
 	return has;
 }
 
-static bool pod_has_route(struct check *c, struct nl_sock *r, int ifindex, const struct nk_ipnet *dst,
-			  const struct nk_ipnet *gw)
+static bool pod_has_route(struct check *c, struct nl_sock *r, int ifindex,
+			  const struct nk_ipnet *dst, const struct nk_ipnet *gw)
 {
 	struct nl_err e;
 	bool has = rtnl_route_has(r, ifindex, dst, gw, &e);
@@ -187,24 +184,25 @@ static bool pod_has_route(struct check *c, struct nl_sock *r, int ifindex, const
 	return has;
 }
 
-static void check_pod(struct check *c, struct nl_sock *r, int ifindex)
+static int check_pod(struct check *c, struct nl_sock *r, int ifindex)
 {
 	const struct pod_net *net = &c->net;
 	char buf[64];
 
 	for (size_t i = 0; i < net->n_ip; i++)
 		if (!pod_has_addr(c, r, ifindex, &net->ip[i].addr))
-			check_fail(c, "%s does not have %s", c->p->ifname,
+			return check_fail(c, "%s does not have %s", c->p->ifname,
 				   ipnet_str(&net->ip[i].addr, true, buf, sizeof(buf)));
 	for (size_t i = 0; i < net->n_route; i++)
 		if (!pod_has_route(c, r, ifindex, &net->route[i].dst,
 			       net->route[i].has_gw ? &net->route[i].gw : NULL))
-			check_fail(c, "the container has no route to %s",
+			return check_fail(c, "the container has no route to %s",
 				   ipnet_str(&net->route[i].dst, true, buf, sizeof(buf)));
+	return 0;
 }
 
 /* Each family's gateway: on the host side, and routed to in the pod. */
-static void check_gateways(struct check *c, struct nl_sock *pod, int pod_if, struct nl_sock *host,
+static int check_gateways(struct check *c, struct nl_sock *pod, int pod_if, struct nl_sock *host,
 			   int host_if)
 {
 	char buf[64];
@@ -217,14 +215,15 @@ static void check_gateways(struct check *c, struct nl_sock *pod, int pod_if, str
 		gw = host_of(f ? &c->net.gw6 : &c->net.gw4);
 		ipnet_str(&gw, false, buf, sizeof(buf));
 		if (!pod_has_addr(c, host, host_if, &gw))
-			check_fail(c, "the host side %s does not hold the gateway %s", c->p->host, buf);
+			return check_fail(c, "the host side %s does not hold the gateway %s", c->p->host, buf);
 		if (!pod_has_route(c, pod, pod_if, &gw, NULL))
-			check_fail(c, "the container has no route to its gateway %s", buf);
+			return check_fail(c, "the container has no route to its gateway %s", buf);
 	}
+	return 0;
 }
 
 /* The host's route to every pod address through the host side. */
-static void check_host_routes(struct check *c, struct nl_sock *host, int host_if)
+static int check_host_routes(struct check *c, struct nl_sock *host, int host_if)
 {
 	char buf[64];
 
@@ -232,34 +231,42 @@ static void check_host_routes(struct check *c, struct nl_sock *host, int host_if
 		struct nk_ipnet h = host_of(&c->net.ip[i].addr);
 
 		if (!pod_has_route(c, host, host_if, &h, NULL))
-			check_fail(c, "the host has no route to %s through %s",
+			return check_fail(c, "the host has no route to %s through %s",
 				   ipnet_str(&h, false, buf, sizeof(buf)), c->p->host);
 	}
+	return 0;
 }
 
 /* The kernel's side: prevResult's interfaces, the pod's addresses, routes
  * and gateways, the host side's gateway addresses and routes. */
-static void check_links(struct check *c, json_object *prev)
+static int check_links_in(struct check *c, json_object *prev, struct live_links *l)
+{
+	int pod_if = l->pod ? podnet_ifindex(l->pod, c->p->ifname) : -1;
+	int host_if = l->host ? podnet_ifindex(l->host, c->p->host) : -1;
+	char why[512];
+
+	if (pod_if < 0)
+		return check_fail(c, "%s is missing in the container", c->p->ifname);
+	if (host_if < 0)
+		return check_fail(c, "the host side %s is missing", c->p->host);
+	if (check_interfaces(c->p, prev, live_mac, l, why, sizeof(why)))
+		return check_fail(c, "prevResult: %s", why);
+	if (check_pod(c, l->pod, pod_if) || check_gateways(c, l->pod, pod_if, l->host, host_if))
+		return -1;
+	return check_host_routes(c, l->host, host_if);
+}
+
+static int check_links(struct check *c, json_object *prev)
 {
 	int fd = open(c->p->netns, O_RDONLY | O_CLOEXEC);
 	struct live_links l = { fd >= 0 ? podnet_open(fd) : NULL, podnet_open(-1) };
-	int pod_if = l.pod ? podnet_ifindex(l.pod, c->p->ifname) : -1;
-	int host_if = l.host ? podnet_ifindex(l.host, c->p->host) : -1;
-	char why[512];
+	int ret = check_links_in(c, prev, &l);
 
 	if (fd >= 0)
 		close(fd);
-	if (pod_if < 0)
-		check_fail(c, "%s is missing in the container", c->p->ifname);
-	if (host_if < 0)
-		check_fail(c, "the host side %s is missing", c->p->host);
-	if (check_interfaces(c->p, prev, live_mac, &l, why, sizeof(why)))
-		check_fail(c, "prevResult: %s", why);
-	check_pod(c, l.pod, pod_if);
-	check_gateways(c, l.pod, pod_if, l.host, host_if);
-	check_host_routes(c, l.host, host_if);
 	podnet_close(l.pod);
 	podnet_close(l.host);
+	return ret;
 }
 
 /* A lease of the NIC (in this namespace) whose holder is the pod's. */
@@ -363,7 +370,7 @@ bool check_steered(const char *nic, const char *holder, json_object *leases, jso
 
 /* The holder's leases of the NIC: enough of them, out of RSS, and a rule
  * for every address on one of them (or on their RSS context). */
-static void check_leases(struct check *c, json_object *doc)
+static int check_leases(struct check *c, json_object *doc)
 {
 	json_object *leases = doc_member(doc, "leases"), *nics = NULL;
 	unsigned int n = 0;
@@ -377,27 +384,28 @@ static void check_leases(struct check *c, json_object *doc)
 		/* nkctl's judgement, not ours: a lease recorded on a NIC it
 		 * cannot see is neither there nor gone */
 		if (doc_member(l, "seen") && !is_true(l, "seen"))
-			check_fail(c, "the lease of %s queue %d cannot be seen now (the NIC is %s): whether it lives cannot be read; bring %s up and check again",
-				   c->p->nic, json_object_get_int(doc_member(l, "id")),
-				   str(l, "nic-state"), c->p->nic);
+			return check_fail(c, "the lease of %s queue %d cannot be seen now (the NIC is %s): whether it lives cannot be read; bring %s up and check again",
+					  c->p->nic, json_object_get_int(doc_member(l, "id")),
+					  str(l, "nic-state"), c->p->nic);
 		n++;
 		if (c->p->steer && is_true(l, "rss"))
-			check_fail(c, "RSS of %s still uses the leased queue %d", c->p->nic,
-				   json_object_get_int(doc_member(l, "id")));
+			return check_fail(c, "RSS of %s still uses the leased queue %d", c->p->nic,
+					  json_object_get_int(doc_member(l, "id")));
 	}
 	if (n < c->p->per_pod)
-		check_fail(c, "the container holds %u leases of %s, not %u", n, c->p->nic,
-			   c->p->per_pod);
+		return check_fail(c, "the container holds %u leases of %s, not %u", n, c->p->nic,
+				  c->p->per_pod);
 	if (c->p->steer && c->p->per_pod > 1 && nks_run(&c->s, &nics, "nic show dev %s", c->p->nic))
-		check_fail(c, "nic show: %s", c->s.err);
+		return check_fail(c, "nic show: %s", c->s.err);
 	for (size_t a = 0; c->p->steer && a < c->net.n_ip; a++)
 		if (!check_steered(c->p->nic, c->p->holder, leases, nics, &c->net.ip[a].addr, why,
 				   sizeof(why))) {
 			json_object_put(nics);
-			check_fail(c, "%s does not steer %s to a leased queue: %s", c->p->nic,
-				   ipnet_str(&c->net.ip[a].addr, false, buf, sizeof(buf)), why);
+			return check_fail(c, "%s does not steer %s to a leased queue: %s", c->p->nic,
+					  ipnet_str(&c->net.ip[a].addr, false, buf, sizeof(buf)), why);
 		}
 	json_object_put(nics);
+	return 0;
 }
 
 /* A live route of one of doc's redirects to target, with every prefix. */
@@ -428,33 +436,70 @@ static bool has_route(json_object *doc, const char *target, const struct nk_ipne
 	return false;
 }
 
-static void check_nk(struct check *c)
+/* The ingress routes: every pod address routed to the host side. */
+static int check_ingress(struct check *c, json_object *ingress)
 {
-	json_object *leases = NULL, *egress = NULL, *ingress = NULL;
 	char buf[64];
 
-	if (nks_run(&c->s, NULL, "link show %s", c->p->host))
-		check_fail(c, "the host side %s is missing", c->p->host);
-	if (c->p->queues) {
-		if (nks_run(&c->s, &leases, "show leases"))
-			check_fail(c, "show leases: %s", c->s.err);
-		check_leases(c, leases);
-		json_object_put(leases);
-	}
-	if (c->p->egress_redirect && (nks_run(&c->s, &egress, "redirect show dev %s", c->p->host) ||
-				      !has_route(egress, c->p->nic, NULL)))
-		check_fail(c, "the egress redirect of %s to %s is missing", c->p->host, c->p->nic);
-	if (nks_run(&c->s, &ingress, "redirect show dev %s", c->p->nic))
-		check_fail(c, "%s has no routes: %s", c->p->nic, c->s.err);
 	for (size_t i = 0; i < c->net.n_ip; i++) {
 		struct nk_ipnet h = host_of(&c->net.ip[i].addr);
 
 		if (!has_route(ingress, c->p->host, &h))
-			check_fail(c, "%s does not route %s to %s", c->p->nic,
-				   ipnet_str(&h, false, buf, sizeof(buf)), c->p->host);
+			return check_fail(c, "%s does not route %s to %s", c->p->nic,
+					  ipnet_str(&h, false, buf, sizeof(buf)), c->p->host);
 	}
-	json_object_put(egress);
-	json_object_put(ingress);
+	return 0;
+}
+
+static int check_nk(struct check *c)
+{
+	json_object *doc = NULL;
+	int ret;
+
+	if (nks_run(&c->s, NULL, "link show %s", c->p->host))
+		return check_fail(c, "the host side %s is missing", c->p->host);
+	if (c->p->queues) {
+		ret = nks_run(&c->s, &doc, "show leases") ?
+		      check_fail(c, "show leases: %s", c->s.err) : check_leases(c, doc);
+		json_object_put(doc);
+		doc = NULL;
+		if (ret)
+			return ret;
+	}
+	if (c->p->egress_redirect) {
+		ret = nks_run(&c->s, &doc, "redirect show dev %s", c->p->host) ||
+		      !has_route(doc, c->p->nic, NULL);
+		json_object_put(doc);
+		doc = NULL;
+		if (ret)
+			return check_fail(c, "the egress redirect of %s to %s is missing", c->p->host,
+					  c->p->nic);
+	}
+	ret = nks_run(&c->s, &doc, "redirect show dev %s", c->p->nic) ?
+	      check_fail(c, "%s has no routes: %s", c->p->nic, c->s.err) : check_ingress(c, doc);
+	json_object_put(doc);
+	return ret;
+}
+
+/* The IPAM plugin's CHECK runs while the rest is checked. */
+static int check_all(struct check *c, json_object *prev)
+{
+	char why[512];
+	int ret;
+
+	if (nks_start(&c->s, c->p->nkctl, &c->p->locks))
+		return cni_error(c->p, CNI_ERR_STEP, "cannot run %s", c->p->nkctl);
+	if (ipam_start(c->p, "CHECK", c->p->ipam_text, &c->ipam, why, sizeof(why)))
+		return check_fail(c, "%s", why);
+	ret = check_links(c, prev);
+	if (!ret)
+		ret = check_nk(c);
+	if (ipam_finish(&c->ipam) && !ret) {
+		int code = ipam_error(&c->ipam, why, sizeof(why));
+
+		ret = cni_error(c->p, code, "IPAM CHECK: %s", why);
+	}
+	return ret;
 }
 
 int cmd_check(struct plugin *p)
@@ -462,26 +507,17 @@ int cmd_check(struct plugin *p)
 	struct check c = { .p = p };
 	json_object *prev;
 	char why[512];
+	int ret;
 
 	if (!p->netns || access(p->netns, F_OK))
-		cni_fail(p, CNI_ERR_ENV, "CNI_NETNS is not set or does not exist");
+		return cni_error(p, CNI_ERR_ENV, "CNI_NETNS is not set or does not exist");
 	if (!json_object_object_get_ex(p->conf, "prevResult", &prev))
-		cni_fail(p, CNI_ERR_CONFIG, "CHECK needs prevResult");
+		return cni_error(p, CNI_ERR_CONFIG, "CHECK needs prevResult");
 	if (pod_net_parse(prev, &c.net, why, sizeof(why)))
-		cni_fail(p, CNI_ERR_CONFIG, "prevResult: %s", why);
-	if (nks_start(&c.s, p->nkctl, &p->locks))
-		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
-	if (ipam_start(p, "CHECK", p->ipam_text, &c.ipam, why, sizeof(why)))
-		check_fail(&c, "%s", why);
-	check_links(&c, prev);
-	check_nk(&c);
-	if (ipam_finish(&c.ipam)) {
-		int code = ipam_error(&c.ipam, why, sizeof(why));
-
-		nks_end(&c.s);
-		cni_fail(p, code, "IPAM CHECK: %s", why);
-	}
+		return cni_error(p, CNI_ERR_CONFIG, "prevResult: %s", why);
+	ret = check_all(&c, prev);
+	ipam_finish(&c.ipam);   /* after a failure, still running: reaped */
 	ipam_free(&c.ipam);
 	nks_end(&c.s);
-	return 0;
+	return ret;
 }

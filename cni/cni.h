@@ -62,7 +62,15 @@ struct held_locks {
 	size_t n;
 };
 
+/* What a command failed with: a CNI error code and its message. */
+struct cni_err {
+	int code;           /* 0: none */
+	char msg[1024];
+};
+
 struct plugin {
+	/* where the command's error goes (cni_error): main's */
+	struct cni_err *err;
 	/* environment */
 	const char *command, *id, *ifname, *netns, *cni_path, *nkctl;
 	/* configuration */
@@ -113,21 +121,29 @@ int attachment_lock(const char *id, const char *ifname, unsigned int wait_ms, in
 /* Let go of fd; gone: the attachment is gone, its lock file removed too. */
 void attachment_unlock(const char *id, const char *ifname, int fd, bool gone);
 
-/* main.c */
-_Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
+/* main.c: a command's error, returned up to main, which prints it (the CNI
+ * error object on stdout, exit status 1). cni_error records the first one
+ * (the cause: the rest are its echoes) and returns -1. */
+int cni_error(const struct plugin *p, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The configuration text (stdin) and the environment into p, checked:
- * cni_fail on anything wrong; false for VERSION, which needs no more. p owns
- * p->conf, not text. */
-bool cni_setup(struct plugin *p, const char *text);
+bool cni_failed(const struct plugin *p);
+/* The plugin's other words on stderr (the runtime logs them): a warning
+ * ("nkctl-cni: warning: ..."), or a child's stderr passed on as it is. */
+void cni_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cni_pass_on(const char *text);
+void cni_print_error(const struct plugin *p);
+/* The configuration text (stdin) and the environment into p, checked: 0,
+ * 1 for VERSION (which needs no more), -1 with p's error. p owns p->conf,
+ * not text. */
+int cni_setup(struct plugin *p, const char *text);
 
-/* main.c: the configuration (any error exits with a CNI error object) */
+/* main.c: the configuration (0, or -1 with p's error) */
 bool version_supported(const char *v);
 bool version_before_1(const char *v);
 bool version_at_least_1_1(const char *v);
 const char *command_refused(const char *command, const char *version);
-void read_conf(struct plugin *p);
-void need_batch_word(const struct plugin *p, int code, const char *what, const char *v);
+int read_conf(struct plugin *p);
+int need_batch_word(const struct plugin *p, int code, const char *what, const char *v);
 void derive_names(struct plugin *p);
 
 /* ipnet.c */
@@ -277,8 +293,10 @@ int attachment_from_info(json_object *info, const char *name, const char *networ
 json_object *gc_valid_of(json_object *conf);
 bool attachment_valid(json_object *valid, const char *id, const char *ifname);
 /* Does the IPAM plugin's VERSION list 1.1.0? In one, or started, then read. */
-bool ipam_speaks_1_1(const struct plugin *p);
-void ipam_version_start(const struct plugin *p, struct ipam_run *run);
+/* 1, 0, or -1 with p's error (the IPAM plugin does not run). */
+int ipam_speaks_1_1(const struct plugin *p);
+/* 0, or -1 with why (run not started). */
+int ipam_version_start(const struct plugin *p, struct ipam_run *run, char *why, size_t len);
 bool ipam_version_1_1(struct ipam_run *run);
 int holder_queue_list(json_object *leases, const char *nic, const char *holder, char *buf,
 		      size_t len);

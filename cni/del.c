@@ -166,9 +166,7 @@ static int del_without_nkctl(struct plugin *p)
 		ret = -1;
 	}
 	ipam_free(&run);
-	if (ret)
-		cni_fail(p, CNI_ERR_STEP, "%s", why);
-	return 0;
+	return ret ? cni_error(p, CNI_ERR_STEP, "%s", why) : 0;
 }
 
 int cmd_del(struct plugin *p)
@@ -179,11 +177,11 @@ int cmd_del(struct plugin *p)
 
 	if (!p->nkctl)
 		return del_without_nkctl(p);
-	if (nks_start(&s, p->nkctl, &p->locks))
-		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
+	if (nks_start(&s, p->nkctl, &p->locks)) {
+		nks_end(&s);
+		return cni_error(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
+	}
 	ret = teardown(p, &s, true, why, sizeof(why));
 	nks_end(&s);
-	if (ret)
-		cni_fail(p, CNI_ERR_STEP, "%s", why);
-	return 0;
+	return ret ? cni_error(p, CNI_ERR_STEP, "%s", why) : 0;
 }

@@ -175,8 +175,8 @@ static void lock_stale(struct gc *g)
 
 		ret = attachment_lock(a->id, a->ifname, 0, &a->lock);
 		if (ret && ret != -EWOULDBLOCK)
-			fprintf(stderr, "nkctl-cni: warning: GC: leaving %s %s alone: cannot lock it under %s: %s\n",
-				a->id, a->ifname, CNI_LOCK_DIR, private_dir_refusal(ret));
+			cni_warn("GC: leaving %s %s alone: cannot lock it under %s: %s", a->id,
+				 a->ifname, CNI_LOCK_DIR, private_dir_refusal(ret));
 		if (ret)
 			continue;
 		g->stale[k++] = *a;
@@ -312,15 +312,17 @@ static json_object *valid_list(const struct plugin *p)
 	json_object *valid = gc_valid_of(p->conf), *v, *c, *f;
 
 	if (!valid || !json_object_is_type(valid, json_type_array))
-		cni_fail(p, CNI_ERR_CONFIG,
-			 "GC needs \"cni.dev/valid-attachments\" (or \"cni.dev/attachments\"), an array");
+		return cni_error(p, CNI_ERR_CONFIG,
+				 "GC needs \"cni.dev/valid-attachments\" (or \"cni.dev/attachments\"), an array"),
+		       NULL;
 	for (size_t i = 0; i < json_object_array_length(valid); i++) {
 		v = json_object_array_get_idx(valid, i);
 		if (!json_object_object_get_ex(v, "containerID", &c) ||
 		    !json_object_object_get_ex(v, "ifname", &f) ||
 		    !json_object_is_type(c, json_type_string) || !json_object_is_type(f, json_type_string))
-			cni_fail(p, CNI_ERR_CONFIG,
-				 "\"cni.dev/valid-attachments\" entries need \"containerID\" and \"ifname\" strings");
+			return cni_error(p, CNI_ERR_CONFIG,
+					 "\"cni.dev/valid-attachments\" entries need \"containerID\" and \"ifname\" strings"),
+			       NULL;
 	}
 	return valid;
 }
@@ -703,85 +705,111 @@ static void gc_teardown(const struct gc *g, struct nk_session *s, const bool *en
 	}
 }
 
-int cmd_gc(struct plugin *p)
+/* The stale attachments: by their host sides' aliases, and by their
+ * information files; 0, or -1 with GC's error. */
+static int gc_collect(struct gc *g)
 {
-	struct gc g = { .p = p, .valid = valid_list(p) };
 	struct nl_sock *r = podnet_open(-1);
-	json_object *leases = NULL;
 	struct nl_err e;
+	int ret = !r || rtnl_link_aliases(r, collect, g, &e) ? -1 : 0;
+
+	podnet_close(r);
+	if (ret || g->nomem)
+		return cni_error(g->p, CNI_ERR_STEP, "cannot list the devices' aliases");
+	collect_info_files(g);
+	if (g->nomem)
+		return cni_error(g->p, CNI_ERR_STEP, "out of memory");
+	return 0;
+}
+
+/* Every stale attachment, locked (all of them in *all): its leases ended,
+ * its devices and files gone, its addresses released; the first trouble
+ * into first. The IPAM pool's answer, 0 or its CNI code. */
+static int gc_stale(struct plugin *p, struct gc *g, struct held_locks *all,
+		    struct ipam_pool *pool, char *first, size_t len)
+{
+	json_object *leases = NULL;
 	struct ipam_run version;
-	struct ipam_pool pool;
 	struct nk_session s;
-	struct held_locks all;
-	int *all_fds;
-	char first[768] = "";
-	bool session, need_leases, *ended, *grouped;
+	bool session = g->n > 0, need_leases, *ended, *grouped;
 	int code;
 
-	attachment_owner(p, g.owner, sizeof(g.owner));
-
-	if (!r || rtnl_link_aliases(r, collect, &g, &e) || g.nomem) {
-		podnet_close(r);
-		free(g.stale);
-		cni_fail(p, CNI_ERR_STEP, "cannot list the devices' aliases");
-	}
-	podnet_close(r);
-	collect_info_files(&g);
-	if (g.nomem) {
-		free(g.stale);
-		cni_fail(p, CNI_ERR_STEP, "out of memory");
+	/* nkctl's one session works on every stale attachment: it holds
+	 * all their locks, as a command's children hold its one */
+	if (session && nks_start(&s, p->nkctl, all)) {
+		nks_end(&s);
+		return cni_error(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
 	}
 	/* nkctl's `show leases` (needed only for those whose information
 	 * file does not say their queues) runs while the IPAM plugin
 	 * answers VERSION: process starts and scans that overlap */
-	lock_stale(&g);
-	if (!(all_fds = stale_locks(&g, &all))) {
-		free(g.stale);
-		cni_fail(p, CNI_ERR_STEP, "out of memory");
-	}
-	session = g.n > 0;
-	/* nkctl's one session works on every stale attachment: it holds
-	 * all their locks, as a command's children hold its one */
-	if (session && nks_start(&s, p->nkctl, &all)) {
-		free(g.stale);
-		cni_fail(p, CNI_ERR_STEP, "cannot run %s", p->nkctl);
-	}
-	need_leases = session && p->queues && !queues_known(&g);
+	need_leases = session && p->queues && !queues_known(g);
 	if (need_leases)
 		nks_send(&s, "show leases");
-	ipam_version_start(p, &version);
+	if (ipam_version_start(p, &version, first, len)) {
+		if (session)
+			nks_end(&s);
+		return cni_error(p, CNI_ERR_UNAVAILABLE, "%s", first);
+	}
 	if (need_leases && nks_reply(&s, &leases))
 		leases = NULL; /* each falls back to its own unlease in the pod */
-	ended = calloc(g.n ? g.n : 1, sizeof(*ended));
-	grouped = calloc(g.n ? g.n : 1, sizeof(*grouped));
+	ended = calloc(g->n ? g->n : 1, sizeof(*ended));
+	grouped = calloc(g->n ? g->n : 1, sizeof(*grouped));
 	if (!ended || !grouped) {
 		json_object_put(leases);
-		free(g.stale);
-		cni_fail(p, CNI_ERR_STEP, "out of memory");
+		free(ended);
+		free(grouped);
+		ipam_finish(&version);
+		ipam_free(&version);
+		if (session)
+			nks_end(&s);
+		return cni_error(p, CNI_ERR_STEP, "out of memory");
 	}
-	if ((need_leases && !leases) || !gc_unlease_all(&g, &s, doc_member(leases, "leases"), ended)) {
+	if ((need_leases && !leases) || !gc_unlease_all(g, &s, doc_member(leases, "leases"), ended)) {
 		if (session && p->queues && !leases && nks_run(&s, &leases, "show leases"))
 			leases = NULL; /* each falls back to its own unlease in the pod */
-		gc_unlease_each(&g, &s, doc_member(leases, "leases"), ended, first, sizeof(first));
+		gc_unlease_each(g, &s, doc_member(leases, "leases"), ended, first, len);
 	}
 	json_object_put(leases);
 	/* The addresses of the attachments whose leases ended are released
 	 * while nkctl deletes their devices (DEL does the same). */
-	p->locks = all;   /* the IPAM plugin's own GC: every stale one too */
-	pool_begin(&g, &pool, &version);
+	p->locks = *all;   /* the IPAM plugin's own GC: every stale one too */
+	pool_begin(g, pool, &version);
 	if (session)
-		gc_teardown(&g, &s, ended, grouped, &pool, first, sizeof(first));
+		gc_teardown(g, &s, ended, grouped, pool, first, len);
 	free(ended);
 	free(grouped);
 	if (session)
 		nks_end(&s);
-	code = pool_end(&g, &pool);
+	code = pool_end(g, pool);
+	return code;
+}
+
+int cmd_gc(struct plugin *p)
+{
+	struct gc g = { .p = p, .valid = valid_list(p) };
+	struct ipam_pool pool;
+	struct held_locks all;
+	char first[768] = "";
+	int *all_fds, code;
+
+	attachment_owner(p, g.owner, sizeof(g.owner));
+	if (!g.valid || gc_collect(&g)) {
+		free(g.stale);
+		return -1;
+	}
+	lock_stale(&g);
+	all_fds = stale_locks(&g, &all);
+	code = all_fds ? gc_stale(p, &g, &all, &pool, first, sizeof(first)) :
+			 cni_error(p, CNI_ERR_STEP, "out of memory");
 	unlock_stale(&g);
 	free(g.stale);
 	free(all_fds);
+	if (!all_fds || cni_failed(p))
+		return -1;
 	if (*first)
-		cni_fail(p, CNI_ERR_STEP, "%s", first);
+		return cni_error(p, CNI_ERR_STEP, "%s", first);
 	if (code)
-		cni_fail(p, code, "IPAM GC: %s", pool.why);
+		return cni_error(p, code, "IPAM GC: %s", pool.why);
 	return 0;
 }

@@ -47,8 +47,7 @@ int ipam_finish(struct ipam_run *run)
 		return -1;
 	child_read_out_err(&run->c, &run->out, &err);
 	if (err && *err) {
-		fputs(err, stderr);
-		fflush(stderr);
+		cni_pass_on(err);
 	}
 	free(err);
 	run->status = child_wait(&run->c);

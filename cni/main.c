@@ -60,26 +60,56 @@ static const char *utf8_clean(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* A CNI error object on stdout, exit status 1. */
-_Noreturn void cni_fail(const struct plugin *p, int code, const char *fmt, ...)
+int cni_error(const struct plugin *p, int code, const char *fmt, ...)
 {
-	json_object *o = json_object_new_object();
-	char msg[1024], clean[3 * sizeof(msg)];
 	va_list ap;
 
+	if (p->err->code)
+		return -1;      /* the first is the cause, the rest its echoes */
+	p->err->code = code;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(p->err->msg, sizeof(p->err->msg), fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+void cni_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nkctl-cni: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cni_pass_on(const char *text)
+{
+	fputs(text, stderr);
+	fflush(stderr);
+}
+
+bool cni_failed(const struct plugin *p)
+{
+	return p->err->code != 0;
+}
+
+void cni_print_error(const struct plugin *p)
+{
+	json_object *o = json_object_new_object();
+	char clean[3 * sizeof(p->err->msg)];
+
 	json_object_object_add(o, "cniVersion",
 			       json_object_new_string(p->version && *p->version ?
 						      utf8_clean(p->version, clean, sizeof(clean)) :
 						      "1.0.0"));
-	json_object_object_add(o, "code", json_object_new_int(code));
-	json_object_object_add(o, "msg", json_object_new_string(utf8_clean(msg, clean, sizeof(clean))));
+	json_object_object_add(o, "code", json_object_new_int(p->err->code));
+	json_object_object_add(o, "msg",
+			       json_object_new_string(utf8_clean(p->err->msg, clean, sizeof(clean))));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	fflush(stdout);
-	exit(1);
 }
 
 /* VERSION answers in the version it was asked in (the newest when that one
@@ -139,12 +169,13 @@ static const char *newest_of(const struct plugin *p, json_object *list)
 	const char *best = NULL;
 
 	if (!json_object_is_type(list, json_type_array))
-		cni_fail(p, CNI_ERR_DECODE, "\"cniVersions\" must be an array of strings");
+		return cni_error(p, CNI_ERR_DECODE, "\"cniVersions\" must be an array of strings"), NULL;
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		json_object *v = json_object_array_get_idx(list, i);
 
 		if (!json_object_is_type(v, json_type_string))
-			cni_fail(p, CNI_ERR_DECODE, "\"cniVersions\" must be an array of strings");
+			return cni_error(p, CNI_ERR_DECODE,
+					 "\"cniVersions\" must be an array of strings"), NULL;
 		for (size_t k = 0; k < N_SUPPORTED; k++)
 			if (!strcmp(json_object_get_string(v), supported[k]) &&
 			    (!best || strcmp(best, supported[k]) < 0))
@@ -171,7 +202,7 @@ static const char *conf_str(const struct plugin *p, json_object *o, const char *
 	if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
 		return NULL;
 	if (!json_object_is_type(v, json_type_string))
-		cni_fail(p, CNI_ERR_CONFIG, "\"%s\" must be a string", key);
+		return cni_error(p, CNI_ERR_CONFIG, "\"%s\" must be a string", key), NULL;
 	return json_object_get_string(v);
 }
 
@@ -183,11 +214,11 @@ static bool conf_bool(const struct plugin *p, const char *key, bool dflt)
 	if (!json_object_object_get_ex(p->conf, key, &v))
 		return dflt;
 	if (!json_object_is_type(v, json_type_boolean))
-		cni_fail(p, CNI_ERR_CONFIG, "\"%s\" must be true or false", key);
+		return cni_error(p, CNI_ERR_CONFIG, "\"%s\" must be true or false", key), dflt;
 	return json_object_get_boolean(v);
 }
 
-void read_conf(struct plugin *p)
+int read_conf(struct plugin *p)
 {
 	json_object *v, *ipam;
 
@@ -200,7 +231,8 @@ void read_conf(struct plugin *p)
 		int n = json_object_get_int(v);
 
 		if (!json_object_is_type(v, json_type_int) || n < 1 || n > 16)
-			cni_fail(p, CNI_ERR_CONFIG, "\"queuesPerPod\" must be a number from 1 to 16");
+			return cni_error(p, CNI_ERR_CONFIG,
+					 "\"queuesPerPod\" must be a number from 1 to 16");
 		p->per_pod = (unsigned int)n;
 	}
 	p->steer = conf_bool(p, "steer", true);
@@ -209,18 +241,21 @@ void read_conf(struct plugin *p)
 	if (!p->info_dir)
 		p->info_dir = CNI_INFO_DIR;
 	else if (*p->info_dir != '/' || strlen(p->info_dir) > 512)
-		cni_fail(p, CNI_ERR_CONFIG, "\"podInfoDir\" must be an absolute path");
+		return cni_error(p, CNI_ERR_CONFIG, "\"podInfoDir\" must be an absolute path");
 	if (json_object_object_get_ex(p->conf, "ipam", &ipam))
 		p->ipam_type = conf_str(p, ipam, "type");
+	return cni_failed(p) ? -1 : 0;
 }
 
 /* Values that become words of nkctl's -batch lines: a blank (every
  * character isspace takes, as nkctl's split_words), quote or newline would
  * split a word or start another command. */
-void need_batch_word(const struct plugin *p, int code, const char *what, const char *v)
+int need_batch_word(const struct plugin *p, int code, const char *what, const char *v)
 {
 	if (v && (!*v || strpbrk(v, " \t\n\v\f\r\"'\\#")))
-		cni_fail(p, code, "%s \"%s\" must be one word without blanks, quotes or '#'", what, v);
+		return cni_error(p, code, "%s \"%s\" must be one word without blanks, quotes or '#'",
+				 what, v);
+	return 0;
 }
 
 static const char *need_env(const struct plugin *p, const char *name)
@@ -228,7 +263,7 @@ static const char *need_env(const struct plugin *p, const char *name)
 	const char *v = getenv(name);
 
 	if (!v || !*v)
-		cni_fail(p, CNI_ERR_ENV, "%s is not set", name);
+		return cni_error(p, CNI_ERR_ENV, "%s is not set", name), NULL;
 	return v;
 }
 
@@ -247,7 +282,7 @@ void derive_names(struct plugin *p)
 	snprintf(p->holder, sizeof(p->holder), "nl%010llx", (unsigned long long)(h >> 24));
 }
 
-static void find_nkctl(struct plugin *p, char *buf, size_t len)
+static int find_nkctl(struct plugin *p, char *buf, size_t len)
 {
 	const char *env = getenv("NKCTL");
 	bool status = !strcmp(p->command, "STATUS");
@@ -255,33 +290,35 @@ static void find_nkctl(struct plugin *p, char *buf, size_t len)
 	if (env && strchr(env, '/')) {
 		/* DEL does what it can without nkctl (del.c) */
 		p->nkctl = access(env, X_OK) && !strcmp(p->command, "DEL") ? NULL : env;
-		return;
+		return 0;
 	}
 	if (path_lookup(getenv("PATH"), env && *env ? env : "nkctl", buf, len)) {
 		/* DEL does what it can without nkctl (del.c) */
 		if (!strcmp(p->command, "DEL")) {
 			p->nkctl = NULL;
-			return;
+			return 0;
 		}
-		cni_fail(p, status ? CNI_ERR_UNAVAILABLE : CNI_ERR_CONFIG,
-			 "nkctl is not on PATH (or set NKCTL to its path)");
+		return cni_error(p, status ? CNI_ERR_UNAVAILABLE : CNI_ERR_CONFIG,
+				 "nkctl is not on PATH (or set NKCTL to its path)");
 	}
 	p->nkctl = buf;
+	return 0;
 }
 
 /* The container's names, checked as GC checks what it reads back
  * (attachname.c). Only ADD puts the namespace's path on a batch line and
  * in an alias; DEL never reads it. */
-static void need_attachment_names(const struct plugin *p)
+static int need_attachment_names(const struct plugin *p)
 {
 	const char *why;
 
 	if ((why = container_id_refused(p->id)))
-		cni_fail(p, CNI_ERR_ENV, "CNI_CONTAINERID %s", why);
+		return cni_error(p, CNI_ERR_ENV, "CNI_CONTAINERID %s", why);
 	if ((why = ifname_refused(p->ifname)))
-		cni_fail(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" %s", p->ifname, why);
+		return cni_error(p, CNI_ERR_ENV, "CNI_IFNAME \"%s\" %s", p->ifname, why);
 	if (!strcmp(p->command, "ADD") && p->netns && (why = netns_refused(p->netns)))
-		cni_fail(p, CNI_ERR_ENV, "CNI_NETNS \"%s\" %s", p->netns, why);
+		return cni_error(p, CNI_ERR_ENV, "CNI_NETNS \"%s\" %s", p->netns, why);
+	return 0;
 }
 
 /* Is path the network namespace this process runs in (the host's)? */
@@ -294,22 +331,28 @@ static bool same_netns_as_self(const char *path)
 }
 
 /* What every command but VERSION needs from the configuration. */
-static void need_conf(struct plugin *p)
+static int need_conf(struct plugin *p)
 {
 	if (!version_supported(p->version))
-		cni_fail(p, CNI_ERR_VERSION, "cniVersion \"%s\" is not supported (supported: %s to %s)",
-			 p->version ? p->version : "", supported[0], supported[N_SUPPORTED - 1]);
-	read_conf(p);
+		return cni_error(p, CNI_ERR_VERSION,
+				 "cniVersion \"%s\" is not supported (supported: %s to %s)",
+				 p->version ? p->version : "", supported[0],
+				 supported[N_SUPPORTED - 1]);
+	if (read_conf(p))
+		return -1;
 	if (!spec_name(p->name))
-		cni_fail(p, CNI_ERR_CONFIG,
-			 "\"name\" must start with a letter or digit, then letters, digits, '_', '.' or '-'");
+		return cni_error(p, CNI_ERR_CONFIG,
+				 "\"name\" must start with a letter or digit, then letters, digits, '_', '.' or '-'");
 	if (!p->nic)
-		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
+		return cni_error(p, CNI_ERR_CONFIG, "the configuration needs \"nic\"");
 	if (!p->ipam_type)
-		cni_fail(p, CNI_ERR_CONFIG, "the configuration needs \"ipam\" (for example host-local)");
-	need_batch_word(p, CNI_ERR_CONFIG, "\"nic\"", p->nic);
-	need_batch_word(p, CNI_ERR_CONFIG, "\"queues\"", p->queues);
+		return cni_error(p, CNI_ERR_CONFIG,
+				 "the configuration needs \"ipam\" (for example host-local)");
+	if (need_batch_word(p, CNI_ERR_CONFIG, "\"nic\"", p->nic) ||
+	    need_batch_word(p, CNI_ERR_CONFIG, "\"queues\"", p->queues))
+		return -1;
 	p->cni_path = getenv("CNI_PATH");
+	return 0;
 }
 
 /* 1.1.0 adds only STATUS and GC, which IPAM gets as they are: its ADD,
@@ -332,89 +375,101 @@ static bool network_command(const char *command)
 	return !strcmp(command, "STATUS") || !strcmp(command, "GC");
 }
 
-bool cni_setup(struct plugin *p, const char *text)
+int cni_setup(struct plugin *p, const char *text)
 {
 	p->conf_text = text;
 	p->conf = text && *text ? json_tokener_parse(text) : NULL;
 	if (!p->conf || !json_object_is_type(p->conf, json_type_object))
-		cni_fail(p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
+		return cni_error(p, CNI_ERR_DECODE, "the network configuration is not a JSON object");
 	p->version = conf_version(p);
 	p->command = need_env(p, "CNI_COMMAND");
+	if (cni_failed(p))
+		return -1;
 	if (!strcmp(p->command, "VERSION"))
-		return false;
-	need_conf(p);
+		return 1;
+	if (need_conf(p))
+		return -1;
 	if (command_refused(p->command, p->version))
-		cni_fail(p, CNI_ERR_VERSION, "config version \"%s\" does not allow %s", p->version,
-			 command_refused(p->command, p->version));
+		return cni_error(p, CNI_ERR_VERSION, "config version \"%s\" does not allow %s",
+				 p->version, command_refused(p->command, p->version));
 	ipam_conf_for(p);
 	if (network_command(p->command))
-		return true;
+		return 0;
 	p->id = need_env(p, "CNI_CONTAINERID");
 	p->ifname = need_env(p, "CNI_IFNAME");
 	p->netns = getenv("CNI_NETNS");
-	need_attachment_names(p);
+	if (cni_failed(p) || need_attachment_names(p))
+		return -1;
 	if (strcmp(p->command, "DEL") && p->netns && same_netns_as_self(p->netns))
-		cni_fail(p, CNI_ERR_ENV, "CNI_NETNS %s is the plugin's own network namespace",
-			 p->netns);
+		return cni_error(p, CNI_ERR_ENV, "CNI_NETNS %s is the plugin's own network namespace",
+				 p->netns);
 	derive_names(p);
-	return true;
+	return 0;
 }
 
 /* A container's command holds its attachment's lock (lock.c) from here to
  * its exit, and its children with it (p->locks); -1 in *fd for the
  * network's commands. One held by another ADD, DEL or CHECK of it (or by
  * a killed ADD's children) is waited for, then error 11. */
-static void lock_attachment(struct plugin *p, int *fd)
+static int lock_attachment(struct plugin *p, int *fd)
 {
 	int ret;
 
 	*fd = -1;
 	if (network_command(p->command))
-		return;
+		return 0;
 	ret = attachment_lock(p->id, p->ifname, CNI_LOCK_WAIT_MS, fd);
 	if (ret == -EWOULDBLOCK)
-		cni_fail(p, CNI_ERR_TRY_LATER,
-			 "%s %s: another ADD, DEL or CHECK of this attachment (or what a killed one started) still runs after %u s; try again",
-			 p->id, p->ifname, CNI_LOCK_WAIT_MS / 1000);
+		return cni_error(p, CNI_ERR_TRY_LATER,
+				 "%s %s: another ADD, DEL or CHECK of this attachment (or what a killed one started) still runs after %u s; try again",
+				 p->id, p->ifname, CNI_LOCK_WAIT_MS / 1000);
 	if (ret)
-		cni_fail(p, CNI_ERR_STEP, "cannot lock the attachment %s %s under %s: %s", p->id,
-			 p->ifname, CNI_LOCK_DIR, private_dir_refusal(ret));
+		return cni_error(p, CNI_ERR_STEP, "cannot lock the attachment %s %s under %s: %s",
+				 p->id, p->ifname, CNI_LOCK_DIR, private_dir_refusal(ret));
 	p->locks = (struct held_locks){ fd, 1 };
+	return 0;
+}
+
+/* The container's or the network's command. */
+static int run_command(struct plugin *p)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(struct plugin *p);
+	} commands[] = {
+		{ "ADD", cmd_add }, { "DEL", cmd_del }, { "CHECK", cmd_check },
+		{ "STATUS", cmd_status }, { "GC", cmd_gc },
+	};
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(p->command, commands[i].name))
+			return commands[i].fn(p);
+	return cni_error(p, CNI_ERR_ENV, "unknown CNI_COMMAND %s", p->command);
 }
 
 int main(void)
 {
-	struct plugin p = { 0 };
+	struct cni_err err = { 0 };
+	struct plugin p = { .err = &err };
 	char nkctl[4096];
 	char *text;
-	int ret, lock;
+	int ret, lock = -1;
 
 	/* nkctl or the IPAM plugin dying must come back as EPIPE and a CNI
 	 * error object (and DEL's teardown), not kill the plugin silently. */
 	signal(SIGPIPE, SIG_IGN);
 	text = child_read_all(0);
-	if (!cni_setup(&p, text)) {
+	ret = cni_setup(&p, text);
+	if (ret == 1)
 		ret = print_version(p.version);
-		json_object_put(p.conf);
-		free(text);
-		return ret;
-	}
-	find_nkctl(&p, nkctl, sizeof(nkctl));
-	lock_attachment(&p, &lock);
-	if (!strcmp(p.command, "ADD"))
-		ret = cmd_add(&p);
-	else if (!strcmp(p.command, "DEL"))
-		ret = cmd_del(&p);
-	else if (!strcmp(p.command, "CHECK"))
-		ret = cmd_check(&p);
-	else if (!strcmp(p.command, "STATUS"))
-		ret = cmd_status(&p);
-	else if (!strcmp(p.command, "GC"))
-		ret = cmd_gc(&p);
-	else
-		cni_fail(&p, CNI_ERR_ENV, "unknown CNI_COMMAND %s", p.command);
+	else if (!ret && !find_nkctl(&p, nkctl, sizeof(nkctl)) && !lock_attachment(&p, &lock))
+		ret = run_command(&p);
 	if (lock >= 0)
 		attachment_unlock(p.id, p.ifname, lock, !strcmp(p.command, "DEL") && !ret);
+	if (cni_failed(&p)) {
+		cni_print_error(&p);
+		ret = 1;
+	}
 	json_object_put(p.ipam_conf);
 	json_object_put(p.conf);
 	free(text);

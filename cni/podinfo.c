@@ -215,8 +215,8 @@ static void info_warn(const struct plugin *p, const char *name, const char *why)
 {
 	char safe[4 * NAME_MAX + 8];
 
-	fprintf(stderr, "nkctl-cni: warning: %s: ignoring %s/%s: %s\n", p->command, p->info_dir,
-		printable(name, safe, sizeof(safe)), why);
+	cni_warn("%s: ignoring %s/%s: %s", p->command, p->info_dir,
+		 printable(name, safe, sizeof(safe)), why);
 }
 
 void pod_info_scan(const struct plugin *p, pod_info_fn fn, void *data)
@@ -228,8 +228,8 @@ void pod_info_scan(const struct plugin *p, pod_info_fn fn, void *data)
 	if (dfd == -ENOENT)
 		return;
 	if (dfd < 0 || !(d = fdopendir(dfd))) {
-		fprintf(stderr, "nkctl-cni: warning: %s: ignoring %s: %s\n", p->command, p->info_dir,
-			dfd < 0 ? private_dir_refusal(dfd) : strerror(errno));
+		cni_warn("%s: ignoring %s: %s", p->command, p->info_dir,
+			 dfd < 0 ? private_dir_refusal(dfd) : strerror(errno));
 		if (dfd >= 0)
 			close(dfd);
 		return;

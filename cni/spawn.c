@@ -69,11 +69,15 @@ int child_start(struct child *c, char *const argv[], const char *cni_command,
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	pid_t parent = getpid();
 
+	/* nothing to close or wait for until the child runs */
+	*c = (struct child){ .pid = 0, .in = -1, .out = -1, .err = -1 };
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
 		goto fail;
 	c->pid = fork();
-	if (c->pid < 0)
+	if (c->pid < 0) {
+		c->pid = 0;
 		goto fail;
+	}
 	if (c->pid == 0) {
 		child_bind_to(parent);
 		child_keep_locks(locks);
@@ -207,8 +211,11 @@ int child_wait(struct child *c)
 	if (c->err >= 0)
 		close(c->err);
 	c->in = c->out = c->err = -1;
+	if (c->pid <= 0)
+		return -1;      /* never started, or reaped: waitpid(0) would take any child */
 	while (waitpid(c->pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -1;
+	c->pid = 0;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }

@@ -94,21 +94,7 @@ struct status {
 	struct nk_session s;
 };
 
-static _Noreturn __attribute__((format(printf, 3, 4))) void status_fail(struct status *st,
-								     int code, const char *fmt,
-								     ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	nks_end(&st->s);
-	cni_fail(st->p, code, "%s", msg);
-}
-
-static void status_nic(struct status *st)
+static int status_nic(struct status *st)
 {
 	struct nl_sock *r = podnet_open(-1);
 	struct nk_link l = { 0 };
@@ -116,33 +102,34 @@ static void status_nic(struct status *st)
 
 	podnet_close(r);
 	if (ifindex <= 0)
-		status_fail(st, CNI_ERR_UNAVAILABLE_LOSSY, "the NIC %s does not exist", st->p->nic);
+		return cni_error(st->p, CNI_ERR_UNAVAILABLE_LOSSY, "the NIC %s does not exist",
+				 st->p->nic);
 	if (!(l.flags & IFF_UP))
-		status_fail(st, CNI_ERR_UNAVAILABLE_LOSSY, "the NIC %s is down", st->p->nic);
+		return cni_error(st->p, CNI_ERR_UNAVAILABLE_LOSSY, "the NIC %s is down", st->p->nic);
+	return 0;
 }
 
-static void status_pool(struct status *st)
+static int status_pool(struct status *st)
 {
 	json_object *doc = NULL;
 	unsigned int n;
 
 	if (nks_run(&st->s, &doc, "nic show dev %s", st->p->nic))
-		status_fail(st, CNI_ERR_UNAVAILABLE, "nic show: %s", st->s.err);
+		return cni_error(st->p, CNI_ERR_UNAVAILABLE, "nic show: %s", st->s.err);
 	n = status_pool_free(doc, st->p->queues);
 	json_object_put(doc);
 	if (n < st->p->per_pod)
-		status_fail(st, CNI_ERR_UNAVAILABLE,
-			    "the queue pool %s of %s is exhausted (%u free, a pod takes %u)",
-			    st->p->queues, st->p->nic, n, st->p->per_pod);
+		return cni_error(st->p, CNI_ERR_UNAVAILABLE,
+				 "the queue pool %s of %s is exhausted (%u free, a pod takes %u)",
+				 st->p->queues, st->p->nic, n, st->p->per_pod);
+	return 0;
 }
 
-/* The IPAM plugin's VERSION, started (GC asks it while nkctl works). */
-void ipam_version_start(const struct plugin *p, struct ipam_run *run)
+/* The IPAM plugin's VERSION, started (GC asks it while nkctl works): 0,
+ * or -1 with why (run not started: ipam_version_1_1 says no). */
+int ipam_version_start(const struct plugin *p, struct ipam_run *run, char *why, size_t len)
 {
-	char why[256];
-
-	if (ipam_start(p, "VERSION", p->conf_text, run, why, sizeof(why)))
-		cni_fail(p, CNI_ERR_UNAVAILABLE, "%s", why);
+	return ipam_start(p, "VERSION", p->conf_text, run, why, len);
 }
 
 /* Does the started VERSION's answer list 1.1.0 (so that the IPAM plugin
@@ -166,29 +153,33 @@ bool ipam_version_1_1(struct ipam_run *run)
 	return found;
 }
 
-bool ipam_speaks_1_1(const struct plugin *p)
-{
-	struct ipam_run run;
-
-	ipam_version_start(p, &run);
-	return ipam_version_1_1(&run);
-}
-
-static void status_ipam(const struct plugin *p)
+int ipam_speaks_1_1(const struct plugin *p)
 {
 	struct ipam_run run;
 	char why[512];
 
-	if (!ipam_speaks_1_1(p))
-		return;
+	if (ipam_version_start(p, &run, why, sizeof(why)))
+		return cni_error(p, CNI_ERR_UNAVAILABLE, "%s", why);
+	return ipam_version_1_1(&run);
+}
+
+static int status_ipam(const struct plugin *p)
+{
+	struct ipam_run run;
+	char why[512];
+	int ret = ipam_speaks_1_1(p);
+
+	if (ret <= 0)
+		return ret;
 	if (ipam_start(p, "STATUS", p->conf_text, &run, why, sizeof(why)))
-		cni_fail(p, CNI_ERR_UNAVAILABLE, "%s", why);
+		return cni_error(p, CNI_ERR_UNAVAILABLE, "%s", why);
 	if (ipam_finish(&run)) {
 		int code = ipam_error(&run, why, sizeof(why));
 
-		cni_fail(p, code, "IPAM STATUS: %s", why);
+		ret = cni_error(p, code, "IPAM STATUS: %s", why);
 	}
 	ipam_free(&run);
+	return ret < 0 ? ret : 0;
 }
 
 int cmd_status(struct plugin *p)
@@ -197,18 +188,21 @@ int cmd_status(struct plugin *p)
 	json_object *doc = NULL;
 	const char *lacks;
 
+	int ret = 0;
+
 	if (nks_start(&st.s, p->nkctl, &p->locks))
-		cni_fail(p, CNI_ERR_UNAVAILABLE, "cannot run %s", p->nkctl);
-	if (nks_run(&st.s, &doc, "show kernel"))
-		status_fail(&st, CNI_ERR_UNAVAILABLE, "nkctl does not run: %s", st.s.err);
-	lacks = status_kernel_lacks(doc, p->queues != NULL);
-	json_object_put(doc);
+		ret = cni_error(p, CNI_ERR_UNAVAILABLE, "cannot run %s", p->nkctl);
+	else if (nks_run(&st.s, &doc, "show kernel"))
+		ret = cni_error(p, CNI_ERR_UNAVAILABLE, "nkctl does not run: %s", st.s.err);
+	lacks = ret ? NULL : status_kernel_lacks(doc, p->queues != NULL);
 	if (lacks)
-		status_fail(&st, CNI_ERR_UNAVAILABLE, "the kernel lacks %s (nkctl show kernel)", lacks);
-	status_nic(&st);
-	if (p->queues)
-		status_pool(&st);
+		ret = cni_error(p, CNI_ERR_UNAVAILABLE, "the kernel lacks %s (nkctl show kernel)",
+				lacks);
+	json_object_put(doc);
+	if (!ret)
+		ret = status_nic(&st);
+	if (!ret && p->queues)
+		ret = status_pool(&st);
 	nks_end(&st.s);
-	status_ipam(p);
-	return 0;
+	return ret ? ret : status_ipam(p);
 }

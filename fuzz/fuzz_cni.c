@@ -13,19 +13,20 @@
  * CNI_IFNAME, CNI_NETNS, CNI_PATH), then the NUL, then the text; without one
  * the environment is an ADD's.
  *
- * main.c is built for the harness with exit() and puts() renamed (Makefile):
- * cni_fail's error object comes here and its exit() jumps back.
+ * main.c is built for the harness with puts() renamed (Makefile): the
+ * error object cni_print_error prints comes here.
  *
  * Contracts checked (abort on violation):
- *   - a failure prints one CNI error object (valid JSON: cniVersion, code
- *     among 1 4 6 7, msg) and exits 1; a success prints nothing;
+ *   - a failure returns -1 with its error, which prints as one CNI error
+ *     object (valid JSON: cniVersion, code among 1 4 6 7, msg); a success
+ *     records none;
  *   - a success has what the plugin then relies on: a supported cniVersion,
  *     a "name" of the spec's form, a "nic" and an IPAM type, words without
  *     blanks (any isspace) or quotes for nkctl's batch lines; for a
  *     container's command (not STATUS or GC) a container id of the spec's
  *     form, CNI_IFNAME within 15 characters without '/', ':' or blanks and
  *     not "." or "..", ADD's CNI_NETNS one word, queuesPerPod 1 to 16, the
- *     derived names nk<10 hex> and nl<10 hex>; false only for VERSION;
+ *     derived names nk<10 hex> and nl<10 hex>; 1 only for VERSION;
  *   - a parsed result holds 1 to CNI_MAX_IPS addresses and at most
  *     CNI_MAX_ROUTES routes, each of which prints and parses back the same,
  *     gateways of its address's family; a failure says why;
@@ -47,7 +48,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,13 +60,11 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-/* main.c's exit() and puts() (Makefile). */
-_Noreturn void cni_fuzz_exit(int status);
+/* main.c's puts() (Makefile). */
 int cni_fuzz_puts(const char *s);
 
 static FILE *real_stderr;
 static FILE *devnull;
-static jmp_buf failed;
 static int printed;        /* error objects printed by the call under test */
 static struct plugin plugin;
 
@@ -79,7 +77,7 @@ static const char *const env_names[] = {
 
 FUZZ_QUIET_HARNESS()
 
-/* ---- cni_fail's way out ---- */
+/* ---- the error object ---- */
 
 static bool error_object_ok(const char *s)
 {
@@ -105,19 +103,12 @@ int cni_fuzz_puts(const char *s)
 	const char *why = jsoncheck(s, strlen(s), &at);
 
 	if (why)
-		die("cni_fail", why, s, strlen(s));
+		die("cni_print_error", why, s, strlen(s));
 	if (!error_object_ok(s))
-		die("cni_fail", "not a CNI error object with a configuration error's code", s,
+		die("cni_print_error", "not a CNI error object with a configuration error's code", s,
 		    strlen(s));
 	printed++;
 	return 1;
-}
-
-void cni_fuzz_exit(int status)
-{
-	if (status != 1)
-		die("cni_fail", "exit status is not 1", NULL, 0);
-	longjmp(failed, 1);
 }
 
 /* ---- the environment ---- */
@@ -442,8 +433,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *nul = memchr(data, '\0', size);
 	size_t skip = nul ? (size_t)(nul - (const char *)data) + 1 : 0;
 	char *text = malloc(size - skip + 1);
+	struct cni_err err = { 0 };
 	json_object *prev;
-	bool more;
+	int ret;
 
 	if (!text)
 		abort();
@@ -451,15 +443,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size - skip] = '\0';
 	env_from(nul ? (const char *)data : NULL, nul ? skip - 1 : 0);
 	memset(&plugin, 0, sizeof(plugin));
+	plugin.err = &err;
 	printed = 0;
-	if (setjmp(failed)) {
+	ret = cni_setup(&plugin, text);
+	if (ret < 0) {
+		if (!err.code)
+			die("cni_setup", "a failure without its error", text, strlen(text));
+		cni_print_error(&plugin);
 		if (printed != 1)
-			die("cni_fail", "not one error object", text, strlen(text));
+			die("cni_print_error", "not one error object", text, strlen(text));
 	} else {
-		more = cni_setup(&plugin, text);
-		if (printed)
-			die("cni_setup", "an error object on success", text, strlen(text));
-		check_setup(&plugin, more, text);
+		if (err.code)
+			die("cni_setup", "an error recorded on success", text, strlen(text));
+		check_setup(&plugin, ret == 0, text);
 		/* CHECK's prevResult, as cmd_check reads it. */
 		if (json_object_object_get_ex(plugin.conf, "prevResult", &prev))
 			check_result(prev, text);

@@ -2,14 +2,17 @@
 # tier: host
 # The house keeps its shape (doc/hacking.md, "Map"), read from the objects
 # of the build under test (nm) and the sources by helpers/structure.py: no
-# cycle between files, none between nkctl's unit folders, every header
-# declares only its own file's functions, no .c file of nkctl/ or the CNI
-# plugin over 800 lines, and doc/hacking.md's Map names every folder and
-# file, and only nkctl/lease/holder.c reads a queue dump's lease attributes. Then
-# the check itself must be able to fail: a copy of the tree with
-# a header declaring another file's function, a long file, a file the Map
-# does not name and a row for a folder that is gone, a command reading a
-# queue's lease itself, each refused.
+# cycle of calls between files, none between folders (nkctl's units, lib,
+# the CNI plugin's cni/; each program, nkctl and the plugin, read alone), no
+# include cycle between files, no include from lib/ up into nkctl/ or cni/,
+# every header declares only its own file's functions (not yet cni/cni.h),
+# no .c file of nkctl/ or the CNI plugin over 800 lines, and doc/hacking.md's
+# Map names every folder and file, and only nkctl/lease/holder.c reads a
+# queue dump's lease attributes. Then the check itself must be able to fail:
+# a copy of the tree with a header declaring another file's function, a long
+# file, a file the Map does not name and a row for a folder that is gone, a
+# command reading a queue's lease itself, two headers including each other,
+# a file of lib/ including one of nkctl's, each refused.
 . "$TESTSUITE/lib.sh"
 need_cmd nm python3
 BIN=${NKCTL_REAL:-$NKCTL}
@@ -18,11 +21,11 @@ OBJ=$(dirname "$BIN")/obj
 top=$(cd "$TESTSUITE/.." && pwd)
 OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$top" "$OBJ" 2>&1) || fail "the shape: $OUT"
 echo "$OUT" | sed 's/^/# /'
-pass "no cycle between files or folders, headers declare their own files' functions, files small, the Map true"
+pass "no cycle of calls between files or folders, no include cycle, lib/ includes nothing above it, headers declare their own files' functions, files small, the Map true"
 
 # A header that declares another file's function is found.
 mkdir -p "$T_TMP/doc"
-cp -r "$top/lib" "$top/nkctl" "$T_TMP/"
+cp -r "$top/include" "$top/lib" "$top/nkctl" "$top/cni" "$top/bpf" "$T_TMP/"
 cp "$top/doc/hacking.md" "$T_TMP/doc/"
 printf 'int nk_links_here(void);\n' >> "$T_TMP/nkctl/core/ctx.h"
 OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a foreign declaration passed"
@@ -45,4 +48,19 @@ cp "$top/doc/hacking.md" "$T_TMP/doc/"
 printf 'static int peek(const struct nk_queue *q) { return q->lease_ifindex; }\n' >> "$T_TMP/nkctl/cli/bind.c"
 OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a lease read outside the lease unit passed"
 expect_match "$OUT" "nkctl/cli/bind.c:[0-9]+ reads ->lease_ifindex: only nkctl/lease/" "a lease attribute read outside nkctl/lease/ is refused"
+cp "$top/nkctl/cli/bind.c" "$T_TMP/nkctl/cli/bind.c"
+# Two headers that include each other are found (both ways written here: the
+# cycle does not hang on look.h's own include of fate.h).
+printf '#include "lease/look.h"\n' >> "$T_TMP/nkctl/lease/fate.h"
+printf '#include "lease/fate.h"\n' >> "$T_TMP/nkctl/lease/look.h"
+OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "an include cycle passed"
+expect_match "$OUT" "include cycle: nkctl/lease/fate\.h -> nkctl/lease/look\.h -> nkctl/lease/fate\.h" \
+	"an include cycle between two headers is refused"
+cp "$top/nkctl/lease/fate.h" "$top/nkctl/lease/look.h" "$T_TMP/nkctl/lease/"
+# A file of lib/ that includes one of nkctl's (found by the include path,
+# -Inkctl) is found.
+printf '#include "lease/fate.h"\n' >> "$T_TMP/lib/nl.c"
+OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "lib/ including nkctl/ passed"
+expect_match "$OUT" "lib/nl\.c includes \"lease/fate\.h\", which is nkctl/lease/fate\.h: lib/ includes only lib/ and include/" \
+	"a file of lib/ including one of nkctl's is refused"
 done_testing

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cni: the network configuration (main.c), a result's ips and
  * routes (ipnet.c), and the ADD result built from them (add.c). A refused
- * configuration exits with a CNI error object: those run in a child. */
+ * configuration prints a CNI error object (as main does): those run in a
+ * child. */
 #include <arpa/inet.h>
 #include <sys/wait.h>
 
@@ -39,10 +40,14 @@ static int in_child(void (*fn)(const void *), const void *arg, char *out, size_t
 
 static void read_conf_of(const void *text)
 {
-	struct plugin p = { 0 };
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e };
 
 	p.conf = json_tokener_parse(text);
-	read_conf(&p);
+	if (read_conf(&p)) {
+		cni_print_error(&p);
+		_exit(1);
+	}
 }
 
 /* read_conf of text in a child: its exit status and standard output. */
@@ -71,12 +76,16 @@ struct setup_args {
 static void setup_with_env(const void *arg)
 {
 	const struct setup_args *a = arg;
-	struct plugin p = { 0 };
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e };
 
 	clearenv();
 	for (size_t i = 0; a->env[i]; i++)
 		putenv((char *)a->env[i]);
-	cni_setup(&p, a->text);
+	if (cni_setup(&p, a->text) < 0) {
+		cni_print_error(&p);
+		_exit(1);
+	}
 }
 
 /* cni_setup of text with the environment env (NAME=VALUE strings, NULL
@@ -175,7 +184,8 @@ static void conf_name_checked(void **state)
 static void conf_cni_versions(void **state)
 {
 	const char *env[] = { "CNI_COMMAND=STATUS", NULL };
-	struct plugin p = { 0 };
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e };
 
 	(void)state;
 	p.conf = json_tokener_parse("{\"cniVersions\":[\"0.4.0\",\"1.1.0\",\"9.9.9\",\"1.0.0\"],"
@@ -202,13 +212,14 @@ static void conf_cni_versions(void **state)
  * 1.1.0 refuses 1.1.0); other versions as they are. */
 static void conf_ipam_version(void **state)
 {
-	struct plugin p = { 0 }, q = { 0 };
+	struct cni_err e = { 0 }, eq = { 0 };
+	struct plugin p = { .err = &e }, q = { .err = &eq };
 	json_object *o, *v;
 
 	(void)state;
 	setenv("CNI_COMMAND", "STATUS", 1);
-	assert_true(cni_setup(&p, "{\"cniVersion\":\"1.1.0\",\"name\":\"nk\",\"nic\":\"eth1\","
-				  "\"ipam\":{\"type\":\"host-local\"}}"));
+	assert_int_equal(cni_setup(&p, "{\"cniVersion\":\"1.1.0\",\"name\":\"nk\",\"nic\":\"eth1\","
+				       "\"ipam\":{\"type\":\"host-local\"}}"), 0);
 	o = json_tokener_parse(p.ipam_text);
 	assert_true(json_object_object_get_ex(o, "cniVersion", &v));
 	assert_string_equal(json_object_get_string(v), "1.0.0");
@@ -218,7 +229,7 @@ static void conf_ipam_version(void **state)
 	setenv("CNI_COMMAND", "DEL", 1);
 	setenv("CNI_CONTAINERID", "c1", 1);
 	setenv("CNI_IFNAME", "eth0", 1);
-	assert_true(cni_setup(&q, conf_ok));
+	assert_int_equal(cni_setup(&q, conf_ok), 0);
 	assert_ptr_equal(q.ipam_text, q.conf_text);
 	json_object_put(p.ipam_conf);
 	json_object_put(p.conf);
@@ -230,7 +241,8 @@ static void conf_ipam_version(void **state)
 
 static void conf_full(void **state)
 {
-	struct plugin p = { 0 };
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e };
 
 	(void)state;
 	p.conf = json_tokener_parse("{\"cniVersion\":\"1.0.0\",\"nic\":\"eth1\",\"queues\":\"4-7\","
@@ -250,7 +262,8 @@ static void conf_full(void **state)
 
 static void conf_defaults(void **state)
 {
-	struct plugin p = { 0 };
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e };
 
 	(void)state;
 	p.conf = json_tokener_parse("{\"nic\":\"eth1\",\"queues\":null}");
@@ -321,7 +334,8 @@ static void version_gates(void **state)
 
 static void names_derived(void **state)
 {
-	struct plugin p = { 0 }, q = { 0 };
+	struct cni_err e = { 0 }, eq = { 0 };
+	struct plugin p = { .err = &e }, q = { .err = &eq };
 
 	(void)state;
 	p.id = "container-1";
@@ -478,7 +492,8 @@ static json_object *get(json_object *o, const char *key)
 
 static void result_built(void **state)
 {
-	struct plugin p = { .version = "1.0.0", .ifname = "eth0", .netns = "/run/netns/pod",
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e, .version = "1.0.0", .ifname = "eth0", .netns = "/run/netns/pod",
 			    .queues = "4-7" };
 	json_object *ipam = json_tokener_parse("{\"dns\":{\"nameservers\":[\"10.1.0.1\"]}}");
 	json_object *doc, *v, *ip;
@@ -513,7 +528,8 @@ static void result_old_shape(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N_ELEMS(old); i++) {
-		struct plugin p = { .version = old[i], .ifname = "eth0", .netns = "/run/netns/pod" };
+		struct cni_err e = { 0 };
+		struct plugin p = { .err = &e, .version = old[i], .ifname = "eth0", .netns = "/run/netns/pod" };
 		json_object *doc, *ips;
 
 		p.conf = json_tokener_parse("{}");
@@ -532,7 +548,8 @@ static void result_old_shape(void **state)
  * indexes of ours after them; the configuration's dns wins over IPAM's. */
 static void result_chained(void **state)
 {
-	struct plugin p = { .version = "1.1.0", .ifname = "eth0", .netns = "/run/netns/pod" };
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e, .version = "1.1.0", .ifname = "eth0", .netns = "/run/netns/pod" };
 	json_object *ipam = json_tokener_parse("{\"dns\":{\"nameservers\":[\"10.1.0.1\"]}}");
 	json_object *doc, *v;
 
@@ -674,7 +691,8 @@ static int interfaces_of(const struct plugin *p, const char *prev, char *why, si
  * alone; each IP on the pod's interface. */
 static void check_interfaces_compared(void **state)
 {
-	struct plugin p = { .ifname = "eth0", .netns = "/run/netns/p", .queues = "1-3",
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e, .ifname = "eth0", .netns = "/run/netns/p", .queues = "1-3",
 			    .host = "nk1", .holder = "nkh1" };
 	const char *ok = "{\"interfaces\":[{\"name\":\"other0\"},{\"name\":\"nk1\"},"
 			 "{\"name\":\"eth0\",\"mac\":\"0A:00:00:00:00:01\",\"sandbox\":\"/run/netns/p\"},"
@@ -751,7 +769,8 @@ static void gc_holder_queues(void **state)
  * another network's or another tool's alias is not ours. */
 static void gc_alias(void **state)
 {
-	struct plugin p = { .name = "nk", .nic = "eth1", .id = "c0ffee", .ifname = "eth0",
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e, .name = "nk", .nic = "eth1", .id = "c0ffee", .ifname = "eth0",
 			    .netns = "/run/netns/pod1" };
 	struct plugin other_nic = p;
 	struct attachment a;
@@ -929,7 +948,8 @@ static void pod_info(void **state)
 {
 	char dir[] = "/tmp/nkcni-unit-XXXXXX", sub[64], path[128], target[128], why[256], buf[512];
 	struct stat st;
-	struct plugin p = { .name = "pods", .id = "c1", .ifname = "eth0", .nic = "eth1",
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e, .name = "pods", .id = "c1", .ifname = "eth0", .nic = "eth1",
 			    .holder = "nkhabc" };
 	json_object *leases = json_tokener_parse(
 		"{\"leases\":[{\"id\":5,\"lease\":{\"queue\":{\"id\":1,\"type\":\"rx\"}}},"

@@ -342,7 +342,8 @@ static void info_files_crafted(void **state)
 	static const char other_net[] =
 		"{\"network\":\"other\",\"nic\":\"eth1\",\"containerID\":\"c2\",\"ifname\":\"eth0\"}";
 	char *dir = tmp_dir(), info[256], victim[256], path[512], why[256], longer[512];
-	struct plugin p = { .name = "nk", .nic = "eth1", .command = "GC" };
+	struct cni_err e = { 0 };
+	struct plugin p = { .err = &e, .name = "nk", .nic = "eth1", .command = "GC" };
 	struct taken t = { 0 };
 	struct capture cap;
 	const char *err;
