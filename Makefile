@@ -268,10 +268,10 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/fuzz/fuzz_%.o $(FUZZ_OBJS)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) $^ -o $@ $(DEPS_LIBS)
 
-# main.c's puts() goes to the harness: it checks the error object.
+# report.c's puts() goes to the harness: it checks the error object.
 $(FUZZ_CNI_OBJS) $(FUZZ_BUILD)/obj/fuzz/fuzz_cni.o: FUZZ_EXTRA += $(JSONC_CFLAGS) -Icni
-$(FUZZ_BUILD)/obj/cni/main.o: FUZZ_EXTRA += -Dmain=cni_main -Dputs=cni_fuzz_puts \
-	-Wno-missing-prototypes
+$(FUZZ_BUILD)/obj/cni/main.o: FUZZ_EXTRA += -Dmain=cni_main -Wno-missing-prototypes
+$(FUZZ_BUILD)/obj/cni/report.o: FUZZ_EXTRA += -Dputs=cni_fuzz_puts
 FUZZ_LIB_AR := $(FUZZ_BUILD)/libnk.a
 $(FUZZ_LIB_AR): $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS))
 	@$(if $(Q),echo "  AR      $@")

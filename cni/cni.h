@@ -121,9 +121,9 @@ int attachment_lock(const char *id, const char *ifname, unsigned int wait_ms, in
 /* Let go of fd; gone: the attachment is gone, its lock file removed too. */
 void attachment_unlock(const char *id, const char *ifname, int fd, bool gone);
 
-/* main.c: a command's error, returned up to main, which prints it (the CNI
- * error object on stdout, exit status 1). cni_error records the first one
- * (the cause: the rest are its echoes) and returns -1. */
+/* report.c: a command's error, returned up to main, which prints it (the
+ * CNI error object on stdout, exit status 1). cni_error records the first
+ * one (the cause: the rest are its echoes) and returns -1. */
 int cni_error(const struct plugin *p, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool cni_failed(const struct plugin *p);
@@ -132,12 +132,16 @@ bool cni_failed(const struct plugin *p);
 void cni_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cni_pass_on(const char *text);
 void cni_print_error(const struct plugin *p);
-/* The configuration text (stdin) and the environment into p, checked: 0,
- * 1 for VERSION (which needs no more), -1 with p's error. p owns p->conf,
- * not text. */
+/* conf.c: the configuration text (stdin) and the environment into p,
+ * checked: 0, 1 for VERSION (which needs no more), -1 with p's error. p
+ * owns p->conf, not text. */
 int cni_setup(struct plugin *p, const char *text);
+/* STATUS and GC concern the network, not one container. */
+bool cni_network_command(const char *command);
+/* VERSION's answer on stdout, in the version asked (0). */
+int print_version(const char *asked);
 
-/* main.c: the configuration (0, or -1 with p's error) */
+/* conf.c: the configuration (0, or -1 with p's error) */
 bool version_supported(const char *v);
 bool version_before_1(const char *v);
 bool version_at_least_1_1(const char *v);

@@ -13,7 +13,7 @@
  * CNI_IFNAME, CNI_NETNS, CNI_PATH), then the NUL, then the text; without one
  * the environment is an ADD's.
  *
- * main.c is built for the harness with puts() renamed (Makefile): the
+ * report.c is built for the harness with puts() renamed (Makefile): the
  * error object cni_print_error prints comes here.
  *
  * Contracts checked (abort on violation):
@@ -60,7 +60,7 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-/* main.c's puts() (Makefile). */
+/* report.c's puts() (Makefile). */
 int cni_fuzz_puts(const char *s);
 
 static FILE *real_stderr;
