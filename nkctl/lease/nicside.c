@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The lease's NIC side (nicside.h): prepare, reserve, steer, rollback, and
- * the undo of one lease record.
+ * The lease's NIC side (nicside.h): prepare, reserve, steer, rollback, the
+ * undo of one lease record, and the release of everything.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -14,8 +14,8 @@
 #include "lease/holder.h"
 #include "lease/nicside.h"
 #include "lease/look.h"
+#include "lease/rssctx.h"
 #include "nic/nicreserve.h"
-#include "nic/nicrssctx.h"
 #include "nic/nicrule.h"
 
 /* A record on a queue being leased whose lease cannot be read: never taken
@@ -262,6 +262,33 @@ int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l)
 					    j->link.ifname, NK_NIC_STATE_DIR) : 0;
 	}
 	return nk_nic_release(j, drop, ndrop);     /* the queues no other lease holds */
+}
+
+/* Release of everything: nkctl's rules go too, and the leases' records. */
+static int drop_rules(struct nic_job *j)
+{
+	int fd, ret = j->st.nrules ? nk_ns_ioctl(j->ns, &fd) : 0;
+
+	while (!ret && j->st.nrules) {
+		ret = nk_nic_rule_delete(&j->st, fd, j->link.ifname,
+					 j->st.rules[j->st.nrules - 1].id);
+		if (!ret)
+			ret = nk_nic_job_save(j);
+	}
+	for (size_t k = 0; k < j->st.nleases && !ret; k++)
+		ret = nk_nic_drop_context(j, &j->st.leases[k]);
+	if (!ret)
+		j->st.nleases = 0;
+	return ret;
+}
+
+int nk_nic_release_all(struct nic_job *j)
+{
+	int ret = nk_nic_unreserve(j, NULL, 0);
+
+	if (!ret)
+		ret = drop_rules(j);
+	return ret ? ret : nk_nic_release_finish(j);
 }
 
 int nk_nic_lease_rollback(struct nic_job *j)

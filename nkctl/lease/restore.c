@@ -16,7 +16,7 @@
 #include "nic/nicreserve.h"
 #include "lease/restore.h"
 #include "lease/look.h"
-#include "nic/nicrssctx.h"
+#include "lease/rssctx.h"
 #include "nic/nicrule.h"
 
 /* ---- what the NIC contradicts ---- */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The RSS context of lease ... steer over several queues (nicrssctx.h): a
+ * The RSS context of lease ... steer over several queues (rssctx.h): a
  * context whose table names exactly the leased queues, and the rules steer
  * into it (FLOW_RSS, offset 0), so the steered flows spread over all of
  * them. A driver without contexts keeps the one-queue steering, and the
@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
-#include "nic/nicrssctx.h"
+#include "lease/rssctx.h"
 #include "ethrss.h"
 
 /* Does context c spread over exactly the queues lease l leases? */
