@@ -15,6 +15,7 @@
 #include "lease/holder.h"
 #include "lease/nicside.h"
 #include "lease/look.h"
+#include "lease/mine.h"
 #include "lease/rssctx.h"
 #include "nic/nicreserve.h"
 #include "nic/nicrule.h"
@@ -252,7 +253,7 @@ static int delete_rule(struct nk_nic_state *st, int fd, const char *ifname, uint
 
 	if (ret && ret != -ENOENT && ret != -EINVAL)
 		return nk_error_errno(-ret, "cannot read rule %u of %s", id, ifname);
-	if (!ret && nk_nic_state_rule_is_ours(st, &now))
+	if (!ret && nk_mine_rule(st, &now))
 		ret = ethtool_ntuple_del(fd, ifname, id);
 	if (ret == -ENOENT || ret == -EINVAL)
 		ret = 0;

@@ -5,7 +5,8 @@
  * steer into, so the steered flows spread over all of them. Its id is
  * recorded with the lease before it is made, and a context at that id is
  * taken as the lease's only when its table names exactly the lease's
- * queues (checked before it is deleted or reused).
+ * queues (nk_mine_rss_context, lease/mine.h: asked before it is deleted or
+ * reused).
  */
 #ifndef NKCTL_LEASE_RSSCTX_H
 #define NKCTL_LEASE_RSSCTX_H
