@@ -35,6 +35,7 @@
 #include <arpa/inet.h>
 
 #include "bind/bindstate.h"
+#include "lease/mine.h"
 #include "nic/nicstate.h"
 #include "redirect/routes.h"
 #include "xsk/xskfit.h"
@@ -202,7 +203,7 @@ static void nic_lookups(const char *buf, size_t len)
 {
 	for (size_t i = 0; i < nic1.nrules; i++)
 		if (!nk_nic_state_has_rule(&nic1, nic1.rules[i].id) ||
-		    !nk_nic_state_rule_is_ours(&nic1, &nic1.rules[i]))
+		    !nk_mine_rule(&nic1, &nic1.rules[i]))
 			die("nk_nic_state_has_rule", "a listed rule is not found or not ours", buf,
 			    len);
 	for (size_t i = 0; i < nic1.nreserved; i++)

@@ -511,7 +511,7 @@ static int cmd_nic_release(struct nk_ctx *ctx, const void *args)
 	if (!ret)
 		ret = nk_nic_need_rss(j, "nic release");
 	if (!ret)
-		ret = nk_nic_release(j, j->ids, j->n);
+		ret = j->n ? nk_nic_release(j, j->ids, j->n) : nk_nic_release_all(j);
 	if (!ret) {
 		nk_nic_state_load(j->ns, &j->link, &j->st);
 		print_after(ctx, j, NULL);

@@ -14,6 +14,7 @@
 #include "compat.h"
 #include "doctor/doctorpod.h"
 #include "core/lookup.h"
+#include "lease/mine.h"
 #include "netkit.h"
 #include "redirect.h"
 
@@ -70,17 +71,18 @@ static void gather_peer(struct dr_pod *p)
 }
 
 /* Is r a lease of the pod's? One not seen (its NIC down) names its holder
- * as it was leased: the lease unit says whether a device of the pod may
- * be that holder (moved into the pod since, as the CNI plugin does). */
+ * as it was leased: the lease unit (lease/mine.h) says whether a device of
+ * the pod may be that holder (moved into the pod since, as the CNI plugin
+ * does). */
 static bool pod_holds(const struct dr_pod *p, const struct nk_lease_rec *r)
 {
 	if (!r->unseen)
 		return r->nk_ns == p->pod_ns && dr_pod_device(p, r->nk_ifindex);
 	for (size_t i = 0; i < p->pod_links.n; i++)
 		if (dr_pod_device(p, p->pod_links.v[i].ifindex) &&
-		    nk_lease_maybe_held(r, p->pod_ns, &p->pod_links.v[i]))
+		    nk_mine_lease(r, p->pod_ns, &p->pod_links.v[i], nk_lease_name_now))
 			return true;
-	return p->have_peer && nk_lease_maybe_held(r, p->pod_ns, &p->peer);
+	return p->have_peer && nk_mine_lease(r, p->pod_ns, &p->peer, nk_lease_name_now);
 }
 
 static void gather_leases(struct dr_pod *p, const struct nk_lease_list *all,

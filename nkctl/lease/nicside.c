@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The lease's NIC side (nicside.h): prepare, reserve, steer, rollback, and
- * the undo of one lease record.
+ * The lease's NIC side (nicside.h): prepare, reserve, steer, rollback, the
+ * undo of one lease record with the guarded delete of its rules, and the
+ * release of everything.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -14,8 +15,9 @@
 #include "lease/holder.h"
 #include "lease/nicside.h"
 #include "lease/look.h"
+#include "lease/mine.h"
+#include "lease/rssctx.h"
 #include "nic/nicreserve.h"
-#include "nic/nicrssctx.h"
 #include "nic/nicrule.h"
 
 /* A record on a queue being leased whose lease cannot be read: never taken
@@ -238,6 +240,29 @@ int nk_nic_lease_steer(struct nic_job *j, struct nk_ntuple *rules, size_t nrules
 	return ret;
 }
 
+/* Delete nkctl's rule id if the driver still has there the rule st
+ * recorded, and forget it (not saved): a location the driver gave to
+ * another rule since (after a steer del, or another tool's) is left alone.
+ * Either way nkctl forgets it. 0, or the exit code after the error. */
+static int delete_rule(struct nk_nic_state *st, int fd, const char *ifname, uint32_t id)
+{
+	struct nk_ntuple now;
+	/* that location alone: a whole-table read per rule would make a
+	 * NIC with hundreds of pods' rules slow to clean */
+	int ret = ethtool_ntuple_get(fd, ifname, id, &now);
+
+	if (ret && ret != -ENOENT && ret != -EINVAL)
+		return nk_error_errno(-ret, "cannot read rule %u of %s", id, ifname);
+	if (!ret && nk_mine_rule(st, &now))
+		ret = ethtool_ntuple_del(fd, ifname, id);
+	if (ret == -ENOENT || ret == -EINVAL)
+		ret = 0;
+	if (ret)
+		return nk_error_errno(-ret, "cannot delete rule %u of %s", id, ifname);
+	nk_nic_state_forget_rule(st, id);
+	return 0;
+}
+
 int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l)
 {
 	uint32_t drop[NK_NIC_LEASE_MAX];
@@ -246,7 +271,7 @@ int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l)
 
 	while (!ret && l->nrules) {
 		/* forgotten from l too */
-		ret = nk_nic_rule_delete(&j->st, fd, j->link.ifname, l->rules[l->nrules - 1]);
+		ret = delete_rule(&j->st, fd, j->link.ifname, l->rules[l->nrules - 1]);
 	}
 	if (!ret)
 		ret = nk_nic_drop_context(j, l);
@@ -262,6 +287,32 @@ int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l)
 					    j->link.ifname, NK_NIC_STATE_DIR) : 0;
 	}
 	return nk_nic_release(j, drop, ndrop);     /* the queues no other lease holds */
+}
+
+/* Release of everything: nkctl's rules go too, and the leases' records. */
+static int drop_rules(struct nic_job *j)
+{
+	int fd, ret = j->st.nrules ? nk_ns_ioctl(j->ns, &fd) : 0;
+
+	while (!ret && j->st.nrules) {
+		ret = delete_rule(&j->st, fd, j->link.ifname, j->st.rules[j->st.nrules - 1].id);
+		if (!ret)
+			ret = nk_nic_job_save(j);
+	}
+	for (size_t k = 0; k < j->st.nleases && !ret; k++)
+		ret = nk_nic_drop_context(j, &j->st.leases[k]);
+	if (!ret)
+		j->st.nleases = 0;
+	return ret;
+}
+
+int nk_nic_release_all(struct nic_job *j)
+{
+	int ret = nk_nic_unreserve(j, NULL, 0);
+
+	if (!ret)
+		ret = drop_rules(j);
+	return ret ? ret : nk_nic_release_finish(j);
 }
 
 int nk_nic_lease_rollback(struct nic_job *j)

@@ -55,5 +55,11 @@ int nk_nic_undo_records(struct nic_job *j, const struct nk_nic_seen *seen,
 			const struct nk_undo_how *how, size_t *undone);
 /* Undo what lease record l brought: its rules and context, then its queues. */
 int nk_nic_lease_undo(struct nic_job *j, struct nk_nic_lease *l);
+/* nic release of everything: every queue out of the reserved set (saved),
+ * nkctl's rules deleted (steer add's too), the leases' RSS contexts and
+ * records dropped, then the NIC's own settings back. Here, not in
+ * nic/nicreserve.c: a rule and a context are deleted only once the lease
+ * unit says they are still nkctl's. */
+int nk_nic_release_all(struct nic_job *j);
 
 #endif

@@ -16,7 +16,8 @@
 #include "nic/nicreserve.h"
 #include "lease/restore.h"
 #include "lease/look.h"
-#include "nic/nicrssctx.h"
+#include "lease/mine.h"
+#include "lease/rssctx.h"
 #include "nic/nicrule.h"
 
 /* ---- what the NIC contradicts ---- */
@@ -55,7 +56,7 @@ bool nk_nic_lost_rule(const struct nk_nic_state *st, const struct nk_ntuple_list
 	if (!st->exists || rules_ret || !recorded->flow_type)
 		return false;
 	for (size_t i = 0; i < rules->n; i++)
-		if (rules->v[i].id == recorded->id && nk_nic_state_rule_is_ours(st, &rules->v[i]))
+		if (rules->v[i].id == recorded->id && nk_mine_rule(st, &rules->v[i]))
 			return false;
 	return true;
 }

@@ -20,6 +20,7 @@
 #include "core/lookup.h"
 #include "lease/holder.h"
 #include "lease/look.h"
+#include "lease/mine.h"
 #include "lease/scan.h"
 #include "netdev.h"
 #include "netns.h"
@@ -329,30 +330,22 @@ const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
 	return NULL;
 }
 
-/* The record names the holder as it was at lease time: one of its name
- * recorded in another namespace, and no longer there, may be this holder,
- * moved since (a pod's is), and counts too. */
-bool nk_lease_maybe_held(const struct nk_lease_rec *r, const struct nk_ns *hns,
-			 const struct nk_link *l)
+bool nk_lease_name_now(struct nk_ns *ns, int ifindex, char *name)
 {
-	struct nl_sock *rt;
-	struct nk_link there;
+	struct nl_sock *rt = nk_ns_try_rtnl(ns);
+	struct nk_link l;
 
-	if (r->nk_ns == hns)
-		return r->nk_ifindex == l->ifindex;
-	if (strcmp(r->nk_ifname, l->ifname))
+	if (!rt || nk_link_lookup(rt, NULL, ifindex, &l, NULL, true))
 		return false;
-	/* still where it was leased: that device, another of the same name */
-	rt = r->nk_ns ? nk_ns_try_rtnl(r->nk_ns) : NULL;
-	return !rt || nk_link_lookup(rt, NULL, r->nk_ifindex, &there, NULL, true) ||
-	       strcmp(there.ifname, r->nk_ifname);
+	snprintf(name, IF_NAMESIZE, "%s", l.ifname);
+	return true;
 }
 
 const struct nk_lease_rec *nk_lease_unseen_held(const struct nk_lease_list *all,
 						const struct nk_ns *hns, const struct nk_link *l)
 {
 	for (size_t i = 0; i < all->n; i++)
-		if (all->v[i].unseen && nk_lease_maybe_held(&all->v[i], hns, l))
+		if (all->v[i].unseen && nk_mine_lease(&all->v[i], hns, l, nk_lease_name_now))
 			return &all->v[i];
 	return NULL;
 }

@@ -90,13 +90,12 @@ const struct nk_lease_rec *nk_lease_any_of_netkit(const struct nk_lease_list *l,
 /* The live lease (one seen) of NIC queue (ifindex, queue) of namespace ns. */
 const struct nk_lease_rec *nk_lease_of_nic(const struct nk_lease_list *l,
 					   const struct nk_ns *ns, int ifindex, uint32_t queue);
-/* "Mine": may holder l of namespace hns hold the lease r records? Its
- * ifindex there; or its name, when r's holder was in another namespace and
- * is no longer there (moved since, as a pod's holder is). */
-bool nk_lease_maybe_held(const struct nk_lease_rec *r, const struct nk_ns *hns,
-			 const struct nk_link *l);
+/* The name of the device at ifindex of ns now into name (IF_NAMESIZE):
+ * false when there is none or ns cannot be reached. The read "mine" asks
+ * for of a lease not seen (nk_mine_lease, lease/mine.h). */
+bool nk_lease_name_now(struct nk_ns *ns, int ifindex, char *name);
 /* The first lease not seen (its NIC down or unreadable) that l of hns may
- * hold, or that is of NIC (ns, ifindex); NULL when none. */
+ * hold (nk_mine_lease), or that is of NIC (ns, ifindex); NULL when none. */
 const struct nk_lease_rec *nk_lease_unseen_held(const struct nk_lease_list *all,
 						const struct nk_ns *hns, const struct nk_link *l);
 const struct nk_lease_rec *nk_lease_unseen_of_nic(const struct nk_lease_list *all,

@@ -13,6 +13,7 @@
 #include "core/lookup.h"
 #include "lease/nicside.h"
 #include "lease/look.h"
+#include "lease/mine.h"
 #include "nic/nicreserve.h"
 #include "lease/sweep.h"
 #include "rtnl.h"
@@ -171,13 +172,6 @@ static void settle_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex, const 
 	nk_nic_job_free(j);
 }
 
-/* Does record l, of a live lease, name holder, recorded in namespace hns? */
-static bool names_holder(const struct nk_nic_lease *l, const struct nk_ns *hns,
-			 const char *holder)
-{
-	return holder && nk_ns_is(hns, l->ns_dev, l->ns_ino) && !strcmp(l->name, holder);
-}
-
 /* The reachable namespace other than hns where a live lease of record l is
  * held now (its holder was moved there), or NULL. A namespace on its way out
  * is not reachable by name, so its leases are waited for, not reported. */
@@ -272,7 +266,7 @@ static struct nk_ns *find_nic(struct nk_ctx *ctx, const struct nk_nic_state *st,
  * with holder, whether a live lease's record names it. */
 static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 		       const struct nk_nic_state *st, const struct nk_ns *hns, const char *holder,
-		       bool *named, bool *settle, bool *own)
+		       bool *named, bool *settle)
 {
 	struct nk_nic_seen seen;
 	int ret = 0;
@@ -285,8 +279,7 @@ static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 					      NK_FATE_LIVE;
 
 		*settle |= fate == NK_FATE_ENDED;
-		*own |= names_holder(l, hns, holder);
-		if (!named || !l->nleased || !names_holder(l, hns, holder))
+		if (!named || !l->nleased || !nk_mine_record(l, hns, holder))
 			continue;
 		/* Live: moved elsewhere, or its namespace on its way out; unknown
 		 * on a NIC seen: its namespace on its way out (netns-id -1), the
@@ -301,23 +294,11 @@ static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 	return ret;
 }
 
-/* Is the NIC at ifindex of ns one of mine? */
-static bool nic_mine(const struct nk_ns *ns, int ifindex, const struct nk_nic_at *mine, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (mine[i].ifindex == ifindex && nk_ns_is(ns, mine[i].dev, mine[i].ino))
-			return true;
-	return false;
-}
-
-/* What a sweep is asked for: with holder (in hns), whether a live lease's
- * record still names it; the NICs whose lock it waits for. */
+/* What a sweep is asked for: with who's holder, whether a live lease's
+ * record still names it (*named); who, for the NICs whose lock it waits for. */
 struct sweep_for {
-	const struct nk_ns *hns;
-	const char *holder;
+	struct nk_mine_who who;
 	bool *named;
-	const struct nk_nic_at *mine;
-	size_t nmine;
 };
 
 /* One state file: undo the records of leases that ended. Its NIC's
@@ -325,12 +306,12 @@ struct sweep_for {
  * naming the command's own holder elsewhere is (holder_moved). */
 static int unlease_file(struct nk_ctx *ctx, const char *name, const struct sweep_for *f)
 {
-	const struct nk_ns *hns = f->hns;
-	const char *holder = f->holder;
+	const struct nk_ns *hns = f->who.hns;
+	const char *holder = f->who.holder;
 	bool *named = f->named;
 	struct nk_nic_state *st = calloc(1, sizeof(*st));
 	struct nk_ns *ns = NULL;
-	bool settle = false, own = false;
+	bool settle = false;
 	int ifindex = 0, ret = 0;
 
 	if (!st) {
@@ -344,10 +325,9 @@ static int unlease_file(struct nk_ctx *ctx, const char *name, const struct sweep
 			strerror(-ret));
 	if (!ret && st->exists)
 		ns = find_nic(ctx, st, &ifindex);     /* NULL: absent, its records kept */
-	ret = ns ? look_at_nic(ctx, ns, ifindex, st, hns, holder, named, &settle, &own) : 0;
+	ret = ns ? look_at_nic(ctx, ns, ifindex, st, hns, holder, named, &settle) : 0;
 	if (ns && settle)
-		settle_nic(ctx, ns, ifindex, st->ifname,
-			   own || nic_mine(ns, ifindex, f->mine, f->nmine));
+		settle_nic(ctx, ns, ifindex, st->ifname, nk_mine_nic(&f->who, ns, ifindex, st));
 	nk_nic_state_free(st);
 	free(st);
 	return ret;
@@ -378,7 +358,7 @@ int nk_nic_unlease_stale(struct nk_ctx *ctx)
 
 int nk_nic_unlease_stale_own(struct nk_ctx *ctx, const struct nk_nic_at *own, size_t n)
 {
-	struct sweep_for f = { .mine = own, .nmine = n };
+	struct sweep_for f = { .who = { .own = own, .nown = n } };
 
 	return unlease_records(ctx, &f);
 }
@@ -390,12 +370,12 @@ int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char 
 {
 	const struct timespec tick = { 0, 100 * 1000 * 1000 };
 	bool named = true;
+	const struct sweep_for f = { .who = { .hns = hns, .holder = holder }, .named = &named };
 	int ret = 0;
 
 	for (int i = 0; i < NK_NIC_GONE_WAIT_TICKS && named && !ret; i++) {
 		named = false;
-		ret = unlease_records(ctx, &(struct sweep_for){ .hns = hns, .holder = holder,
-								 .named = &named });
+		ret = unlease_records(ctx, &f);
 		if (named)
 			nanosleep(&tick, NULL);
 	}

@@ -7,10 +7,9 @@
  *   nicreserve.h  the reservation: queues out of RSS, header split, the
  *                 NIC's own settings recorded first and put back last
  *   nicrule.h     the n-tuple rule protocol (pending -> ioctl -> record)
- *   nicrssctx.h   the RSS context of a lease over several queues
  *
  * What of a NIC a lease brings, judges and undoes is the lease unit's
- * (lease/nicside.h, lease/sweep.h, lease/restore.h).
+ * (lease/nicside.h, lease/rssctx.h, lease/sweep.h, lease/restore.h).
  * The state record itself is nicstate.h. Every change is decided and made
  * under the lock, on what was read after taking it; the state is written
  * before the NIC is changed, so a command killed half-way is finished or

@@ -13,8 +13,6 @@
 #include "ethrss.h"
 #include "core/kernel.h"
 #include "nic/nicreserve.h"
-#include "nic/nicrssctx.h"
-#include "nic/nicrule.h"
 #include "nic/nicsupport.h"
 
 /* What reserve and release need of the driver, said before any change. */
@@ -228,24 +226,6 @@ int nk_nic_release_finish(struct nic_job *j)
 	return 0;
 }
 
-/* Release of everything: nkctl's rules go too, and the leases' records. */
-static int drop_rules(struct nic_job *j)
-{
-	int fd, ret = j->st.nrules ? nk_ns_ioctl(j->ns, &fd) : 0;
-
-	while (!ret && j->st.nrules) {
-		ret = nk_nic_rule_delete(&j->st, fd, j->link.ifname,
-					 j->st.rules[j->st.nrules - 1].id);
-		if (!ret)
-			ret = nk_nic_job_save(j);
-	}
-	for (size_t k = 0; k < j->st.nleases && !ret; k++)
-		ret = nk_nic_drop_context(j, &j->st.leases[k]);
-	if (!ret)
-		j->st.nleases = 0;
-	return ret;
-}
-
 int nk_nic_reserve(struct nic_job *j)
 {
 	int ret;
@@ -256,13 +236,15 @@ int nk_nic_reserve(struct nic_job *j)
 	return ret ? ret : apply_reserved(j);
 }
 
+int nk_nic_unreserve(struct nic_job *j, const uint32_t *ids, size_t n)
+{
+	release_ids(j, ids, n);
+	return nk_nic_job_save(j);
+}
+
 int nk_nic_release(struct nic_job *j, const uint32_t *ids, size_t n)
 {
-	int ret;
+	int ret = nk_nic_unreserve(j, ids, n);
 
-	release_ids(j, ids, n);
-	ret = nk_nic_job_save(j);
-	if (!ret && !n)
-		ret = drop_rules(j);
 	return ret ? ret : nk_nic_release_finish(j);
 }

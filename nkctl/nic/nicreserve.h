@@ -24,8 +24,12 @@ void reserve_add(struct nk_nic_state *st, const uint32_t *ids, size_t n);
 int minimal_table(const struct nic_job *j, uint32_t *indir);
 /* Reserve j->ids: state first, then the NIC. */
 int nk_nic_reserve(struct nic_job *j);
-/* Release ids[0..n) (none: everything, with nkctl's rules and lease
- * records); the last queue puts the NIC's own settings back. */
+/* Take ids[0..n) (none: every queue) out of the reserved set, saved; the
+ * NIC is not changed yet (nk_nic_release_finish). */
+int nk_nic_unreserve(struct nic_job *j, const uint32_t *ids, size_t n);
+/* Release ids[0..n) (n > 0); the last queue puts the NIC's own settings
+ * back. (Everything, with nkctl's rules, the leases' RSS contexts and
+ * records, is the lease unit's: nk_nic_release_all, lease/nicside.h.) */
 int nk_nic_release(struct nic_job *j, const uint32_t *ids, size_t n);
 /* The NIC as its state says after a release saved it: the reserved set
  * applied, or with none left the NIC's own settings back and the state

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * n-tuple rules nkctl adds (nicrule.h): the one pending -> ioctl -> record
- * path of steer add and lease ... steer, the guarded delete, and printing.
+ * path of steer add and lease ... steer, and printing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,27 +42,6 @@ int nk_nic_rule_add(struct nk_nic_state *st, int fd, const char *ifname, struct 
 	ret = nk_nic_state_save(st);
 	st->exists = !ret;
 	return ret;
-}
-
-/* A location the driver gave to another rule since (after a steer del, or
- * another tool's) is left alone. Either way nkctl forgets it. */
-int nk_nic_rule_delete(struct nk_nic_state *st, int fd, const char *ifname, uint32_t id)
-{
-	struct nk_ntuple now;
-	/* that location alone: a whole-table read per rule would make a
-	 * NIC with hundreds of pods' rules slow to clean */
-	int ret = ethtool_ntuple_get(fd, ifname, id, &now);
-
-	if (ret && ret != -ENOENT && ret != -EINVAL)
-		return nk_error_errno(-ret, "cannot read rule %u of %s", id, ifname);
-	if (!ret && nk_nic_state_rule_is_ours(st, &now))
-		ret = ethtool_ntuple_del(fd, ifname, id);
-	if (ret == -ENOENT || ret == -EINVAL)
-		ret = 0;
-	if (ret)
-		return nk_error_errno(-ret, "cannot delete rule %u of %s", id, ifname);
-	nk_nic_state_forget_rule(st, id);
-	return 0;
 }
 
 static int steer_add_loaded(struct nk_nic_state *st, const struct nk_link *l, int fd,

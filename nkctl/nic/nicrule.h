@@ -5,7 +5,8 @@
  * before the ioctl that adds it, and as nkctl's (saved) after; a kill in
  * between leaves a pending rule that the next command on the NIC finds and
  * removes (nk_nic_resolve_pending). A rule is deleted only while the driver
- * still has there the rule nkctl recorded.
+ * still has there the rule nkctl recorded: that delete is the lease unit's
+ * (lease/nicside.c), which says what is nkctl's.
  */
 #ifndef NKCTL_NICRULE_H
 #define NKCTL_NICRULE_H
@@ -27,9 +28,6 @@ enum nk_rule_step {
  * driver lost it; NULL: none). 0, or -errno with *failed the step. */
 int nk_nic_rule_add(struct nk_nic_state *st, int fd, const char *ifname, struct nk_ntuple *r,
 		    struct nk_nic_lease *l, const uint32_t *replaces, enum nk_rule_step *failed);
-/* Delete nkctl's rule id if the driver still has there the rule st
- * recorded, and forget it (not saved). 0, or the exit code after the error. */
-int nk_nic_rule_delete(struct nk_nic_state *st, int fd, const char *ifname, uint32_t id);
 
 /* steer add, under the NIC's lock: what a killed nkctl left settled, then
  * rule r added as above. 0, or the exit code after the error. */

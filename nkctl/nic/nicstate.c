@@ -667,14 +667,6 @@ bool nk_nic_state_add_rule(struct nk_nic_state *st, const struct nk_ntuple *r)
 	return true;
 }
 
-bool nk_nic_state_rule_is_ours(const struct nk_nic_state *st, const struct nk_ntuple *r)
-{
-	for (size_t i = 0; i < st->nrules; i++)
-		if (st->rules[i].id == r->id)
-			return !st->rules[i].flow_type || nk_ntuple_same(&st->rules[i], r);
-	return false;
-}
-
 /* Remove id from v[*n]. */
 static void drop_id(uint32_t *v, size_t *n, uint32_t id)
 {

@@ -152,9 +152,8 @@ bool nk_nic_state_has_rule(const struct nk_nic_state *st, uint32_t id);
 /* Record rule r (at r->id) as nkctl's; false when out of memory. */
 bool nk_nic_state_add_rule(struct nk_nic_state *st, const struct nk_ntuple *r);
 void nk_nic_state_forget_rule(struct nk_nic_state *st, uint32_t id);
-/* Is the rule the driver has at r->id still the one nkctl recorded there
- * (same spec; a record without one counts as the same)? */
-bool nk_nic_state_rule_is_ours(const struct nk_nic_state *st, const struct nk_ntuple *r);
+/* (Whether the rule the driver has at a recorded id is still nkctl's is
+ * the lease unit's: nk_mine_rule, lease/mine.h.) */
 
 /* The record of the lease of NIC queue q, or NULL. */
 struct nk_nic_lease *nk_nic_state_lease(struct nk_nic_state *st, uint32_t q);

@@ -6,6 +6,7 @@
 
 #include "unit.h"
 
+#include "lease/mine.h"
 #include "nic/nicstate.h"
 #include "nl.h"
 
@@ -381,7 +382,7 @@ static void old_rules_without_specs(void **state)
 	assert_int_equal(st->rules[0].flow_type, 0);
 	assert_int_equal(st->rules[1].id, 9);
 	/* a rule recorded without its spec is taken as nkctl's */
-	assert_true(nk_nic_state_rule_is_ours(st, &r));
+	assert_true(nk_mine_rule(st, &r));
 	state_free(st);
 }
 
@@ -706,9 +707,9 @@ static void rules_add_forget(void **state)
 	/* re-adding at a location replaces the record there */
 	assert_true(nk_nic_state_add_rule(st, &r));
 	assert_int_equal(st->nrules, 2);
-	assert_true(nk_nic_state_rule_is_ours(st, &r));
+	assert_true(nk_mine_rule(st, &r));
 	r.action = 3;
-	assert_false(nk_nic_state_rule_is_ours(st, &r));
+	assert_false(nk_mine_rule(st, &r));
 	nk_nic_state_forget_rule(st, 5);
 	assert_false(nk_nic_state_has_rule(st, 5));
 	/* and the lease that named it names it no more */

@@ -1,42 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The RSS context of lease ... steer over several queues (nicrssctx.h): a
+ * The RSS context of lease ... steer over several queues (rssctx.h): a
  * context whose table names exactly the leased queues, and the rules steer
  * into it (FLOW_RSS, offset 0), so the steered flows spread over all of
  * them. A driver without contexts keeps the one-queue steering, and the
  * operator is told.
  *
  * The id is chosen and recorded before the context is made, so that a kill
- * in between leaves no context the record does not name. A recorded id is
- * only an intent, though: after such a kill another tool's "ethtool -X ...
- * context new" may take it. So a context is nkctl's only when the kernel
- * has it at the recorded id AND its table spreads over exactly the lease's
- * queues (the recorded queue set): checked before it is deleted or reused.
- * One that is not ours is forgotten, never deleted. (Recording the id only
- * once the kernel returned it would instead leave, after a kill between the
- * two, a context nobody records or deletes.)
+ * in between leaves no context the record does not name. (Recording the id
+ * only once the kernel returned it would instead leave, after a kill between
+ * the two, a context nobody records or deletes.) A recorded id is only an
+ * intent, though, so before a context is deleted or reused the lease unit's
+ * "mine" (nk_mine_rss_context, mine.c) says whether it is still the
+ * lease's; one that is not is forgotten, never deleted.
  */
 #include <errno.h>
 #include <stdbool.h>
 
-#include "nic/nicrssctx.h"
+#include "lease/mine.h"
+#include "lease/rssctx.h"
 #include "ethrss.h"
-
-/* Does context c spread over exactly the queues lease l leases? */
-static bool ctx_is_leases(const struct nk_rss_ctx *c, const struct nk_nic_lease *l)
-{
-	if (c->more_queues || c->nqueues != l->nleased)
-		return false;
-	for (size_t k = 0; k < l->nleased; k++) {
-		bool found = false;
-
-		for (size_t i = 0; i < c->nqueues && !found; i++)
-			found = c->queues[i] == l->leased[k];
-		if (!found)
-			return false;
-	}
-	return true;
-}
 
 /* Is the context at l's recorded id there, and the lease's? *there says
  * whether any context has that id. */
@@ -49,11 +32,7 @@ static int ctx_owned(struct nic_job *j, const struct nk_nic_lease *l, bool *ther
 	*there = *ours = false;
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < all.n; i++)
-		if (all.v[i].context == l->rss_context) {
-			*there = true;
-			*ours = ctx_is_leases(&all.v[i], l);
-		}
+	*ours = nk_mine_rss_context(&all, l, there);
 	nk_rss_ctx_list_free(&all);
 	return 0;
 }

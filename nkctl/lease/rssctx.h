@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The RSS context of a lease over several queues (nicrssctx.c): a context
+ * The RSS context of a lease over several queues (rssctx.c): a context
  * whose table names exactly the leased queues, which the lease's rules
  * steer into, so the steered flows spread over all of them. Its id is
  * recorded with the lease before it is made, and a context at that id is
  * taken as the lease's only when its table names exactly the lease's
- * queues (checked before it is deleted or reused).
+ * queues (nk_mine_rss_context, lease/mine.h: asked before it is deleted or
+ * reused).
  */
-#ifndef NKCTL_NICRSSCTX_H
-#define NKCTL_NICRSSCTX_H
+#ifndef NKCTL_LEASE_RSSCTX_H
+#define NKCTL_LEASE_RSSCTX_H
 
 #include "nic/nicjob.h"
 
