@@ -311,9 +311,10 @@ int cmd_del(struct plugin *p);
 int cmd_check(struct plugin *p);
 int cmd_status(struct plugin *p);
 int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_t len);
-/* The holder's leases ended in the pod (nkctl's unlease and its provider
- * wait): 0, or -1 with why; teardown's first step. */
-int unlease_in_pod(const struct plugin *p, char *why, size_t len);
+/* The holder's leases ended in the pod (nkctl's unlease dev ... netns on
+ * the session, and its provider wait): 0, or -1 with why; teardown's first
+ * step. */
+int unlease_in_pod(const struct plugin *p, struct nk_session *s, char *why, size_t len);
 /* nkctl's and the holder's part of teardown: 0, or -1 with why. gc: the
  * host side is there and the batch ended the holder's leases. */
 int teardown_nk(const struct plugin *p, struct nk_session *s, bool gc, char *why, size_t len);

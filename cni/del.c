@@ -34,41 +34,23 @@ static void del_leftover_holder(const struct plugin *p)
 }
 
 /* End the holder's leases where it lives, in the pod, through nkctl's
- * unlease: it waits (boundedly) for a memory provider still on a queue to
- * go before deleting the holder, so the NIC side is restored, never pulled
- * from under a provider. A namespace that is gone took the holder with it
- * (the kernel ended its leases): nothing to do here, the host's unlease
- * below finishes the NIC side. 0, or -1 with why (the provider stayed:
- * the runtime's next DEL tries again). */
-int unlease_in_pod(const struct plugin *p, char *why, size_t len)
+ * unlease on the command's one nkctl session (unlease dev ... netns): it
+ * waits (boundedly) for a memory provider still on a queue to go before
+ * deleting the holder, so the NIC side is restored, never pulled from under
+ * a provider. A pod's namespace that is gone is nkctl's to judge, not ours:
+ * its file missing is not the lease's end (a process may keep the
+ * namespace), and nkctl refuses a lease that lives on, or that it cannot
+ * see. 0, or -1 with why (the provider stayed: the runtime's next DEL tries
+ * again). */
+int unlease_in_pod(const struct plugin *p, struct nk_session *s, char *why, size_t len)
 {
-	char wait[16], *out, *err, *line, *save, msg[512] = "";
-	char *argv[] = { (char *)p->nkctl, "-j", "-force", "-n", (char *)p->netns, "unlease", "dev",
-			 (char *)p->holder, "wait", wait, NULL };
-	struct child c;
-	int st;
-
-	if (!p->queues || !p->netns || !*p->netns || access(p->netns, F_OK))
+	if (!p->queues || !p->netns || !*p->netns)
+		return 0;       /* no namespace named: the host's unlease line decides */
+	if (!nks_run(s, NULL, "unlease dev %s netns %s wait %u", p->holder, p->netns,
+		     CNI_UNLEASE_WAIT))
 		return 0;
-	snprintf(wait, sizeof(wait), "%u", CNI_UNLEASE_WAIT);
-	if (child_start(&c, argv, NULL, &p->locks)) {
-		snprintf(why, len, "unlease: cannot run %s", p->nkctl);
-		return -1;
-	}
-	child_read_out_err(&c, &out, &err);
-	st = child_wait(&c);
-	/* The namespace went while nkctl entered it: as gone before. */
-	if (st && access(p->netns, F_OK))
-		st = 0;
-	/* its error object, never a sweep's warning (nkctl -j's stderr) */
-	for (line = st && err ? strtok_r(err, "\n", &save) : NULL; line && !*msg;
-	     line = strtok_r(NULL, "\n", &save))
-		nk_error_line(line, msg, sizeof(msg));
-	if (st)
-		snprintf(why, len, "unlease in the pod: %s", *msg ? msg : "nkctl failed (no message)");
-	free(out);
-	free(err);
-	return st ? -1 : 0;
+	snprintf(why, len, "unlease in the pod: %s", s->err);
+	return -1;
 }
 
 /* nkctl's part in reverse order of ADD's, each line accepting what is gone
@@ -120,7 +102,7 @@ int teardown(struct plugin *p, struct nk_session *s, bool ipam, char *why, size_
 	*why = '\0';
 	/* A provider still there: the pod keeps everything, its address and
 	 * the NIC side included, until a DEL finds it gone. */
-	if (unlease_in_pod(p, why, len))
+	if (unlease_in_pod(p, s, why, len))
 		return -1;
 	if (ipam && ipam_start(p, "DEL", p->ipam_text, &run, why, len))
 		ipam_failed = -1;

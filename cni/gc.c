@@ -449,9 +449,10 @@ int holder_queue_list(json_object *leases, const char *nic, const char *holder, 
 }
 
 /* The stale attachment q's leases ended in the batch (unlease from the NIC's
- * queues, wherever the holder is now): 0, or -1 with why. Where the batch
- * cannot (a namespace nkctl does not find from here), nkctl in the pod's
- * namespace, as DEL. */
+ * queues, wherever the holder is now): 0, or -1 with why. Where that line
+ * cannot (a namespace nkctl does not find from here), or `show leases`
+ * shows the holder none (nkctl, not GC, says whether they ended), the
+ * holder by its name in the pod's namespace, as DEL. */
 static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object *leases,
 		      bool *ended, char *why, size_t len)
 {
@@ -459,16 +460,15 @@ static int gc_unlease(const struct plugin *q, struct nk_session *s, json_object 
 	int ret;
 
 	*ended = false;
-	if (!q->queues || !leases || holder_queue_list(leases, q->nic, q->holder, list, sizeof(list)))
-		return unlease_in_pod(q, why, len);
-	if (!*list)
-		return 0; /* no lease left: teardown_nk's unlease sweeps */
+	if (!q->queues || !leases || holder_queue_list(leases, q->nic, q->holder, list, sizeof(list)) ||
+	    !*list)
+		return unlease_in_pod(q, s, why, len);
 	ret = nks_run(s, NULL, "unlease from %s queue %s holders %s wait %u", q->nic, list, q->holder,
 		      CNI_UNLEASE_WAIT);
 	/* refused (a provider stays, or the queue is another pod's now), or
 	 * failed: the pod's own holder, by its name in its namespace, decides */
 	if (ret)
-		return unlease_in_pod(q, why, len);
+		return unlease_in_pod(q, s, why, len);
 	*ended = true;      /* its holder is deleted */
 	return 0;
 }

@@ -38,7 +38,7 @@ static const struct nk_cmd top_cmds[] = {
 	{ "lease", cmd_lease, NULL, &cmd_lease_params, NULL,
 	  "lease RX queues of a physical NIC into a netkit peer or single device" },
 	{ "unlease", cmd_unlease, NULL, &cmd_unlease_params,
-	  "{ dev NKDEV | from PHYS [ phys-netns NETNS ] queue LIST [ holders NKDEV[,NKDEV...] ] } [ force ] [ wait SECONDS ]",
+	  "{ dev NKDEV [ netns NETNS ] | from PHYS [ phys-netns NETNS ] queue LIST [ holders NKDEV[,NKDEV...] ] } [ force ] [ wait SECONDS ]",
 	  "end leases by deleting the netkit device that holds them" },
 	{ "nic", NULL, &nk_nic_table, NULL, NULL,
 	  "the NIC side of leases: queues reserved out of RSS, header split" },

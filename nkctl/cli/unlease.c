@@ -13,9 +13,10 @@
 #include "view/devview.h"
 #include "xsk/xsksweep.h"
 
-enum { UNLEASE_WAIT = 5 };        /* its row in unlease_params */
+enum { UNLEASE_WAIT = 6 };        /* its row in unlease_params */
 static const struct nk_param unlease_params[] = {
 	NK_LEASE_PARAM("dev", NKP_IFNAME, dev, "NKDEV", false),
+	NK_LEASE_PARAM("netns", NKP_NETNS, dev_netns, "NETNS", false),
 	NK_LEASE_PARAM("from", NKP_IFNAME, from, "PHYS", false),
 	NK_LEASE_PARAM("phys-netns", NKP_NETNS, phys_netns, "NETNS", false),
 	NK_LEASE_PARAM("queue", NKP_STRING, queue, "LIST", false),
@@ -29,6 +30,7 @@ static const struct nk_rule unlease_rules[] = {
 	{ NK_RULE_ONE_OF, { "dev", "from" } },
 	{ NK_RULE_EXCLUSIVE, { "dev", "queue" } },
 	{ NK_RULE_EXCLUSIVE, { "dev", "phys-netns" } },
+	{ NK_RULE_NEEDS, { "netns", "dev" } },
 	{ NK_RULE_NEEDS, { "from", "queue" } },
 	{ NK_RULE_NEEDS, { "holders", "from" } },
 };

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compat.h"
 #include "core/linkdel.h"
@@ -254,19 +255,74 @@ static int check_expected(const struct lease_args *a, const struct holder_end *t
 			a->from, t->first->id, t->l.ifname, a->holders);
 }
 
-/* unlease dev NKDEV: that holder, of the command's namespace. */
+/* The holder's namespace: netns NETNS, else the command's own. *gone when
+ * NETNS names nothing now (its namespace deleted, or unnamed). */
+static int holder_ns(struct nk_ctx *ctx, const struct lease_args *a, struct nk_ns **ns, bool *gone)
+{
+	int fd, ret;
+
+	*gone = false;
+	if (!a->dev_netns)
+		return nk_ns_here(ctx, ns);
+	ret = netns_open(a->dev_netns, &fd);
+	if (ret == -ENOENT) {
+		*gone = true;
+		return 0;
+	}
+	if (!ret)
+		close(fd);
+	return nk_ns_get(ctx, a->dev_netns, ns);   /* says what is wrong with it */
+}
+
+/* unlease dev NKDEV netns NETNS where NETNS names nothing now: the holder
+ * went with its namespace, or that lives on unnamed (a process keeps it).
+ * Not "ended" on a guess: wait while a live lease's record names the holder
+ * anywhere, as for a holder gone from its namespace; one still there, or
+ * one whose NIC cannot be seen, is refused. */
+static int unlease_ns_gone(struct nk_ctx *ctx, const struct lease_args *a, struct nk_unlease *u)
+{
+	struct nk_lease_list all;
+	char what[128];
+	bool still = false;
+	int ret = nk_nic_unlease_gone_anywhere(ctx, a->dev, &still);
+
+	if (ret)
+		return ret;
+	if (still)
+		return nk_error(NK_EXIT_EXISTS,
+				"\"%s\" still holds leases though \"%s\" names no namespace now: its namespace lives on, unnamed (a process keeps it); nothing was changed: end what keeps it, or unlease from the NIC's queues",
+				a->dev, a->dev_netns);
+	ret = nk_lease_scan(ctx, &all);
+	if (ret)
+		return nk_error_errno(-ret, "cannot scan the leases");
+	for (size_t i = 0; i < all.n && !ret && !a->force; i++)
+		if (all.v[i].unseen && !strcmp(all.v[i].nk_ifname, a->dev))
+			ret = nk_lease_unseen_error(&all.v[i], a->dev, "whether it ended cannot be read",
+						    "unlease again", ", or add force");
+	nk_lease_list_free(&all);
+	if (ret)
+		return ret;
+	snprintf(what, sizeof(what), "\"%.60s\" names no namespace now: \"%s\" went with it",
+		 a->dev_netns, a->dev);
+	return nothing(ctx, u, what, true);
+}
+
+/* unlease dev NKDEV: that holder, of the command's namespace or of netns. */
 static int unlease_dev(struct nk_ctx *ctx, const struct lease_args *a, struct nk_unlease *u)
 {
 	struct holder_end *t = calloc(1, sizeof(*t));
 	struct nl_sock *rt;
 	char what[128];
+	bool gone;
 	int ret;
 
 	if (!t)
 		return nk_error_errno(ENOMEM, "unlease");
 	u->t = t;
 	u->n = 1;
-	ret = nk_ns_here(ctx, &t->ns);
+	ret = holder_ns(ctx, a, &t->ns, &gone);
+	if (!ret && gone)
+		return unlease_ns_gone(ctx, a, u);
 	if (!ret)
 		ret = nk_ns_rtnl(t->ns, &rt);
 	if (!ret)

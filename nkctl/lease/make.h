@@ -30,6 +30,7 @@ struct steer_list {
 
 struct lease_args {
 	const char *dev, *from, *phys_netns, *queue, *pool;
+	const char *dev_netns;            /* unlease dev: the holder's namespace */
 	const char *holders;              /* unlease from: the holders expected */
 	uint32_t count;
 	uint32_t wait;                    /* unlease: seconds for providers to go */

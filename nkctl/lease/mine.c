@@ -78,7 +78,7 @@ bool nk_mine_rss_context(const struct nk_rss_ctx_list *all, const struct nk_nic_
 
 bool nk_mine_record(const struct nk_nic_lease *l, const struct nk_ns *hns, const char *holder)
 {
-	return holder && nk_ns_is(hns, l->ns_dev, l->ns_ino) && !strcmp(l->name, holder);
+	return holder && (!hns || nk_ns_is(hns, l->ns_dev, l->ns_ino)) && !strcmp(l->name, holder);
 }
 
 /*

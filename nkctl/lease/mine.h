@@ -36,8 +36,9 @@ bool nk_mine_rule(const struct nk_nic_state *st, const struct nk_ntuple *now);
  * lease's? *there says whether any context has that id. */
 bool nk_mine_rss_context(const struct nk_rss_ctx_list *all, const struct nk_nic_lease *l,
 			 bool *there);
-/* Does NIC record l (a lease's) name holder, recorded in namespace hns?
- * Never with holder NULL. */
+/* Does NIC record l (a lease's) name holder, recorded in namespace hns
+ * (NULL: in any, the holder's namespace gone from view)? Never with holder
+ * NULL. */
 bool nk_mine_record(const struct nk_nic_lease *l, const struct nk_ns *hns, const char *holder);
 
 /* Who the command is, for nk_mine_nic: the holder it unleases (NULL: none),

@@ -285,8 +285,10 @@ static int look_at_nic(struct nk_ctx *ctx, struct nk_ns *ns, int ifindex,
 		 * on a NIC seen: its namespace on its way out (netns-id -1), the
 		 * kernel still holding the lease: both waited for. Unknown on a
 		 * NIC not seen (down): kept, and not waited for. */
-		if (fate == NK_FATE_LIVE)
+		if (fate == NK_FATE_LIVE && hns)
 			ret = holder_moved(ctx, ns, ifindex, l, hns, named);
+		else if (fate == NK_FATE_LIVE)
+			*named = true;  /* any namespace: it lives, wherever it is */
 		else if (fate == NK_FATE_UNKNOWN && seen.known)
 			*named = true;
 	}
@@ -366,18 +368,30 @@ int nk_nic_unlease_stale_own(struct nk_ctx *ctx, const struct nk_nic_at *own, si
 /* The holder's namespace is being deleted (a pod's, before its CNI DEL):
  * the kernel ends its leases once the namespace's devices are gone, a little
  * after "ip netns del" returns. Wait for that, then undo their records. */
-int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder)
+static int wait_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder, bool *named)
 {
 	const struct timespec tick = { 0, 100 * 1000 * 1000 };
-	bool named = true;
-	const struct sweep_for f = { .who = { .hns = hns, .holder = holder }, .named = &named };
+	const struct sweep_for f = { .who = { .hns = hns, .holder = holder }, .named = named };
 	int ret = 0;
 
-	for (int i = 0; i < NK_NIC_GONE_WAIT_TICKS && named && !ret; i++) {
-		named = false;
+	*named = true;
+	for (int i = 0; i < NK_NIC_GONE_WAIT_TICKS && *named && !ret; i++) {
+		*named = false;
 		ret = unlease_records(ctx, &f);
-		if (named)
+		if (*named && i + 1 < NK_NIC_GONE_WAIT_TICKS)
 			nanosleep(&tick, NULL);
 	}
 	return ret;
+}
+
+int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder)
+{
+	bool named;
+
+	return wait_gone(ctx, hns, holder, &named);
+}
+
+int nk_nic_unlease_gone_anywhere(struct nk_ctx *ctx, const char *holder, bool *still)
+{
+	return wait_gone(ctx, NULL, holder, still);
 }

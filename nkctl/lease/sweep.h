@@ -37,5 +37,11 @@ int nk_nic_unlease_stale_own(struct nk_ctx *ctx, const struct nk_nic_at *own, si
  * the holder lives on in another namespace. */
 #define NK_NIC_GONE_WAIT_TICKS 300
 int nk_nic_unlease_gone(struct nk_ctx *ctx, const struct nk_ns *hns, const char *holder);
+/* The same when the holder's namespace is gone from view (the name that
+ * named it names nothing now): records naming holder in any namespace;
+ * *still says whether a live lease's record names it after the wait (its
+ * namespace lives on, unnamed). A lease of unknown state is not waited for
+ * (the caller asks the scan's unseen records). */
+int nk_nic_unlease_gone_anywhere(struct nk_ctx *ctx, const char *holder, bool *still);
 
 #endif

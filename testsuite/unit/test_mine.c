@@ -218,6 +218,16 @@ static void nic(void **state)
 		if (nk_mine_nic(&who, c->ns, c->ifindex, st) != c->want)
 			fail_msg("%s: not %d", c->what, c->want);
 	}
+	/* the holder's namespace gone from view (unlease dev ... netns of a
+	 * name that names nothing now): a record of that name in any namespace */
+	{
+		struct nk_nic_lease rec = { .ns_dev = b.dev, .ns_ino = b.ino };
+
+		snprintf(rec.name, sizeof(rec.name), "nkh");
+		assert_true(nk_mine_record(&rec, NULL, "nkh"));
+		assert_false(nk_mine_record(&rec, NULL, "nko"));
+		assert_false(nk_mine_record(&rec, NULL, NULL));
+	}
 	/* a plain sweep: no holder, no NIC of its own */
 	st->leases = NULL;
 	st->nleases = 0;
