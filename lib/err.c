@@ -343,6 +343,19 @@ void nk_warn(const char *fmt, ...)
 	report_end(&r, 0, 0, NULL);
 }
 
+void nk_note(const char *label, const char *fmt, ...)
+{
+	struct report r;
+	va_list ap;
+
+	if (json_now && !sink_now)
+		return;         /* the JSON documents on stdout say it */
+	va_start(ap, fmt);
+	vput_line(report_begin(&r, label), fmt, ap);
+	va_end(ap);
+	report_end(&r, 0, 0, NULL);
+}
+
 int nk_error_errno(int err, const char *fmt, ...)
 {
 	struct report r;

@@ -43,6 +43,9 @@ int nk_error_errno(int err, const char *fmt, ...)
 
 /* "Warning: ..." on stderr; returns nothing. */
 void nk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "<label>: ..." on stderr, in the text form only (with -j, stdout's
+ * documents say it): where a batch line failed ("Batch: FILE:LINE ..."). */
+void nk_note(const char *label, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * stderr's form (nkctl -j): each report one JSON object on a line of its own,

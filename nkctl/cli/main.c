@@ -325,9 +325,7 @@ static int run_batch(struct nk_ctx *ctx, const char *name)
 		if (ret) {
 			/* The line's own error came first; this says where (in
 			 * JSON, the line's answer on stdout says it). */
-			if (!ctx->json)
-				fprintf(stderr, "Batch: %s:%lu failed (exit status %d)\n",
-					name, lineno, ret);
+			nk_note("Batch", "%s:%lu failed (exit status %d)", name, lineno, ret);
 			batch_error_doc(ctx, name, lineno, ret);
 			status = ret;
 			if (!ctx->force)

@@ -313,6 +313,33 @@ def lease_field_reads(top):
     return out
 
 
+# Who writes to stderr: one reporter per program. nkctl's and lib's words go
+# through lib/err.c (the sink, the -j form); the plugin's through
+# cni/report.c; the plugin's forked child says why its exec failed on the
+# pipe that is its stderr (cni/spawn.c), the only other.
+STDERR_WRITERS = {"lib/err.c", "cni/report.c", "cni/spawn.c"}
+STDERR_WRITE = re.compile(r"\b(?:v?fprintf|fputs|fputc|fwrite|perror)\s*\([^;]*\bstderr\b"
+                          r"|\bperror\s*\(|\bdprintf\s*\(\s*(?:2|STDERR_FILENO)\b")
+
+
+def stderr_writes(top):
+    """stderr written outside the programs' reporters."""
+    out = []
+    for d in ("lib", "nkctl") + PLUGIN_DIRS:
+        for root, _dirs, files in os.walk(os.path.join(top, d)):
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                rel = os.path.relpath(path, top)
+                if not f.endswith(".c") or rel in STDERR_WRITERS:
+                    continue
+                text = strip_comments(open(path).read())
+                for m in STDERR_WRITE.finditer(text):
+                    line = text.count("\n", 0, m.start()) + 1
+                    out.append(f"{rel}:{line} writes to stderr: only lib/err.c (nkctl) and "
+                               f"cni/report.c (the plugin) do")
+    return out
+
+
 def map_findings(top):
     """doc/hacking.md's Map: a row `| `nkctl/X/` | ... |` per folder, naming
     each of its .c files in backticks, and no file it does not have."""
@@ -412,6 +439,7 @@ def main():
 
     found += long_files(top)
     found += lease_field_reads(top)
+    found += stderr_writes(top)
     found += map_findings(top)
 
     for f in found:
@@ -424,7 +452,7 @@ def main():
           f"{n_includes} includes, no include cycle, none from lib/ above lib/ and include/; "
           f"headers declare their own files' functions (not yet {', '.join(d + '/' for d in HEADER_RULE_SKIP)}); "
           f".c files within {MAX_LINES} lines; "
-          f"lease attributes read in nkctl/lease/holder.c only; "
+          f"lease attributes read in nkctl/lease/holder.c only; stderr written by the reporters only; "
           f"the Map names every folder and file")
     for prog in sorted(set(PROGRAMS) - built):
         print(f"  ({prog}: not built, its calls not read)")

@@ -7,12 +7,14 @@
 # include cycle between files, no include from lib/ up into nkctl/ or cni/,
 # every header declares only its own file's functions (not yet cni/cni.h),
 # no .c file of nkctl/ or the CNI plugin over 800 lines, and doc/hacking.md's
-# Map names every folder and file, and only nkctl/lease/holder.c reads a
-# queue dump's lease attributes. Then the check itself must be able to fail:
+# Map names every folder and file, only nkctl/lease/holder.c reads a queue
+# dump's lease attributes, and only the reporters (lib/err.c, cni/report.c)
+# write to stderr. Then the check itself must be able to fail:
 # a copy of the tree with a header declaring another file's function, a long
 # file, a file the Map does not name and a row for a folder that is gone, a
 # command reading a queue's lease itself, two headers including each other,
-# a file of lib/ including one of nkctl's, each refused.
+# a file of lib/ including one of nkctl's, a command and a plugin file
+# writing to stderr themselves, each refused.
 . "$TESTSUITE/lib.sh"
 need_cmd nm python3
 BIN=${NKCTL_REAL:-$NKCTL}
@@ -63,4 +65,11 @@ printf '#include "lease/fate.h"\n' >> "$T_TMP/lib/nl.c"
 OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "lib/ including nkctl/ passed"
 expect_match "$OUT" "lib/nl\.c includes \"lease/fate\.h\", which is nkctl/lease/fate\.h: lib/ includes only lib/ and include/" \
 	"a file of lib/ including one of nkctl's is refused"
+cp "$top/lib/nl.c" "$T_TMP/lib/nl.c"
+# stderr written around the reporters is found, in nkctl and in the plugin.
+printf 'static void say(void) { fprintf(stderr, "hi\\n"); }\n' >> "$T_TMP/nkctl/cli/bind.c"
+printf 'static void say(void) { fputs("hi", stderr); }\n' >> "$T_TMP/cni/gc.c"
+OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a write to stderr passed"
+expect_match "$OUT" "nkctl/cli/bind\.c:[0-9]+ writes to stderr: only lib/err\.c" "nkctl writing to stderr itself is refused"
+expect_match "$OUT" "cni/gc\.c:[0-9]+ writes to stderr" "the plugin writing to stderr around report.c is refused"
 done_testing
