@@ -15,6 +15,7 @@
 static const struct nl_attr_desc link_attrs[] = {
 	{ IFLA_IFNAME, "ifname", NULL, 0 },
 	{ IFLA_EXT_MASK, "ext-mask", NULL, 0 },
+	{ IFLA_TARGET_NETNSID, "target-netnsid", NULL, 0 },
 };
 static const struct nl_attr_space link_space = NL_SPACE(link_attrs);
 
@@ -316,6 +317,19 @@ int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,
 	ifi->ifi_index = ifindex;
 	if (name)
 		mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	memset(out, 0, sizeof(*out));
+	return nl_talk(s, nlh, sizeof(*ifi), &link_space, link_one_cb, out, err);
+}
+
+int rtnl_link_get_nsid(struct nl_sock *s, int32_t nsid, int ifindex, struct nk_link *out,
+		       struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, RTM_GETLINK, NLM_F_ACK);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	mnl_attr_put_u32(nlh, IFLA_TARGET_NETNSID, (uint32_t)nsid);
 	memset(out, 0, sizeof(*out));
 	return nl_talk(s, nlh, sizeof(*ifi), &link_space, link_one_cb, out, err);
 }

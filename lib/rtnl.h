@@ -113,6 +113,10 @@ void nk_link_counters_list_free(struct nk_link_counters_list *l);
 /* Get one link by name (ifindex 0) or by ifindex (name NULL). */
 int rtnl_link_get(struct nl_sock *s, const char *name, int ifindex,
 		  struct nk_link *out, struct nl_err *err);
+/* ifindex of the namespace the socket's names nsid (IFLA_TARGET_NETNSID):
+ * a device of a namespace no name or process of ours reaches. */
+int rtnl_link_get_nsid(struct nl_sock *s, int32_t nsid, int ifindex, struct nk_link *out,
+		       struct nl_err *err);
 /* By ifindex, the order of the dump (nk_link_find relies on it). */
 void nk_link_list_sort(struct nk_link_list *l);
 void nk_link_list_free(struct nk_link_list *l);

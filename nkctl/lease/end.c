@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compat.h"
@@ -274,34 +275,59 @@ static int holder_ns(struct nk_ctx *ctx, const struct lease_args *a, struct nk_n
 	return nk_ns_get(ctx, a->dev_netns, ns);   /* says what is wrong with it */
 }
 
-/* unlease dev NKDEV netns NETNS where NETNS names nothing now: the holder
- * went with its namespace, or that lives on unnamed (a process keeps it).
- * Not "ended" on a guess: wait while a live lease's record names the holder
- * anywhere, as for a holder gone from its namespace; one still there, or
- * one whose NIC cannot be seen, is refused. */
-static int unlease_ns_gone(struct nk_ctx *ctx, const struct lease_args *a, struct nk_unlease *u)
+/* A lease held by a device named dev that nkctl reaches by no name (its
+ * namespace lives on, unnamed): *live. One nkctl recorded on a NIC it cannot
+ * see is refused (unless force): whether it ended cannot be read. */
+static int held_unnamed(struct nk_ctx *ctx, const struct lease_args *a, bool *live)
 {
 	struct nk_lease_list all;
-	char what[128];
-	bool still = false;
-	int ret = nk_nic_unlease_gone_anywhere(ctx, a->dev, &still);
+	int ret = nk_lease_scan(ctx, &all);
 
+	*live = false;
+	if (ret)
+		return nk_error_errno(-ret, "cannot scan the leases");
+	for (size_t i = 0; i < all.n && !ret && !*live; i++) {
+		const struct nk_lease_rec *r = &all.v[i];
+
+		if (strcmp(r->nk_ifname, a->dev))
+			continue;
+		if (r->unseen && !a->force)
+			ret = nk_lease_unseen_error(r, a->dev, "whether it ended cannot be read",
+						    "unlease again", ", or add force");
+		*live = !r->unseen && !r->nk_ns;
+	}
+	nk_lease_list_free(&all);
+	return ret;
+}
+
+/* unlease dev NKDEV netns NETNS where NETNS names nothing now: the holder
+ * went with its namespace, or that lives on unnamed (a process keeps it).
+ * Not "ended" on a guess: wait (as for a holder gone from its namespace)
+ * while nkctl's record of a live lease names the holder anywhere, or the
+ * kernel shows a lease of a device of that name in a namespace nkctl
+ * reaches by no name; one still there after the wait, or one whose NIC
+ * cannot be seen, is refused. */
+static int unlease_ns_gone(struct nk_ctx *ctx, const struct lease_args *a, struct nk_unlease *u)
+{
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	bool still = false, live = false;
+	char what[128];
+	int ret, i = 0;
+
+	do {
+		ret = nk_nic_unlease_gone_anywhere(ctx, a->dev, &still);
+		if (!ret && !still)
+			ret = held_unnamed(ctx, a, &live);
+		if (ret || still || !live || ++i >= NK_NIC_GONE_WAIT_TICKS)
+			break;
+		nanosleep(&tick, NULL);
+	} while (true);
 	if (ret)
 		return ret;
-	if (still)
+	if (still || live)
 		return nk_error(NK_EXIT_EXISTS,
 				"\"%s\" still holds leases though \"%s\" names no namespace now: its namespace lives on, unnamed (a process keeps it); nothing was changed: end what keeps it, or unlease from the NIC's queues",
 				a->dev, a->dev_netns);
-	ret = nk_lease_scan(ctx, &all);
-	if (ret)
-		return nk_error_errno(-ret, "cannot scan the leases");
-	for (size_t i = 0; i < all.n && !ret && !a->force; i++)
-		if (all.v[i].unseen && !strcmp(all.v[i].nk_ifname, a->dev))
-			ret = nk_lease_unseen_error(&all.v[i], a->dev, "whether it ended cannot be read",
-						    "unlease again", ", or add force");
-	nk_lease_list_free(&all);
-	if (ret)
-		return ret;
 	snprintf(what, sizeof(what), "\"%.60s\" names no namespace now: \"%s\" went with it",
 		 a->dev_netns, a->dev);
 	return nothing(ctx, u, what, true);

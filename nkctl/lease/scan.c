@@ -90,6 +90,19 @@ static struct names *names_of(struct names *nm, size_t *n, size_t cap,
 	return &nm[(*n)++];
 }
 
+/* The holder of a namespace nkctl cannot reach, by the netns-id the NIC's
+ * namespace knows it by: the name a pod's holder keeps after its namespace
+ * file went (a process keeping the namespace). */
+static void name_unreachable(struct nk_lease_rec *r)
+{
+	struct nl_sock *s = nk_ns_try_rtnl(r->nic_ns);
+	struct nk_link l;
+	struct nl_err err;
+
+	if (s && !rtnl_link_get_nsid(s, r->nk_nsid, r->nk_ifindex, &l, &err))
+		snprintf(r->nk_ifname, sizeof(r->nk_ifname), "%s", l.ifname);
+}
+
 /* Both sides' names of the leases from first on. */
 static int name_leases(struct nk_lease_list *l, size_t first)
 {
@@ -106,6 +119,8 @@ static int name_leases(struct nk_lease_list *l, size_t first)
 		if (r->nk_ns)
 			name_of(names_of(nm, &n, cap, l, first, r->nk_ns), r->nk_ns, r->nk_ifindex,
 				r->nk_ifname, sizeof(r->nk_ifname));
+		else if (r->nk_has_nsid)
+			name_unreachable(r);
 	}
 	for (size_t i = 0; i < n; i++)
 		nk_link_list_free(&nm[i].links);
@@ -131,6 +146,8 @@ static int add_lease(struct nk_ctx *ctx, struct nk_ns *nic_ns, const struct nk_q
 	r->mp = q->have & QUEUE_HAVE_MP;
 	r->dmabuf = q->dmabuf;
 	nk_lease_set_ns(r, nic_ns, h.has_nsid ? nk_ns_by_nsid(ctx, nic_ns, h.nsid) : nic_ns);
+	r->nk_has_nsid = h.has_nsid;
+	r->nk_nsid = h.nsid;
 	return 0;
 }
 

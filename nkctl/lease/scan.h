@@ -31,8 +31,12 @@ struct nk_lease_rec {
 	int nic_ifindex;
 	char nic_ifname[IF_NAMESIZE];
 	uint32_t nic_queue;
-	/* the netkit side; nk_ns NULL: a namespace nkctl cannot reach */
+	/* the netkit side; nk_ns NULL: a namespace nkctl cannot reach (no
+	 * name, no process of ours: its holder is named through nk_nsid,
+	 * the netns-id the NIC's namespace knows it by, when it has one) */
 	struct nk_ns *nk_ns;
+	bool nk_has_nsid;
+	int32_t nk_nsid;
 	int nk_ifindex;
 	char nk_ifname[IF_NAMESIZE];
 	uint32_t nk_queue;
