@@ -92,15 +92,24 @@ static int addr_cb(const struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
+/* A dump of type, of m's family (the first byte of its header, hdrlen long:
+ * ifaddrmsg and rtmsg alike), in which cb looks for m. */
+static bool dump_finds(struct nl_sock *s, uint16_t type, size_t hdrlen, nl_data_cb cb,
+		       struct match *m, struct nl_err *err)
+{
+	struct nlmsghdr *nlh = nl_msg(s, type, NLM_F_DUMP);
+	unsigned char *family = mnl_nlmsg_put_extra_header(nlh, hdrlen);
+
+	*family = (unsigned char)m->want->family;
+	err->code = 0;
+	return !nl_talk(s, nlh, hdrlen, NULL, cb, m, err) && m->found;
+}
+
 bool rtnl_addr_has(struct nl_sock *s, int ifindex, const struct nk_ipnet *a, struct nl_err *err)
 {
-	struct nlmsghdr *nlh = nl_msg(s, RTM_GETADDR, NLM_F_DUMP);
-	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
 	struct match m = { ifindex, a, NULL, false };
 
-	ifa->ifa_family = (unsigned char)a->family;
-	err->code = 0;
-	return !nl_talk(s, nlh, sizeof(*ifa), NULL, addr_cb, &m, err) && m.found;
+	return dump_finds(s, RTM_GETADDR, sizeof(struct ifaddrmsg), addr_cb, &m, err);
 }
 
 static int route_cb(const struct nlmsghdr *nlh, void *data)
@@ -128,11 +137,7 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 bool rtnl_route_has(struct nl_sock *s, int ifindex, const struct nk_ipnet *dst,
 		    const struct nk_ipnet *gw, struct nl_err *err)
 {
-	struct nlmsghdr *nlh = nl_msg(s, RTM_GETROUTE, NLM_F_DUMP);
-	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	struct match m = { ifindex, dst, gw, false };
 
-	rtm->rtm_family = (unsigned char)dst->family;
-	err->code = 0;
-	return !nl_talk(s, nlh, sizeof(*rtm), NULL, route_cb, &m, err) && m.found;
+	return dump_finds(s, RTM_GETROUTE, sizeof(struct rtmsg), route_cb, &m, err);
 }

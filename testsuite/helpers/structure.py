@@ -295,22 +295,27 @@ def long_files(top):
 LEASE_FIELDS = re.compile(r"QUEUE_HAVE_LEASE\w*|(?:->|\.)lease_(?:ifindex|netns_id|queue_id|queue_type)\b")
 
 
+def matches(top, dirs, exts, skip, pattern):
+    """(file, line, match) of pattern in the sources (comments left out)
+    of dirs whose names end in exts, but the files skip(file) names."""
+    for d in dirs:
+        for root, _dirs, files in os.walk(os.path.join(top, d)):
+            for f in sorted(files):
+                rel = os.path.relpath(os.path.join(root, f), top)
+                if not f.endswith(exts) or skip(rel):
+                    continue
+                text = strip_comments(open(os.path.join(root, f)).read())
+                for m in pattern.finditer(text):
+                    yield rel, text.count("\n", 0, m.start()) + 1, m
+
+
 def lease_field_reads(top):
     """Reads of a queue dump's lease attributes outside nkctl/lease/holder.c."""
-    out = []
-    for d in ("nkctl",) + PLUGIN_DIRS:
-        for root, _dirs, files in os.walk(os.path.join(top, d)):
-            rel = os.path.relpath(root, top)
-            for f in sorted(files):
-                if not f.endswith((".c", ".h")) or (rel == "nkctl/lease" and f.startswith("holder.")):
-                    continue
-                path = os.path.join(root, f)
-                text = strip_comments(open(path).read())
-                for m in LEASE_FIELDS.finditer(text):
-                    line = text.count("\n", 0, m.start()) + 1
-                    out.append(f"{os.path.relpath(path, top)}:{line} reads {m.group(0)}: "
-                               f"only nkctl/lease/holder.c reads a queue dump's lease attributes")
-    return out
+    return [f"{rel}:{line} reads {m.group(0)}: "
+            f"only nkctl/lease/holder.c reads a queue dump's lease attributes"
+            for rel, line, m in matches(top, ("nkctl",) + PLUGIN_DIRS, (".c", ".h"),
+                                        lambda rel: rel.startswith("nkctl/lease/holder."),
+                                        LEASE_FIELDS)]
 
 
 # Who writes to stderr: one reporter per program. nkctl's and lib's words go
@@ -324,20 +329,10 @@ STDERR_WRITE = re.compile(r"\b(?:v?fprintf|fputs|fputc|fwrite|perror)\s*\([^;]*\
 
 def stderr_writes(top):
     """stderr written outside the programs' reporters."""
-    out = []
-    for d in ("lib", "nkctl") + PLUGIN_DIRS:
-        for root, _dirs, files in os.walk(os.path.join(top, d)):
-            for f in sorted(files):
-                path = os.path.join(root, f)
-                rel = os.path.relpath(path, top)
-                if not f.endswith(".c") or rel in STDERR_WRITERS:
-                    continue
-                text = strip_comments(open(path).read())
-                for m in STDERR_WRITE.finditer(text):
-                    line = text.count("\n", 0, m.start()) + 1
-                    out.append(f"{rel}:{line} writes to stderr: only lib/err.c (nkctl) and "
-                               f"cni/report.c (the plugin) do")
-    return out
+    return [f"{rel}:{line} writes to stderr: only lib/err.c (nkctl) and cni/report.c "
+            f"(the plugin) do"
+            for rel, line, _m in matches(top, ("lib", "nkctl") + PLUGIN_DIRS, (".c",),
+                                         lambda rel: rel in STDERR_WRITERS, STDERR_WRITE)]
 
 
 def map_findings(top):
