@@ -10,7 +10,24 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "add.h"
+#include "alias.h"
 #include "cni.h"
+#include "conf.h"
+#include "del.h"
+#include "ipam.h"
+#include "ipconf.h"
+#include "ipnet.h"
+#include "lease.h"
+#include "linkset.h"
+#include "netkit.h"
+#include "nksession.h"
+#include "nl.h"
+#include "podinfo.h"
+#include "podnet.h"
+#include "report.h"
+#include "rtnl.h"
+#include "sysctl.h"
 
 struct add {
 	struct plugin *p;

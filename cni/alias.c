@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "alias.h"
+#include "attachname.h"
 #include "cni.h"
 
 #define ALIAS_TAG "nkctl-cni"

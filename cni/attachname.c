@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "attachname.h"
 #include "cni.h"
 
 #define STR_(x) #x

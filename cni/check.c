@@ -14,7 +14,17 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "cni.h"
+#include "ipam.h"
+#include "ipconf.h"
+#include "ipnet.h"
+#include "jsondoc.h"
+#include "nksession.h"
+#include "nl.h"
+#include "podnet.h"
+#include "report.h"
+#include "rtnl.h"
 
 struct check {
 	struct plugin *p;

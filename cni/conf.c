@@ -7,7 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "conf.h"
+#include "attachname.h"
 #include "cni.h"
+#include "report.h"
 
 /* Oldest first: VERSION lists them in this order, and a configuration's
  * cniVersions array takes the newest it shares with this list. */

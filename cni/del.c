@@ -6,7 +6,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "del.h"
 #include "cni.h"
+#include "ipam.h"
+#include "netkit.h"
+#include "nksession.h"
+#include "nl.h"
+#include "podinfo.h"
+#include "podnet.h"
+#include "report.h"
 
 static void del_link(struct nl_sock *r, const char *ifname)
 {

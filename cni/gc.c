@@ -35,7 +35,24 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "gc.h"
+#include "alias.h"
+#include "attachname.h"
 #include "cni.h"
+#include "conf.h"
+#include "del.h"
+#include "ipam.h"
+#include "jsondoc.h"
+#include "linkset.h"
+#include "lock.h"
+#include "nksession.h"
+#include "nl.h"
+#include "podinfo.h"
+#include "podnet.h"
+#include "privdir.h"
+#include "report.h"
+#include "spawn.h"
+#include "status.h"
 
 /* attachment_from_info copies a checked container id into a->id. */
 _Static_assert(CNI_ID_MAX < sizeof(((struct attachment *)0)->id), "a container id fits");

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ipam.h"
 #include "cni.h"
+#include "report.h"
+#include "spawn.h"
 
 int ipam_start(const struct plugin *p, const char *command, const char *stdin_text,
 	       struct ipam_run *run, char *why, size_t len)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipnet.h"
 #include "cni.h"
 
 /* "10.1.0.5/16", "fd00::5/64", or without "/N" when need_plen is false

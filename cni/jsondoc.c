@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading nkctl's JSON documents (STATUS and CHECK): a key that is missing
  * or of another type reads as absent, never as a json-c assertion. */
-#include "cni.h"
+#include "jsondoc.h"
 
 json_object *doc_member(json_object *o, const char *key)
 {

@@ -2,7 +2,9 @@
 /* The pod's queues of the pool: nkctl chooses them (`lease ... pool LIST
  * count N`) under its NIC lock, so parallel ADDs never take the same queue
  * and the plugin needs no lock of its own; an exhausted pool is exit 4. */
+#include "lease.h"
 #include "cni.h"
+#include "nksession.h"
 
 /* Lease per_pod free queues of the pool into the holder, steering dsts
  * (comma-separated, may be empty) to the first: 0 with nkctl's reply in

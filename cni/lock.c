@@ -26,7 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lock.h"
+#include "attachname.h"
 #include "cni.h"
+#include "privdir.h"
 
 /* The lock directory: NKCTL_CNI_LOCK_DIR (tests), else CNI_LOCK_DIR. */
 static const char *lock_dir(void)

@@ -9,7 +9,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "add.h"
+#include "check.h"
 #include "cni.h"
+#include "conf.h"
+#include "del.h"
+#include "gc.h"
+#include "lock.h"
+#include "privdir.h"
+#include "report.h"
+#include "spawn.h"
+#include "status.h"
 
 static int find_nkctl(struct plugin *p, char *buf, size_t len)
 {

@@ -14,7 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cni.h"
+#include "nksession.h"
+#include "spawn.h"
 
 int nks_start(struct nk_session *s, const char *nkctl, const struct held_locks *locks)
 {

@@ -17,7 +17,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "podinfo.h"
+#include "attachname.h"
 #include "cni.h"
+#include "privdir.h"
+#include "report.h"
 
 /* The file's name in podInfoDir. */
 static int info_name(const struct plugin *p, char *buf, size_t len)

@@ -8,8 +8,10 @@
 #include <string.h>
 #include <linux/netlink.h>
 
-#include "cni.h"
+#include "podnet.h"
 #include "netns.h"
+#include "nl.h"
+#include "rtnl.h"
 
 struct nl_sock *podnet_open(int netns_fd)
 {

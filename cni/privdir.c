@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cni.h"
+#include "privdir.h"
 
 int private_dir_open(const char *dir, bool own_mode)
 {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report.h"
 #include "cni.h"
 
 /* The length of the well-formed UTF-8 sequence at s (RFC 3629), 0 when

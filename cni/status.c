@@ -9,7 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "status.h"
 #include "cni.h"
+#include "ipam.h"
+#include "jsondoc.h"
+#include "nksession.h"
+#include "podnet.h"
+#include "report.h"
+#include "rtnl.h"
 
 /* The kernel features an ADD of this configuration uses (nkctl show
  * kernel's names): the pair and its redirects, the holder and its leases. */

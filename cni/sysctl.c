@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sysctl.h"
 #include "cni.h"
 
 /* Write val to /proc/sys/<path> unless it holds val already: 0 or -errno. */

@@ -54,7 +54,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alias.h"
+#include "attachname.h"
+#include "check.h"
 #include "cni.h"
+#include "conf.h"
+#include "gc.h"
+#include "ipam.h"
+#include "ipnet.h"
+#include "nksession.h"
+#include "podinfo.h"
+#include "report.h"
+#include "status.h"
 #include "jsoncheck.h"
 #include "fuzz_die.h"
 

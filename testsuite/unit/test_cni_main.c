@@ -11,7 +11,20 @@
 
 #include "unit.h"
 
+#include "../../cni/add.h"
+#include "../../cni/alias.h"
+#include "../../cni/check.h"
 #include "../../cni/cni.h"
+#include "../../cni/conf.h"
+#include "../../cni/gc.h"
+#include "../../cni/ipnet.h"
+#include "../../cni/lock.h"
+#include "../../cni/nksession.h"
+#include "../../cni/podinfo.h"
+#include "../../cni/podnet.h"
+#include "../../cni/report.h"
+#include "../../cni/spawn.h"
+#include "../../cni/status.h"
 
 /* fn(arg) in a child whose standard output is captured in out: its exit
  * status (-1 when a signal ended it). */

@@ -13,7 +13,13 @@
 
 #include "unit.h"
 
+#include "../../cni/attachname.h"
 #include "../../cni/cni.h"
+#include "../../cni/gc.h"
+#include "../../cni/lock.h"
+#include "../../cni/podinfo.h"
+#include "../../cni/privdir.h"
+#include "../../cni/spawn.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
