@@ -24,8 +24,8 @@ Fails (exit 1, one line a finding) on:
   - a file of lib/ including a file outside lib/ and include/ (up into
     nkctl/ or the plugin's cni/);
   - a header declaring a function that a file of another name defines
-    (foo.h declares only foo.c's functions; a header with no foo.c none;
-    not yet cni/'s headers, see HEADER_RULE_SKIP);
+    (foo.h declares only foo.c's functions; a header with no foo.c, such as
+    cni/cni.h, none);
   - a .c file of nkctl/ or the CNI plugin over MAX_LINES;
   - a queue dump's lease attributes (QUEUE_HAVE_LEASE*, the lease_* fields
     of struct nk_queue) read outside nkctl/lease/holder.c (lib/netdev.c decodes
@@ -51,10 +51,6 @@ INCLUDE_PATH = ("include", "lib", "nkctl", "bpf")
 INCLUDE_TREE = ("include", "lib", "nkctl") + PLUGIN_DIRS + ("bpf",)
 # lib/ includes only these.
 LIB_MAY_INCLUDE = ("lib", "include")
-# The header rule (foo.h declares only foo.c's functions) skips these folders'
-# headers for now: the plugin has one shared header, cni/cni.h, for all its
-# files; when it is split into a header per file, drop cni from here.
-HEADER_RULE_SKIP = PLUGIN_DIRS
 
 
 def sources(top):
@@ -418,11 +414,8 @@ def main():
     found += inc_found
 
     # A header declares only its own .c's functions, within its program
-    # (lib's headers: in each program). cni/'s are skipped for now
-    # (HEADER_RULE_SKIP: the plugin's one shared header, cni/cni.h).
+    # (lib's headers: in each program).
     for h in (f for f in files if f.endswith(".h")):
-        if top_dir(h) in HEADER_RULE_SKIP:
-            continue
         own = h[:-2] + ".c"
         for prog, defined in defined_by.items():
             if top_dir(h) != "lib" and top_dir(h) not in PROGRAMS[prog]:
@@ -445,7 +438,7 @@ def main():
     print(f"{len(read)} files, {len(set(map(unit_of, read)))} folders, "
           f"programs {' and '.join(sorted(progs))}, no cycle of calls; "
           f"{n_includes} includes, no include cycle, none from lib/ above lib/ and include/; "
-          f"headers declare their own files' functions (not yet {', '.join(d + '/' for d in HEADER_RULE_SKIP)}); "
+          f"headers declare their own files' functions; "
           f".c files within {MAX_LINES} lines; "
           f"lease attributes read in nkctl/lease/holder.c only; stderr written by the reporters only; "
           f"the Map names every folder and file")

@@ -5,13 +5,14 @@
 # cycle of calls between files, none between folders (nkctl's units, lib,
 # the CNI plugin's cni/; each program, nkctl and the plugin, read alone), no
 # include cycle between files, no include from lib/ up into nkctl/ or cni/,
-# every header declares only its own file's functions (not yet cni/cni.h),
+# every header declares only its own file's functions (cni/'s too),
 # no .c file of nkctl/ or the CNI plugin over 800 lines, and doc/hacking.md's
 # Map names every folder and file, only nkctl/lease/holder.c reads a queue
 # dump's lease attributes, and only the reporters (lib/err.c, cni/report.c)
 # write to stderr. Then the check itself must be able to fail:
-# a copy of the tree with a header declaring another file's function, a long
-# file, a file the Map does not name and a row for a folder that is gone, a
+# a copy of the tree with a header declaring another file's function (one
+# of nkctl's, one of the plugin's and its shared cni/cni.h), a long file, a
+# file the Map does not name and a row for a folder that is gone, a
 # command reading a queue's lease itself, two headers including each other,
 # a file of lib/ including one of nkctl's, a command and a plugin file
 # writing to stderr themselves, each refused.
@@ -33,8 +34,17 @@ printf 'int nk_links_here(void);\n' >> "$T_TMP/nkctl/core/ctx.h"
 OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a foreign declaration passed"
 expect_match "$OUT" "header nkctl/core/ctx.h declares nk_links_here, which nkctl/core/lookup.c defines" \
 	"a header declaring another file's function is refused"
-# A file over the limit is found, in any folder.
 cp "$top/nkctl/core/ctx.h" "$T_TMP/nkctl/core/ctx.h"
+# So is one of the plugin's, cni/cni.h (no cni.c) included.
+printf 'int cni_setup(struct plugin *p, const char *text);\n' >> "$T_TMP/cni/lock.h"
+printf 'int cmd_gc(struct plugin *p);\n' >> "$T_TMP/cni/cni.h"
+OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a foreign declaration in cni/ passed"
+expect_match "$OUT" "header cni/lock.h declares cni_setup, which cni/conf.c defines" \
+	"a header of the plugin declaring another file's function is refused"
+expect_match "$OUT" "header cni/cni.h declares cmd_gc, which cni/gc.c defines" \
+	"the plugin's shared header declaring a function is refused"
+cp "$top/cni/lock.h" "$top/cni/cni.h" "$T_TMP/cni/"
+# A file over the limit is found, in any folder.
 for _ in $(seq 900); do echo; done >> "$T_TMP/nkctl/lease/scan.c"
 OUT=$(python3 "$TESTSUITE/helpers/structure.py" "$T_TMP" "$OBJ" 2>&1) && fail "a long file passed"
 expect_match "$OUT" "file nkctl/lease/scan.c has [0-9]+ lines" "a file over 800 lines is refused"
