@@ -40,7 +40,8 @@ struct add {
 };
 
 /* Undo everything, IPAM's ADD too whenever it ran (an address it handed
- * out before a later step failed must not leak); the error is ADD's: -1. */
+ * out before a later step failed must not leak); the error is ADD's: -1.
+ * cmd_add ends the nkctl session after. */
 static __attribute__((format(printf, 3, 4))) int add_fail(struct add *a, int code,
 							   const char *fmt, ...)
 {
@@ -55,7 +56,6 @@ static __attribute__((format(printf, 3, 4))) int add_fail(struct add *a, int cod
 		a->ipam_added = true;
 	}
 	teardown(a->p, &a->s, a->ipam_added, why, sizeof(why));
-	nks_end(&a->s);
 	return cni_error(a->p, code, "%s", msg);
 }
 
@@ -87,7 +87,6 @@ static int collect_ipam(struct add *a, json_object **result)
 	if (ipam_finish(&a->ipam)) {
 		code = ipam_error(&a->ipam, why, sizeof(why));
 		teardown(a->p, &a->s, true, ignored, sizeof(ignored));
-		nks_end(&a->s);
 		return cni_error(a->p, code, "IPAM: %s", why);
 	}
 	*result = json_tokener_parse(a->ipam.out);
