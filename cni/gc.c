@@ -688,14 +688,13 @@ static int gc_collect(struct gc *g)
 /* Every stale attachment, locked (all of them in *all): its leases ended,
  * its devices and files gone, its addresses released; the first trouble
  * into first. The IPAM pool's answer, 0 or its CNI code. */
-static int gc_stale(struct plugin *p, struct gc *g, struct held_locks *all,
-		    struct ipam_pool *pool, char *first, size_t len)
+static int gc_stale_in(struct plugin *p, struct gc *g, struct held_locks *all,
+		       struct ipam_pool *pool, char *first, size_t len, bool *ended, bool *grouped)
 {
 	json_object *leases = NULL;
 	struct ipam_run version;
 	struct nk_session s;
-	bool session = g->n > 0, need_leases, *ended, *grouped;
-	int code;
+	bool session = g->n > 0, need_leases;
 
 	/* nkctl's one session works on every stale attachment: it holds
 	 * all their locks, as a command's children hold its one */
@@ -716,18 +715,6 @@ static int gc_stale(struct plugin *p, struct gc *g, struct held_locks *all,
 	}
 	if (need_leases && nks_reply(&s, &leases))
 		leases = NULL; /* each falls back to its own unlease in the pod */
-	ended = calloc(g->n ? g->n : 1, sizeof(*ended));
-	grouped = calloc(g->n ? g->n : 1, sizeof(*grouped));
-	if (!ended || !grouped) {
-		json_object_put(leases);
-		free(ended);
-		free(grouped);
-		ipam_finish(&version);
-		ipam_free(&version);
-		if (session)
-			nks_end(&s);
-		return cni_error(p, CNI_ERR_STEP, "out of memory");
-	}
 	if ((need_leases && !leases) || !gc_unlease_all(g, &s, doc_member(leases, "leases"), ended)) {
 		if (session && p->queues && !leases && nks_run(&s, &leases, "show leases"))
 			leases = NULL; /* each falls back to its own unlease in the pod */
@@ -738,13 +725,25 @@ static int gc_stale(struct plugin *p, struct gc *g, struct held_locks *all,
 	 * while nkctl deletes their devices (DEL does the same). */
 	p->locks = *all;   /* the IPAM plugin's own GC: every stale one too */
 	pool_begin(g, pool, &version);
-	if (session)
+	if (session) {
 		gc_teardown(g, &s, ended, grouped, pool, first, len);
+		nks_end(&s);
+	}
+	return pool_end(g, pool);
+}
+
+/* gc_stale_in with its per-attachment flags: which ended, which joined
+ * the group. */
+static int gc_stale(struct plugin *p, struct gc *g, struct held_locks *all,
+		    struct ipam_pool *pool, char *first, size_t len)
+{
+	bool *ended = calloc(g->n ? g->n : 1, sizeof(*ended));
+	bool *grouped = calloc(g->n ? g->n : 1, sizeof(*grouped));
+	int code = ended && grouped ? gc_stale_in(p, g, all, pool, first, len, ended, grouped) :
+				      cni_error(p, CNI_ERR_STEP, "out of memory");
+
 	free(ended);
 	free(grouped);
-	if (session)
-		nks_end(&s);
-	code = pool_end(g, pool);
 	return code;
 }
 
